@@ -1,0 +1,24 @@
+// Test code, the simulator and tooling: type-aware TypeScript rules, but none of the
+// shipped-code restrictions (a simulator needs node:http, timers and process).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**'] },
+	{
+		files: ['**/*.ts'],
+		extends: [js.configs.recommended, ...tseslint.configs.recommended],
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-explicit-any': 'error',
+			'no-console': 'off',
+		},
+	},
+	{
+		files: ['**/*.{js,mjs,cjs}'],
+		extends: [js.configs.recommended],
+		languageOptions: {
+			globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
+		},
+	},
+);

@@ -1,0 +1,81 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
+
+/** Only NodeApiError and NodeOperationError leave the node, always with the item they belong to. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/** The output item `continueOnFail` turns an error into. */
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
+	const json: IDataObject = { ...extra, error: error.message };
+	if (error.description) json.description = error.description;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `work` for every input item. A failing item becomes an error item when the node is set to
+ * continue on fail; otherwise the node stops with an error naming the item.
+ */
+export async function forEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	work: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			out.push(...(await work(i)));
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, i);
+			if (!ctx.continueOnFail()) throw nodeError;
+			out.push(errorItem(nodeError, i));
+		}
+	}
+	return out;
+}
+
+/** Fetches once per execution what has no parameters (the proxy list, the stock list). */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+	let pending: Promise<T> | undefined;
+	return async () => {
+		pending ??= load();
+		return await pending;
+	};
+}
+
+export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: { show: { resource: [resource], operation: [operation] } },
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: { show: { resource: [resource], operation: [operation], returnAll: [false] } },
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	];
+}

@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { paired, proxyOutput } from '../../helpers/output';
+import { parseName } from '../../helpers/validation';
+import { getProxy } from '../../transport';
+import { forEachItem } from '../common';
+import { includePasswordOption, proxyLocator, simplifyField } from './fields';
+
+export const description: INodeProperties[] = [
+	proxyLocator(['get'], 'The proxy to read'),
+	simplifyField(['get']),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { resource: ['proxy'], operation: ['get'] } },
+		options: [includePasswordOption],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const name = parseName(
+			this.getNode(),
+			i,
+			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+			'Proxy',
+			'PRX-US-AU1-0001',
+		);
+		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i });
+		return [
+			paired(
+				proxyOutput(proxy, { simplify, includePassword: options.includePassword === true, now: serverTime }),
+				i,
+			),
+		];
+	});
+}

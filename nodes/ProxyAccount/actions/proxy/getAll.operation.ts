@@ -1,0 +1,149 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { paired, proxyOutput } from '../../helpers/output';
+import { expiresWithin } from '../../helpers/time';
+import { parseHours } from '../../helpers/validation';
+import type { ProxyRecord } from '../../transport';
+import { listProxies } from '../../transport';
+import { forEachItem, once, returnAllAndLimit } from '../common';
+import { includePasswordOption, simplifyField } from './fields';
+
+const show = { resource: ['proxy'], operation: ['getAll'] };
+
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('proxy', 'getAll'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Carrier Name or ID',
+				name: 'carrier',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getCarriers' },
+				default: '',
+				description:
+					'Only proxies of this carrier. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'City',
+				name: 'city',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Austin',
+				description: 'Only proxies in this city (not case-sensitive)',
+			},
+			{
+				displayName: 'Expiring Within (Hours)',
+				name: 'expiringWithinHours',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 24,
+				description: 'Only proxies that expire within this many hours from now, expired ones included',
+			},
+			{
+				displayName: 'Name Contains',
+				name: 'nameContains',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AU1',
+				description: 'Only proxies whose name or nickname contains this text (not case-sensitive)',
+			},
+			{
+				displayName: 'Network Status',
+				name: 'networkStatus',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. online',
+				description: 'Only proxies with this network status (not case-sensitive)',
+			},
+			{
+				displayName: 'State',
+				name: 'state',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. TX',
+				description: 'Only proxies in this two-letter state or region code',
+			},
+		],
+	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'options',
+		default: 'none',
+		displayOptions: { show },
+		options: [
+			{ name: 'As Returned', value: 'none', description: 'Keep the order the service returns' },
+			{ name: 'Soonest Expiry First', value: 'expiresAsc' },
+			{ name: 'Latest Expiry First', value: 'expiresDesc' },
+		],
+	},
+	simplifyField(['getAll']),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [includePasswordOption],
+	},
+];
+
+function matches(text: unknown, wanted: string): boolean {
+	return typeof text === 'string' && text.trim().toLowerCase() === wanted.trim().toLowerCase();
+}
+
+function normalizeCarrier(text: string): string {
+	return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	// The list endpoint takes no parameters: one request serves every input item.
+	const load = once(async () => await listProxies(this));
+	return await forEachItem(this, items, async (i) => {
+		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i, 50) as number);
+		const sort = this.getNodeParameter('sort', i, 'none') as string;
+		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const window =
+			filters.expiringWithinHours === undefined
+				? undefined
+				: parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)');
+
+		const { proxies, serverTime } = await load();
+		const carrier = typeof filters.carrier === 'string' && filters.carrier !== '' ? normalizeCarrier(filters.carrier) : undefined;
+		const nameText = typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
+		let selected: ProxyRecord[] = proxies.filter((proxy) => {
+			if (typeof filters.city === 'string' && filters.city.trim() !== '' && !matches(proxy.city, filters.city)) return false;
+			if (typeof filters.state === 'string' && filters.state.trim() !== '' && !matches(proxy.state, filters.state)) return false;
+			if (typeof filters.networkStatus === 'string' && filters.networkStatus.trim() !== '' && !matches(proxy.network_status, filters.networkStatus)) {
+				return false;
+			}
+			if (carrier !== undefined && normalizeCarrier(proxy.isp) !== carrier) return false;
+			if (nameText !== '') {
+				const haystack = `${proxy.proxy_name} ${proxy.nickname ?? ''}`.toLowerCase();
+				if (!haystack.includes(nameText)) return false;
+			}
+			if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window)) return false;
+			return true;
+		});
+		if (sort !== 'none') {
+			const direction = sort === 'expiresDesc' ? -1 : 1;
+			selected = selected
+				.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
+				.sort((a, b) => direction * ((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)))
+				.map(({ proxy }) => proxy);
+		}
+		if (selected.length > limit) selected = selected.slice(0, limit);
+		const includePassword = options.includePassword === true;
+		return selected.map((proxy) => paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i));
+	});
+}

@@ -1,0 +1,47 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ProxyRecord } from '../transport';
+import { hoursUntil } from './time';
+
+/** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
+export const SIMPLE_PROXY_FIELDS = [
+	'proxy_name',
+	'nickname',
+	'isp',
+	'city',
+	'state',
+	'period',
+	'expires_at',
+	'network_status',
+	'server_ip',
+	'h_port',
+	's_port',
+	'username',
+	'auto_renew',
+] as const;
+
+/**
+ * One proxy as an output item. The password leaves the node only when asked for; the simplified
+ * form keeps the fields workflows use and adds the time left before expiry.
+ */
+export function proxyOutput(
+	record: ProxyRecord,
+	options: { simplify: boolean; includePassword: boolean; now: number },
+): IDataObject {
+	let out: IDataObject;
+	if (options.simplify) {
+		out = {};
+		for (const field of SIMPLE_PROXY_FIELDS) out[field] = record[field] as IDataObject[string];
+		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
+		if (options.includePassword) out.password = record.password;
+	} else {
+		out = { ...(record as IDataObject) };
+		if (!options.includePassword) delete out.password;
+		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
+	}
+	return out;
+}
+
+export function paired(json: IDataObject, item: number): INodeExecutionData {
+	return { json, pairedItem: { item } };
+}

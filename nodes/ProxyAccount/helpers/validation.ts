@@ -1,0 +1,120 @@
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Period } from '../transport';
+import { PERIODS } from '../transport';
+
+/** Largest interval accepted before anything is sent: ten years of hours is already absurd. */
+export const MAX_INTERVAL = 1000;
+
+/** A parameter value that is wrong, named the way the user sees it in the editor. */
+export function invalidParameter(
+	node: INode,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	fix: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `${field} ${problem} [item ${itemIndex}]`, {
+		description: fix,
+		itemIndex,
+	});
+}
+
+function shown(value: unknown): string {
+	if (value === null) return 'empty (null)';
+	if (value === undefined) return 'empty';
+	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
+	if (typeof value === 'number') return String(value);
+	return typeof value;
+}
+
+/** A whole number of periods, 1 to MAX_INTERVAL. Accepts numeric strings from expressions. */
+export function parseInterval(node: INode, itemIndex: number, value: unknown, field = 'Interval'): number {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: Number.NaN;
+	if (!Number.isInteger(number) || number < 1 || number > MAX_INTERVAL) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be a whole number from 1 to ${MAX_INTERVAL}, but it is ${shown(value)}`,
+			`Enter how many periods to add, e.g. 1 for one week when Period is Weekly. If ${field} is an expression, make sure it resolves to a whole number for every item.`,
+		);
+	}
+	return number;
+}
+
+export function parsePeriod(node: INode, itemIndex: number, value: unknown, field = 'Period'): Period {
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (typeof text !== 'string' || !(PERIODS as readonly string[]).includes(text)) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be one of ${PERIODS.join(', ')}, but it is ${shown(value)}`,
+			`Pick a period from the list, or make the expression resolve to one of: ${PERIODS.join(', ')}.`,
+		);
+	}
+	return text as Period;
+}
+
+/** A non-empty name, kept exactly as given apart from surrounding spaces. */
+export function parseName(node: INode, itemIndex: number, value: unknown, field: string, example: string): string {
+	const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (text === '') {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`is empty`,
+			`Pick a value from the list, or enter one, e.g. ${example}. If it is an expression, check that it resolves for this item.`,
+		);
+	}
+	if (text.length > 200) {
+		throw invalidParameter(node, itemIndex, field, 'is longer than 200 characters', `Enter a shorter value, e.g. ${example}.`);
+	}
+	if (text === '.' || text === '..') {
+		throw invalidParameter(node, itemIndex, field, `cannot be ${shown(text)}`, `Enter a real value, e.g. ${example}.`);
+	}
+	return text;
+}
+
+/** A non-negative number of hours (decimals allowed), e.g. for Expiring Within. */
+export function parseHours(node: INode, itemIndex: number, value: unknown, field: string): number {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+	if (!Number.isFinite(number) || number < 0 || number > 24 * 366 * 10) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
+			'Enter a number of hours, e.g. 24 for one day or 168 for one week.',
+		);
+	}
+	return number;
+}
+
+/** A positive amount of money, e.g. for Maximum Total Cost. */
+export function parseAmount(node: INode, itemIndex: number, value: unknown, field: string): number {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+	if (!Number.isFinite(number) || number < 0) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be an amount of 0 or more, but it is ${shown(value)}`,
+			'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
+		);
+	}
+	return number;
+}
+
+/** Reads a parameter without letting n8n's own type check throw a message that lacks the item. */
+export function rawParameter(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
+	return ctx.getNodeParameter(name, itemIndex, fallback);
+}

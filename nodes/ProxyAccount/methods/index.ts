@@ -1,0 +1,2 @@
+export * as loadOptions from './loadOptions';
+export * as listSearch from './listSearch';

@@ -1,0 +1,151 @@
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ProxyAccountContext, RetryPolicy } from './request';
+import { apiRequest } from './request';
+import type { AllocateData, ProxyRecord, QuoteData, RawStockEntry } from './schemas';
+import { responseSchemas, STOCK_ENTRY_FIELDS } from './schemas';
+
+/** Periods the service extends by (service facts); quotes are documented for weekly and monthly. */
+export const PERIODS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
+export type Period = (typeof PERIODS)[number];
+
+export interface CallOptions {
+	itemIndex?: number;
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+}
+
+export interface QuoteLine {
+	isp: string;
+	location: string;
+	interval: number;
+	period: string;
+}
+
+export interface AllocateLine {
+	proxy_name: string;
+	interval: number;
+	period: string;
+}
+
+export interface StockEntry extends RawStockEntry {
+	/** Carrier counts found in the entry: every integer field that is not a documented one. */
+	carriers: Record<string, number>;
+}
+
+/**
+ * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
+ * the documented ones is a count, so a new carrier needs no release.
+ */
+export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const [key, value] of Object.entries(entry)) {
+		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
+		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
+	}
+	return counts;
+}
+
+/** Encodes a proxy name as one path segment; names are opaque and may hold any character. */
+export function proxyPath(ctx: ProxyAccountContext, proxyName: string, itemIndex = 0): string {
+	if (proxyName.trim() === '' || proxyName === '.' || proxyName === '..') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			proxyName.trim() === ''
+				? `The proxy name is empty [item ${itemIndex}]`
+				: `\u201c${proxyName}\u201d cannot be a proxy name [item ${itemIndex}]`,
+			{
+				description: 'Pick the proxy from the list, or enter its name as shown in the dashboard (e.g. PRX-US-AU1-0001).',
+				itemIndex,
+			},
+		);
+	}
+	return `/v1/proxies/${encodeURIComponent(proxyName)}`;
+}
+
+export async function getStock(ctx: ProxyAccountContext, options: CallOptions = {}) {
+	const response = await apiRequest(ctx, {
+		method: 'GET',
+		path: '/v1/stock',
+		endpoint: 'GET /v1/stock',
+		schema: responseSchemas.stock,
+		idempotency: 'read',
+		...options,
+	});
+	const entries: StockEntry[] = response.body.data.map((entry) => ({
+		...entry,
+		carriers: carrierCounts(entry),
+	}));
+	return { entries, serverTime: response.serverTime };
+}
+
+export async function listProxies(
+	ctx: ProxyAccountContext,
+	options: CallOptions = {},
+): Promise<{ proxies: ProxyRecord[]; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'GET',
+		path: '/v1/proxies',
+		endpoint: 'GET /v1/proxies',
+		schema: responseSchemas.proxyList,
+		idempotency: 'read',
+		...options,
+	});
+	return { proxies: response.body.data, serverTime: response.serverTime };
+}
+
+export async function getProxy(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	options: CallOptions = {},
+): Promise<{ proxy: ProxyRecord; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'GET',
+		path: proxyPath(ctx, proxyName, options.itemIndex),
+		endpoint: 'GET /v1/proxies/{proxyName}',
+		proxyName,
+		schema: responseSchemas.proxy,
+		idempotency: 'read',
+		...options,
+	});
+	return { proxy: response.body.data, serverTime: response.serverTime };
+}
+
+/** `POST /v1/price`. A quote changes nothing, so it is retried like a read. Sent in the flat form. */
+export async function quotePrices(
+	ctx: ProxyAccountContext,
+	lines: QuoteLine[],
+	options: CallOptions = {},
+): Promise<{ quote: QuoteData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: '/v1/price',
+		endpoint: 'POST /v1/price',
+		body: { proxies: lines.map((line) => ({ ...line })) },
+		schema: responseSchemas.quote,
+		idempotency: 'read',
+		...options,
+	});
+	return { quote: response.body.data, message: response.body.message, serverTime: response.serverTime };
+}
+
+/**
+ * `POST /v1/proxies/allocate`: charges the wallet. Never repeated once it may have reached the
+ * service; callers must not retry it either.
+ */
+export async function allocateTime(
+	ctx: ProxyAccountContext,
+	lines: AllocateLine[],
+	options: CallOptions = {},
+): Promise<{ result: AllocateData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: '/v1/proxies/allocate',
+		endpoint: 'POST /v1/proxies/allocate',
+		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
+		schema: responseSchemas.allocate,
+		idempotency: 'charge',
+		...options,
+	});
+	return { result: response.body.data, message: response.body.message, serverTime: response.serverTime };
+}

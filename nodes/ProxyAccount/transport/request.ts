@@ -1,0 +1,314 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { RequestFailure, RequestInfo } from './errors';
+import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
+import { formatIssuePath } from './schemas';
+
+/** Every context a Proxy Account request can be made from. */
+export type ProxyAccountContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export const CREDENTIAL_TYPE = 'proxyAccountApi';
+
+export interface RetryPolicy {
+	/** Upper bound on the time spent retrying one request, waits included. */
+	budgetMs: number;
+	/** Attempts at most, the first included. */
+	maxAttempts: number;
+	/** First backoff step; it doubles each attempt, with jitter, up to `maxDelayMs`. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+	budgetMs: 30_000,
+	maxAttempts: 5,
+	baseDelayMs: 500,
+	maxDelayMs: 8_000,
+};
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * How a request may be repeated.
+ * - `read`: safe to repeat (GET, and the quote, which changes nothing).
+ * - `charge`: moves money; repeated only when the service provably did not receive it
+ *   (connection refused, or a 429 from its gateway).
+ */
+export type Idempotency = 'read' | 'charge';
+
+export interface ApiRequest<S extends z.ZodTypeAny> {
+	method: 'GET' | 'POST';
+	/** Path below the base URL, already encoded, e.g. `/v1/proxies/PRX%2F1`. */
+	path: string;
+	/** Documented endpoint for messages, e.g. `GET /v1/proxies/{proxyName}`. */
+	endpoint: string;
+	body?: IDataObject;
+	schema: S;
+	idempotency: Idempotency;
+	itemIndex?: number;
+	/** The proxy a single-proxy request is about, for a not-found message. */
+	proxyName?: string;
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+}
+
+export interface ApiResponse<T> {
+	body: T;
+	/** The service's clock (its `date` header), or this machine's when it sent none. */
+	serverTime: number;
+	attempts: number;
+}
+
+interface Connection {
+	baseUrl: string;
+	apiKey: string;
+}
+
+/** Reads and checks the credential before anything is sent. */
+export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Promise<Connection> {
+	const credentials = await ctx.getCredentials<{ baseUrl?: unknown; apiKey?: unknown }>(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	);
+	const rawUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+	const node = ctx.getNode();
+	if (rawUrl === '') {
+		throw new NodeOperationError(node, 'The Proxy Account credential has no Base URL', {
+			description: 'Open the credential and enter the Base URL, e.g. https://api.proxy-account.com.',
+			itemIndex,
+		});
+	}
+	if (!/^https?:\/\//i.test(rawUrl)) {
+		throw new NodeOperationError(
+			node,
+			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is \u201c${rawUrl.slice(0, 100)}\u201d)`,
+			{ description: 'Open the credential and enter the full address, e.g. https://api.proxy-account.com.', itemIndex },
+		);
+	}
+	let parsed: URL;
+	try {
+		parsed = new URL(rawUrl);
+	} catch {
+		throw new NodeOperationError(
+			node,
+			`The Base URL in the Proxy Account credential is not a valid address (\u201c${rawUrl.slice(0, 100)}\u201d)`,
+			{ description: 'Open the credential and enter the full address, e.g. https://api.proxy-account.com.', itemIndex },
+		);
+	}
+	if (parsed.search !== '' || parsed.hash !== '') {
+		throw new NodeOperationError(
+			node,
+			'The Base URL in the Proxy Account credential must not contain ? or #',
+			{ description: 'Enter only the address of the API, e.g. https://api.proxy-account.com.', itemIndex },
+		);
+	}
+	// A path is kept (a service behind a prefix); a trailing slash or a trailing /v1 is not,
+	// because every endpoint path starts with /v1.
+	const baseUrl = rawUrl.replace(/\/+$/, '').replace(/\/v1$/i, '');
+	if (apiKey === '') {
+		throw new NodeOperationError(node, 'The Proxy Account credential has no API key', {
+			description: 'Open the credential and paste the master API key from the dashboard.',
+			itemIndex,
+		});
+	}
+	if (hasInvisibleCharacter(apiKey)) {
+		throw new NodeOperationError(
+			node,
+			'The API key in the Proxy Account credential contains a space, a line break or another invisible character',
+			{
+				description:
+					'Open the credential and paste the master API key again as one unbroken piece of text.',
+				itemIndex,
+			},
+		);
+	}
+	return { baseUrl, apiKey };
+}
+
+/** Whitespace or a control character: a header carrying either would be refused or mangled. */
+function hasInvisibleCharacter(text: string): boolean {
+	for (const char of text) {
+		const code = char.codePointAt(0) ?? 0;
+		if (code <= 0x20 || code === 0x7f || /\s/.test(char)) return true;
+	}
+	return false;
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+	return typeof value === 'string' ? value : undefined;
+}
+
+function serverTimeOf(headers: IDataObject | undefined): number {
+	const date = headerValue(headers, 'date');
+	const parsed = date ? Date.parse(date) : Number.NaN;
+	return Number.isNaN(parsed) ? Date.now() : parsed;
+}
+
+type Classified<T> = { ok: true; body: T } | { ok: false; failure: RequestFailure };
+
+/** Turns one HTTP response into validated data or a failure. */
+export function classifyResponse<S extends z.ZodTypeAny>(
+	response: IN8nHttpFullResponse,
+	schema: S,
+): Classified<z.infer<S>> {
+	const status = response.statusCode;
+	const headers = response.headers as IDataObject | undefined;
+	const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
+	const raw = response.body;
+	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+	const retryAfterSeconds = parseRetryAfter(headerValue(headers, 'retry-after'), serverTimeOf(headers));
+	const base = { kind: 'http' as const, status, contentType, retryAfterSeconds };
+
+	const trimmed = text.trimStart();
+	if (contentType.includes('text/html') || /^<(!doctype|html|head|body)/i.test(trimmed)) {
+		const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
+		return { ok: false, failure: { ...base, bodyProblem: 'html', pageTitle: title } };
+	}
+	if (trimmed === '') {
+		return { ok: false, failure: { ...base, bodyProblem: 'empty' } };
+	}
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		return { ok: false, failure: { ...base, bodyProblem: 'malformed' } };
+	}
+	const isObject = json !== null && typeof json === 'object' && !Array.isArray(json);
+	const okFlag = isObject ? (json as { ok?: unknown }).ok : undefined;
+	if (status < 200 || status >= 300 || okFlag === false) {
+		return { ok: false, failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
+	}
+	const parsed = schema.safeParse(json);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const field = formatIssuePath(issue.path);
+		const problem =
+			issue.code === 'invalid_type' && issue.received === 'undefined'
+				? 'is missing'
+				: issue.code === 'invalid_type'
+					? `should be ${issue.expected} but is ${issue.received}`
+					: issue.code === 'invalid_literal'
+						? `should be ${JSON.stringify(issue.expected)}`
+						: `is invalid (${issue.message})`;
+		return { ok: false, failure: { kind: 'schema', status, field, issue: problem } };
+	}
+	return { ok: true, body: parsed.data };
+}
+
+/** Whether trying again could help, and is safe for the money. */
+function isRetriable(failure: RequestFailure, idempotency: Idempotency): boolean {
+	if (failure.kind === 'network') {
+		if (failure.reason === 'refused') return true;
+		if (idempotency === 'charge') return false;
+		return failure.reason === 'reset' || failure.reason === 'timeout' || failure.reason === 'dns';
+	}
+	if (failure.kind === 'http') {
+		if (failure.status === 429) return true;
+		if (idempotency === 'charge') return false;
+		if (failure.body?.ok === false && failure.status < 500) return false;
+		return failure.status === 502 || failure.status === 503 || failure.status === 504;
+	}
+	return false;
+}
+
+function backoffMs(attempt: number, policy: RetryPolicy): number {
+	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(step * (0.5 + Math.random() / 2));
+}
+
+/**
+ * Sends one API request through n8n's authenticated HTTP helper, validates the answer against
+ * its schema and maps every failure to a NodeApiError. Reads are retried within a bounded time;
+ * a request that charges money is never repeated once it may have reached the service.
+ */
+export async function apiRequest<S extends z.ZodTypeAny>(
+	ctx: ProxyAccountContext,
+	request: ApiRequest<S>,
+): Promise<ApiResponse<z.infer<S>>> {
+	const connection = await getConnection(ctx, request.itemIndex ?? 0);
+	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...request.retry };
+	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const started = Date.now();
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${request.path}`,
+		headers: { Accept: 'application/json' },
+		// The body is read as text so an HTML page or a cut-off reply can be told apart from JSON.
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: timeoutMs,
+	};
+	if (request.body !== undefined) {
+		options.body = request.body;
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+
+	for (let attempt = 1; ; attempt++) {
+		let failure: RequestFailure;
+		let response: IN8nHttpFullResponse | undefined;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				{ ...options, headers: { ...options.headers } },
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			failure = classifyThrown(error);
+		}
+		if (response) {
+			const classified = classifyResponse(response, request.schema);
+			if (classified.ok) {
+				return {
+					body: classified.body,
+					serverTime: serverTimeOf(response.headers as IDataObject),
+					attempts: attempt,
+				};
+			}
+			failure = classified.failure;
+		}
+		failure = failure!;
+
+		const elapsed = Date.now() - started;
+		const info: RequestInfo = {
+			endpoint: request.endpoint,
+			chargesMoney: request.idempotency === 'charge',
+			proxyName: request.proxyName,
+			itemIndex: request.itemIndex,
+			baseUrl: connection.baseUrl,
+			attempts: attempt,
+			elapsedMs: elapsed,
+			timeoutMs,
+			secrets: [connection.apiKey],
+		};
+		if (attempt < policy.maxAttempts && isRetriable(failure, request.idempotency)) {
+			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
+			const wait = asked !== undefined ? Math.ceil(asked * 1000) : backoffMs(attempt, policy);
+			if (elapsed + wait <= policy.budgetMs) {
+				ctx.logger.debug('Proxy Account request will be retried', {
+					endpoint: request.endpoint,
+					attempt,
+					waitMs: wait,
+					status: failure.kind === 'network' ? failure.code : failure.status,
+				});
+				await sleep(wait);
+				continue;
+			}
+		}
+		throw toNodeApiError(ctx.getNode(), failure, info);
+	}
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * Response schemas of the Proxy Account API (interface document, sections 2 and 4).
+ *
+ * Every object keeps fields the document does not list (`passthrough`): the live service adds
+ * fields such as `country` or `ipv4`, and users should see them. A documented field that is
+ * missing or has the wrong type fails validation, and the transport names it.
+ */
+
+const timestamp = z.string();
+const int = z.number().int();
+const money = z.number();
+
+export const proxyRecordSchema = z
+	.object({
+		proxy_name: z.string(),
+		nickname: z.string().nullable(),
+		isp: z.string(),
+		period: z.string(),
+		auto_renew: z.boolean(),
+		auto_renew_interval: int,
+		added_at: timestamp,
+		expires_at: timestamp,
+		network_status: z.string(),
+		server_ip: z.string(),
+		h_port: int,
+		s_port: int,
+		auth_method: z.string(),
+		username: z.string(),
+		password: z.string(),
+		whitelist: z.unknown(),
+		auto_change: z.boolean(),
+		auto_change_time: int,
+		last_ip_change: timestamp,
+		last_reboot: timestamp,
+		traffic: int,
+		h_threads: int,
+		s_threads: int,
+		city: z.string(),
+		state: z.string(),
+	})
+	.passthrough();
+
+export type ProxyRecord = z.infer<typeof proxyRecordSchema>;
+
+/** Fields of a stock entry that are not carrier counts. */
+export const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
+
+export const stockEntrySchema = z
+	.object({
+		city: z.string(),
+		state: z.string(),
+		status: z.string(),
+		open: z.boolean(),
+		visible: z.boolean(),
+	})
+	.passthrough();
+
+export type RawStockEntry = z.infer<typeof stockEntrySchema>;
+
+const amounts = z.object({ standard: money, member: money, due: money }).passthrough();
+const saving = z.object({ individual: money, total: money }).passthrough();
+
+export const quoteDataSchema = z
+	.object({
+		member: z.boolean(),
+		periods: z.record(
+			z
+				.object({
+					individual: z.record(
+						z
+							.object({ interval: int, standard: money, member: money, total: money })
+							.passthrough(),
+					),
+					bulk: z.object({ individual: int, price: money.nullable() }).passthrough(),
+					total: amounts,
+				})
+				.passthrough(),
+		),
+		savings: z
+			.object({
+				member: z.record(saving),
+				bulk: z.record(saving),
+				interval: money,
+				total: money,
+			})
+			.passthrough(),
+		total: amounts,
+	})
+	.passthrough();
+
+export type QuoteData = z.infer<typeof quoteDataSchema>;
+
+export const allocateDataSchema = z
+	.object({
+		proxies: z
+			.object({
+				time: z.array(
+					z
+						.object({
+							proxy_name: z.string(),
+							period: z.string(),
+							interval: int,
+							individual_total: money,
+						})
+						.passthrough(),
+				),
+			})
+			.passthrough(),
+		total: money,
+	})
+	.passthrough();
+
+export type AllocateData = z.infer<typeof allocateDataSchema>;
+
+function envelope<T extends z.ZodTypeAny>(data: T) {
+	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
+}
+
+export const responseSchemas = {
+	stock: envelope(z.array(stockEntrySchema)),
+	proxyList: envelope(z.array(proxyRecordSchema)),
+	proxy: envelope(proxyRecordSchema),
+	quote: envelope(quoteDataSchema),
+	allocate: envelope(allocateDataSchema),
+};
+
+/** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
+export const errorBodySchema = z
+	.object({
+		ok: z.boolean().optional(),
+		message: z.unknown().optional(),
+		data: z.unknown().optional(),
+		type: z.unknown().optional(),
+		title: z.unknown().optional(),
+		status: z.unknown().optional(),
+		detail: z.unknown().optional(),
+	})
+	.passthrough();
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** `data.0.expires_at` style path into `data[0].expires_at`, the way users read it. */
+export function formatIssuePath(path: Array<string | number>): string {
+	let out = '';
+	for (const part of path) {
+		if (typeof part === 'number') out += `[${part}]`;
+		else out += out === '' ? part : `.${part}`;
+	}
+	return out === '' ? '(body)' : out;
+}

@@ -1,0 +1,14 @@
+import { ProxyAccountApi } from '../../credentials/ProxyAccountApi.credentials';
+import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
+import { TransportProbe } from '../fixtures/TransportProbe.node';
+import { WorkflowHarness } from './workflow';
+
+export { capturedLogs } from './logger';
+export { PollHarness } from './poll';
+export type { NodeResult, NodeUnderTest, RunOptions, TestCredentials, WorkflowResult } from './workflow';
+export { WorkflowHarness } from './workflow';
+
+/** The package's nodes and credential, plus the transport probe, ready to run in workflows. */
+export function createHarness(extraNodes: ConstructorParameters<typeof WorkflowHarness>[0] = []): WorkflowHarness {
+	return new WorkflowHarness([new ProxyAccount(), new TransportProbe(), ...extraNodes], [new ProxyAccountApi()]);
+}

@@ -1,0 +1,88 @@
+import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { TestCredentialsHelper } from './credentials-helper';
+import type { NodeUnderTest, TestCredentials, WorkflowHarness } from './workflow';
+import { CREDENTIAL_NAME } from './workflow';
+
+/**
+ * Drives a polling trigger's `poll()` through n8n-core's PollContext over one Workflow object, so
+ * `getWorkflowStaticData('node')` persists between polls as in an active workflow. `restart()`
+ * saves the static data as JSON and loads it into a fresh Workflow, as n8n does across a restart.
+ */
+export class PollHarness {
+	private workflow!: Workflow;
+
+	private readonly node: INode;
+
+	readonly credentialsHelper: TestCredentialsHelper;
+
+	constructor(
+		private readonly harness: WorkflowHarness,
+		spec: NodeUnderTest,
+		credentials: TestCredentials,
+		staticData: IDataObject = {},
+	) {
+		this.node = harness.toNode(spec, spec.name ?? 'Trigger Under Test', [0, 0]);
+		this.credentialsHelper = new TestCredentialsHelper(
+			harness.credentialTypes,
+			{ [CREDENTIAL_NAME]: { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey } },
+		);
+		this.load(staticData);
+	}
+
+	private load(staticData: IDataObject) {
+		this.workflow = new Workflow({
+			id: 'wf-poll',
+			name: 'Poll workflow',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: this.harness.nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	private additionalData(mode: 'trigger' | 'manual'): IWorkflowExecuteAdditionalData {
+		return {
+			credentialsHelper: this.credentialsHelper,
+			hooks: new ExecutionLifecycleHooks(mode, 'poll', { id: 'wf-poll', nodes: [this.node], connections: {} } as unknown as IWorkflowBase),
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://127.0.0.1:5678/rest',
+			instanceBaseUrl: 'http://127.0.0.1:5678/',
+			formBaseUrl: 'http://127.0.0.1:5678/form',
+			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	/**
+	 * One poll. `activate` is a scheduled poll of an active workflow; `manual` is the editor's
+	 * "Fetch Test Event". Returns what `poll()` returned; throws what it threw.
+	 */
+	async poll(kind: 'activate' | 'manual' = 'activate'): Promise<INodeExecutionData[][] | null> {
+		const mode = kind === 'manual' ? 'manual' : 'trigger';
+		const context = new PollContext(this.workflow, this.node, this.additionalData(mode), mode, kind);
+		const nodeType = this.harness.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
+		if (!nodeType.poll) throw new Error(`${this.node.type} has no poll()`);
+		return await nodeType.poll.call(context);
+	}
+
+	/** The trigger's static data as n8n would save it. */
+	get staticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	/** Saves static data as JSON and loads it into a fresh Workflow, like an n8n restart. */
+	restart(): void {
+		this.load(this.staticData);
+	}
+}

@@ -1,0 +1,24 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { ProxyAccountSimulator } from '../simulator';
+import type { TestCredentials } from '../harness';
+
+export function credentialsFor(sim: ProxyAccountSimulator, apiKey = sim.demoApiKey): TestCredentials {
+	return { baseUrl: sim.url, apiKey };
+}
+
+/** Every string a user or a log could see in a result: items, error messages and descriptions. */
+export function visibleText(items: INodeExecutionData[], error?: unknown): string {
+	const parts: string[] = [JSON.stringify(items.map((item) => item.json))];
+	if (error && typeof error === 'object') {
+		const e = error as { message?: unknown; description?: unknown };
+		parts.push(String(e.message ?? ''), String(e.description ?? ''));
+		parts.push(JSON.stringify(error));
+	}
+	return parts.join('\n');
+}
+
+/** The requests the simulator received on routes other than its control API. */
+export function apiRequests(sim: ProxyAccountSimulator, route?: string) {
+	return sim.requests.filter((entry) => route === undefined || entry.route === route);
+}

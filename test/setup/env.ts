@@ -1,0 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// n8n-core writes its instance settings under N8N_USER_FOLDER (default ~/.n8n): keep tests out of ~.
+if (!process.env.N8N_USER_FOLDER || !process.env.N8N_USER_FOLDER.includes('n8n-proxy-account-test-')) {
+	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-proxy-account-test-'));
+}

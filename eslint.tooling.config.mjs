@@ -3,6 +3,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Node's globals for plain JavaScript tooling (build, CI, end-to-end scripts).
+const nodeGlobals = Object.fromEntries(
+	[
+		'require', 'module', 'exports', 'process', 'console', '__dirname', '__filename', 'Buffer', 'URL', 'URLSearchParams',
+		'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
+		'fetch', 'AbortController', 'AbortSignal', 'structuredClone', 'TextDecoder', 'TextEncoder',
+	].map((name) => [name, name === 'module' || name === 'exports' ? 'writable' : 'readonly']),
+);
+
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**'] },
 	{
@@ -17,8 +26,6 @@ export default tseslint.config(
 	{
 		files: ['**/*.{js,mjs,cjs}'],
 		extends: [js.configs.recommended],
-		languageOptions: {
-			globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
-		},
+		languageOptions: { globals: nodeGlobals },
 	},
 );

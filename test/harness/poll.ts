@@ -1,7 +1,8 @@
-import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { PollContext } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { buildAdditionalData } from './additional-data';
 import { TestCredentialsHelper } from './credentials-helper';
 import type { NodeUnderTest, TestCredentials, WorkflowHarness } from './workflow';
 import { CREDENTIAL_NAME } from './workflow';
@@ -45,23 +46,8 @@ export class PollHarness {
 		});
 	}
 
-	private additionalData(mode: 'trigger' | 'manual'): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper: this.credentialsHelper,
-			hooks: new ExecutionLifecycleHooks(mode, 'poll', { id: 'wf-poll', nodes: [this.node], connections: {} } as unknown as IWorkflowBase),
-			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678/',
-			formBaseUrl: 'http://127.0.0.1:5678/form',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
-			variables: {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+	private additionalData(mode: 'trigger' | 'manual') {
+		return buildAdditionalData(this.credentialsHelper, mode, 'poll', { id: 'wf-poll', nodes: [this.node], connections: {} });
 	}
 
 	/**

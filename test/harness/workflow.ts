@@ -1,21 +1,23 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionStatus,
 	ICredentialType,
 	IDataObject,
 	INode,
 	INodeExecutionData,
+	INodeListSearchResult,
 	INodeParameters,
+	INodePropertyOptions,
 	INodeType,
 	IConnections,
 	IRun,
 	IWorkflowBase,
-	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 	ExecutionError,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
+import { buildAdditionalData } from './additional-data';
 import { TestCredentialsHelper } from './credentials-helper';
 import { installCapturingLogger } from './logger';
 import { PACKAGE, TestNodeTypes } from './node-types';
@@ -30,7 +32,8 @@ export interface NodeUnderTest {
 	type: string;
 	name?: string;
 	typeVersion?: number;
-	parameters: INodeParameters;
+	/** Node parameters as in a workflow's JSON. */
+	parameters: Record<string, unknown>;
 	continueOnFail?: boolean;
 	retryOnFail?: boolean;
 	alwaysOutputData?: boolean;
@@ -108,13 +111,38 @@ export class WorkflowHarness {
 			type: this.fullType(node.type),
 			typeVersion: node.typeVersion ?? 1,
 			position,
-			parameters: node.parameters,
+			parameters: node.parameters as INodeParameters,
 			credentials: { [CREDENTIAL_NAME]: { id: 'cred-1', name: 'Proxy Account account' } },
 			continueOnFail: node.continueOnFail,
 			onError: node.continueOnFail ? 'continueRegularOutput' : undefined,
 			retryOnFail: node.retryOnFail,
 			alwaysOutputData: node.alwaysOutputData,
 		};
+	}
+
+	/**
+	 * Calls one of a node's editor methods (a `loadOptions` dropdown or a `listSearch` of a resource
+	 * locator) through n8n-core's LoadOptionsContext, as the editor does.
+	 */
+	async callMethod(
+		node: NodeUnderTest,
+		kind: 'loadOptions' | 'listSearch',
+		method: string,
+		credentials: TestCredentials,
+		filter?: string,
+	): Promise<INodePropertyOptions[] | INodeListSearchResult> {
+		const inode = this.toNode(node, node.name ?? 'Node Under Test', [0, 0]);
+		const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: this.nodeTypes });
+		const helper = new TestCredentialsHelper(this.credentialTypes, {
+			[CREDENTIAL_NAME]: { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey },
+		});
+		const additionalData = buildAdditionalData(helper, 'internal', `method-${++executionCounter}`, {});
+		additionalData.currentNodeParameters = inode.parameters;
+		const context = new LoadOptionsContext(workflow, inode, additionalData, '');
+		const type = this.nodeTypes.getByNameAndVersion(inode.type, inode.typeVersion);
+		const fn = (type.methods?.[kind] as Record<string, (this: LoadOptionsContext, filter?: string) => Promise<unknown>>)[method];
+		if (!fn) throw new Error(`${inode.type} has no ${kind} method ${method}`);
+		return (await fn.call(context, filter)) as INodePropertyOptions[] | INodeListSearchResult;
 	}
 
 	/**
@@ -151,37 +179,10 @@ export class WorkflowHarness {
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		} as IWorkflowBase;
-		const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowBase);
+		const additionalData = buildAdditionalData(credentialsHelper, mode, executionId, workflowBase);
 		let resolveRun!: (run: IRun) => void;
 		const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
-		hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
-
-		const additionalData = {
-			credentialsHelper,
-			hooks,
-			executionId,
-			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678/',
-			formBaseUrl: 'http://127.0.0.1:5678/form',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
-			variables: {},
-			executeWorkflow: async () => {
-				throw new Error('sub-workflows are not available in tests');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new Error('task runners are not available in tests');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		additionalData.hooks!.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
 
 		const startNode = workflow.getStartNode();
 		if (!startNode) throw new Error('the workflow has no start node');

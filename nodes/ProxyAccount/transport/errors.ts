@@ -260,11 +260,14 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 				cause: 'configuration-invalid',
 			};
 		}
-		return {
-			message: `The Proxy Account service could not process the request: ${serviceMessage ?? 'no reason given'}`,
-			description: `HTTP ${status} from ${info.endpoint}.${status >= 500 ? outcomeNote(info) : ' Check the parameters and try again.'}`,
-			httpCode,
-		};
+		if (status < 500) {
+			return {
+				message: `The Proxy Account service could not process the request: ${serviceMessage ?? 'no reason given'}`,
+				description: `HTTP ${status} from ${info.endpoint}. Check the parameters and try again.${retriedNote(info)}`,
+				httpCode,
+			};
+		}
+		// A 5xx with an `ok: false` body is a server-side trouble like any other 5xx.
 	}
 
 	if (status === 401 || status === 403) {
@@ -344,7 +347,7 @@ export function toNodeApiError(node: INode, failure: RequestFailure, info: Reque
 		attempts: info.attempts,
 	};
 	if (failure.kind === 'http' || failure.kind === 'schema') summary.httpCode = String(failure.status);
-	if (failure.kind === 'network') summary.code = failure.code;
+	if (failure.kind === 'network') summary.networkCode = failure.code;
 	const options: ConstructorParameters<typeof NodeApiError>[2] = {
 		message,
 		description,

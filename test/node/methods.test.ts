@@ -1,0 +1,52 @@
+import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+
+import { createHarness } from '../harness';
+import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, credentialsFor } from '../integration/helpers';
+
+const harness = createHarness();
+let sim: ProxyAccountSimulator;
+
+beforeAll(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 17, proxies: 15, cities: 9 });
+});
+afterAll(async () => await sim.stop());
+beforeEach(() => sim.resetLogs());
+
+const node = { type: 'proxyAccount', parameters: { resource: 'price', operation: 'quote' } };
+const options = async (method: string) =>
+	(await harness.callMethod(node, 'loadOptions', method, credentialsFor(sim))) as INodePropertyOptions[];
+
+describe('editor methods', () => {
+	it('getCarriers: display names discovered from live stock, one request', async () => {
+		expect((await options('getCarriers')).map((o) => o.value)).toEqual(['AT&T', 'Verizon', 'T-Mobile']);
+		expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/stock']);
+	});
+
+	it('getStockCarriers: stock keys labelled with display names; a new carrier appears without a release', async () => {
+		sim.addCarrier({ key: 'uscellular', name: 'US Cellular', code: 'UC' });
+		const found = await options('getStockCarriers');
+		expect(found.map((o) => o.value)).toEqual(['att', 'verizon', 'tmobile', 'uscellular']);
+		expect(found.map((o) => o.name)).toEqual(['AT&T', 'Verizon', 'T-Mobile', 'uscellular']);
+	});
+
+	it('getCities: every city, the ones in stock first, with counts per carrier', async () => {
+		const cities = await options('getCities');
+		expect(cities.map((o) => o.value).sort()).toEqual(sim.stock.map((c) => c.city).sort());
+		const firstOut = cities.findIndex((o) => /\((out of stock|coming)\)$/.test(o.name));
+		expect(firstOut).toBeGreaterThan(0);
+		expect(cities.slice(firstOut).every((o) => /\((out of stock|coming)\)$/.test(o.name))).toBe(true);
+		expect(cities.find((o) => o.value === 'Austin')?.description).toMatch(/^AT&T \d+, Verizon \d+, T-Mobile \d+/);
+	});
+
+	it('searchProxies: the resource locator list, filtered, soonest expiry first', async () => {
+		const all = (await harness.callMethod(node, 'listSearch', 'searchProxies', credentialsFor(sim))) as INodeListSearchResult;
+		expect(all.results).toHaveLength(sim.account().proxies.size);
+		const expiries = all.results.map((r) => sim.account().proxies.get(String(r.value))!.expires_at);
+		expect(expiries).toEqual([...expiries].sort());
+		const one = [...sim.account().proxies.values()][4];
+		const filtered = (await harness.callMethod(node, 'listSearch', 'searchProxies', credentialsFor(sim), one.proxy_name.toLowerCase())) as INodeListSearchResult;
+		expect(filtered.results.map((r) => r.value)).toEqual([one.proxy_name]);
+		expect(filtered.results[0].name).toContain(one.city);
+	});
+});

@@ -1,0 +1,136 @@
+/**
+ * Runs the Proxy Account simulator as a process:
+ *
+ *   ts-node --transpile-only test/simulator/cli.ts [--port N] [--seed N] [--proxies N] [--cities N]
+ *       [--balance N] [--member | --no-member] [--api-key KEY] [--now ISO|ms] [--frozen-clock]
+ *       [--utc-offset MINUTES] [--business-errors http-status|ok-false-200]
+ *
+ * Default port 5679 (env PROXY_ACCOUNT_SIM_PORT overrides; --port 0 picks a free one). Prints the
+ * URL and the demo API key, then serves until SIGINT/SIGTERM.
+ */
+import { ProxyAccountSimulator } from './index';
+import type { BusinessErrorStyle, SimulatorOptions } from './types';
+
+const USAGE =
+	'Usage: cli.ts [--port N] [--seed N] [--proxies N] [--cities N] [--balance N] [--member|--no-member]\n' +
+	'              [--api-key KEY] [--now ISO|ms] [--frozen-clock] [--utc-offset MINUTES]\n' +
+	'              [--business-errors http-status|ok-false-200]';
+
+function integer(flag: string, value: string | undefined): number {
+	const n = Number(value);
+	if (value === undefined || value.trim() === '' || !Number.isInteger(n)) throw new Error(`${flag} needs an integer`);
+	return n;
+}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): SimulatorOptions {
+	const envPort = env.PROXY_ACCOUNT_SIM_PORT;
+	const options: SimulatorOptions = { port: envPort ? integer('PROXY_ACCOUNT_SIM_PORT', envPort) : 5679 };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+		const value = () => {
+			if (inline !== undefined) return inline;
+			i += 1;
+			return argv[i];
+		};
+		switch (flag) {
+			case '--port':
+				options.port = integer(flag, value());
+				break;
+			case '--seed':
+				options.seed = integer(flag, value());
+				break;
+			case '--proxies':
+				options.proxies = integer(flag, value());
+				break;
+			case '--cities':
+				options.cities = integer(flag, value());
+				break;
+			case '--balance': {
+				const v = value();
+				const n = Number(v);
+				if (v === undefined || !Number.isFinite(n)) throw new Error('--balance needs a number');
+				options.balance = n;
+				break;
+			}
+			case '--member':
+				options.member = true;
+				break;
+			case '--no-member':
+				options.member = false;
+				break;
+			case '--api-key': {
+				const v = value();
+				if (!v) throw new Error('--api-key needs a value');
+				options.demoApiKey = v;
+				break;
+			}
+			case '--now': {
+				const v = value();
+				if (!v) throw new Error('--now needs an ISO timestamp or epoch ms');
+				options.now = /^\d+$/.test(v) ? Number(v) : v;
+				break;
+			}
+			case '--frozen-clock':
+				options.frozenClock = true;
+				break;
+			case '--utc-offset':
+				options.utcOffsetMinutes = integer(flag, value());
+				break;
+			case '--business-errors': {
+				const v = value();
+				if (v !== 'http-status' && v !== 'ok-false-200') throw new Error('--business-errors needs http-status or ok-false-200');
+				options.businessErrors = v as BusinessErrorStyle;
+				break;
+			}
+			case '--help':
+			case '-h':
+				throw new Error(USAGE);
+			default:
+				throw new Error(`Unknown argument: ${arg}\n${USAGE}`);
+		}
+	}
+	return options;
+}
+
+async function main(): Promise<void> {
+	let options: SimulatorOptions;
+	try {
+		options = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		process.exitCode = 2;
+		return;
+	}
+	const sim = await ProxyAccountSimulator.start(options);
+	process.stdout.write(`Proxy Account simulator listening on ${sim.url}\n`);
+	process.stdout.write(`Demo API key: ${sim.demoApiKey}\n`);
+	process.stdout.write(
+		`Seed ${sim.seed}; ${sim.account().proxies.size} proxies; ${sim.stock.length} cities; control API at ${sim.url}/__sim/state\n`,
+	);
+
+	let stopping = false;
+	const shutdown = (signal: NodeJS.Signals) => {
+		if (stopping) return;
+		stopping = true;
+		sim.stop().then(
+			() => {
+				process.stdout.write(`Simulator stopped (${signal})\n`);
+				process.exit(0);
+			},
+			(error: unknown) => {
+				process.stderr.write(`Error while stopping: ${String(error)}\n`);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', shutdown);
+	process.on('SIGTERM', shutdown);
+}
+
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+		process.exit(1);
+	});
+}

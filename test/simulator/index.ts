@@ -1,0 +1,172 @@
+/**
+ * Proxy Account service simulator: a faithful, stateful, seeded stand-in for the live service,
+ * served over real loopback HTTP. Tests, the demo and the benchmarks run against it.
+ *
+ *   const sim = await ProxyAccountSimulator.start({ seed: 7, frozenClock: true });
+ *   // ... call sim.url with `Authorization: Bearer ${sim.demoApiKey}` ...
+ *   await sim.stop();
+ */
+import { SimServer } from './server';
+import { SimState } from './state';
+import type { AddAccountInput } from './state';
+import { formatTimestamp } from './time';
+import type {
+	ChargeEntry,
+	FaultSpec,
+	Period,
+	ProxyRecord,
+	RequestLogEntry,
+	SimAccount,
+	SimCarrier,
+	SimClock,
+	SimStockCity,
+	SimulatorOptions,
+	UnitPrices,
+} from './types';
+
+export class ProxyAccountSimulator {
+	private constructor(
+		private readonly state: SimState,
+		private readonly server: SimServer,
+		readonly url: string,
+	) {}
+
+	/** Builds the state (seeded) and listens on 127.0.0.1 (port 0 = a free port). */
+	static async start(options: SimulatorOptions = {}): Promise<ProxyAccountSimulator> {
+		const state = new SimState(options);
+		const server = new SimServer(state);
+		const url = await server.listen(options.port ?? 0);
+		return new ProxyAccountSimulator(state, server, url);
+	}
+
+	/** Closes the server, every open socket and pending timer. Safe to call twice. */
+	stop(): Promise<void> {
+		return this.server.close();
+	}
+
+	get demoApiKey(): string {
+		return this.state.demoApiKey;
+	}
+
+	get seed(): number {
+		return this.state.seed;
+	}
+
+	get utcOffsetMinutes(): number {
+		return this.state.utcOffsetMinutes;
+	}
+
+	// ----- accounts -----------------------------------------------------------------------------
+
+	/** Adds an account; defaults: balance 0, member false, no proxies. */
+	addAccount(a: AddAccountInput): SimAccount {
+		return this.state.addAccount(a);
+	}
+
+	/** An account by API key; default: the demo account. */
+	account(apiKey?: string): SimAccount {
+		return this.state.account(apiKey);
+	}
+
+	/**
+	 * Adds a proxy to an account (default: demo) and returns the stored record. Fields not given get
+	 * seeded defaults (expiry 30 days from now); any proxy_name is allowed.
+	 */
+	addProxy(apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}): ProxyRecord {
+		return this.state.addProxy(apiKey, partial);
+	}
+
+	// ----- clock --------------------------------------------------------------------------------
+
+	get clock(): SimClock {
+		return this.state.clock;
+	}
+
+	/** The clock's now as the service formats timestamps. */
+	nowTimestamp(): string {
+		return formatTimestamp(this.state.clock.now(), this.state.utcOffsetMinutes);
+	}
+
+	// ----- stock & prices -----------------------------------------------------------------------
+
+	get stock(): SimStockCity[] {
+		return this.state.stock;
+	}
+
+	setStockCount(city: string, carrierKey: string, count: number): void {
+		this.state.setStockCount(city, carrierKey, count);
+	}
+
+	setCityOpen(city: string, open: boolean): void {
+		this.state.setCityOpen(city, open);
+	}
+
+	get carriers(): SimCarrier[] {
+		return this.state.carriers;
+	}
+
+	addCarrier(c: SimCarrier & { prices?: Partial<Record<Period, UnitPrices>> }): void {
+		this.state.addCarrier(c);
+	}
+
+	get prices(): Record<string, Record<Period, UnitPrices>> {
+		return this.state.prices;
+	}
+
+	// ----- faults -------------------------------------------------------------------------------
+
+	injectFault(f: FaultSpec): void {
+		this.state.faults.add(f);
+	}
+
+	clearFaults(): void {
+		this.state.faults.clear();
+	}
+
+	/** Faults still queued, with their remaining uses. */
+	pendingFaults(): Array<FaultSpec & { remaining: number }> {
+		return this.state.faults.pending();
+	}
+
+	// ----- observation --------------------------------------------------------------------------
+
+	get requests(): RequestLogEntry[] {
+		return this.state.requests;
+	}
+
+	get ledger(): ChargeEntry[] {
+		return this.state.ledger;
+	}
+
+	/** Empties the request log and the ledger (sequence numbers keep counting up). */
+	resetLogs(): void {
+		this.state.resetLogs();
+	}
+}
+
+export { formatTimestamp, parseTimestamp, PERIOD_MS } from './time';
+export { computeQuote, DEFAULT_PRICES, defaultPriceTable } from './pricing';
+export type { QuoteData, QuoteItem, QuoteLine, QuotePeriod, QuoteResult, Saving, Totals } from './pricing';
+export { applyDrift } from './faults';
+export { cityCode, DEFAULT_CARRIERS, demoApiKeyForSeed, MAX_CITIES, MAX_PROXIES, MIN_CITIES, Rng } from './seed';
+export { maskKey } from './server';
+export type { AddAccountInput } from './state';
+export { MAX_INTERVAL } from './state';
+export { PERIODS, PROXY_EXTRA_FIELDS, PROXY_FIELDS, ROUTE_KEYS } from './types';
+export type {
+	BusinessErrorStyle,
+	ChargeEntry,
+	FaultKind,
+	FaultSpec,
+	Period,
+	ProxyRecord,
+	RateLimitRule,
+	RequestLogEntry,
+	RouteKey,
+	SimAccount,
+	SimCarrier,
+	SimClock,
+	SimStockCity,
+	SimulatorOptions,
+	UnitPrices,
+} from './types';

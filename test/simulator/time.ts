@@ -1,0 +1,88 @@
+import type { Period, SimClock } from './types';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** How far one period moves an expiry. */
+export const PERIOD_MS: Readonly<Record<Period, number>> = {
+	hourly: HOUR,
+	daily: DAY,
+	weekly: 7 * DAY,
+	monthly: 30 * DAY,
+	yearly: 365 * DAY,
+};
+
+function pad2(n: number): string {
+	return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * Formats an instant the way the service does: ISO 8601 with milliseconds and a numeric UTC offset,
+ * never 'Z'. formatTimestamp(0, -360) === '1969-12-31T18:00:00.000-06:00'.
+ */
+export function formatTimestamp(ms: number, offsetMinutes = -360): string {
+	const offset = Math.trunc(offsetMinutes);
+	const local = new Date(ms + offset * 60_000).toISOString(); // 'YYYY-MM-DDTHH:mm:ss.sssZ'
+	const sign = offset < 0 ? '-' : '+';
+	const abs = Math.abs(offset);
+	return `${local.slice(0, -1)}${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+}
+
+const TIMESTAMP_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/** Parses an ISO 8601 timestamp (with offset or 'Z') to epoch ms; NaN when it is not one. */
+export function parseTimestamp(value: unknown): number {
+	if (typeof value !== 'string' || !TIMESTAMP_RE.test(value)) return Number.NaN;
+	return Date.parse(value);
+}
+
+/** Converts a clock option (ms or ISO string) to epoch ms. */
+export function toEpochMs(value: number | string | undefined, fallback: number): number {
+	if (value === undefined) return fallback;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) throw new Error(`Invalid clock value: ${value}`);
+		return value;
+	}
+	const parsed = Date.parse(value);
+	if (Number.isNaN(parsed)) throw new Error(`Invalid clock value: ${value}`);
+	return parsed;
+}
+
+/**
+ * The simulator clock. Running: start + real elapsed time + advances. Frozen: moves only by
+ * advance()/set().
+ */
+export class SimulatorClock implements SimClock {
+	private base: number;
+	private realStart: number;
+	private offset = 0;
+
+	constructor(
+		start: number,
+		private readonly frozen: boolean,
+	) {
+		this.base = start;
+		this.realStart = Date.now();
+	}
+
+	now(): number {
+		if (this.frozen) return this.base + this.offset;
+		return this.base + (Date.now() - this.realStart) + this.offset;
+	}
+
+	advance(ms: number): void {
+		if (!Number.isFinite(ms)) throw new Error(`Invalid clock advance: ${ms}`);
+		this.offset += ms;
+	}
+
+	set(ms: number): void {
+		if (!Number.isFinite(ms)) throw new Error(`Invalid clock value: ${ms}`);
+		this.base = ms;
+		this.realStart = Date.now();
+		this.offset = 0;
+	}
+
+	get isFrozen(): boolean {
+		return this.frozen;
+	}
+}

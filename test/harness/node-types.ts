@@ -9,6 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
+import { FilterStandIn, ScheduleTriggerStandIn, SetStandIn } from './base-nodes';
+
 export const PACKAGE = 'n8n-nodes-proxy-account';
 
 /**
@@ -59,6 +61,9 @@ export class TestNodeTypes implements INodeTypes {
 	constructor(types: Record<string, INodeType | IVersionedNodeType>) {
 		this.types.set('n8n-nodes-base.manualTrigger', new ManualTriggerStandIn());
 		this.types.set('n8n-nodes-base.passThrough', new PassThroughNode());
+		this.types.set('n8n-nodes-base.scheduleTrigger', new ScheduleTriggerStandIn());
+		this.types.set('n8n-nodes-base.filter', new FilterStandIn());
+		this.types.set('n8n-nodes-base.set', new SetStandIn());
 		for (const [name, type] of Object.entries(types)) this.types.set(name, type);
 	}
 

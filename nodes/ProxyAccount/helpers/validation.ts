@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Period } from '../transport';
@@ -112,9 +112,4 @@ export function parseAmount(node: INode, itemIndex: number, value: unknown, fiel
 		);
 	}
 	return number;
-}
-
-/** Reads a parameter without letting n8n's own type check throw a message that lacks the item. */
-export function rawParameter(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
-	return ctx.getNodeParameter(name, itemIndex, fallback);
 }

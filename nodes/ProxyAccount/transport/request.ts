@@ -260,17 +260,11 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 
 	for (let attempt = 1; ; attempt++) {
 		let failure: RequestFailure;
-		let response: IN8nHttpFullResponse | undefined;
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				{ ...options, headers: { ...options.headers } },
-			)) as IN8nHttpFullResponse;
-		} catch (error) {
-			failure = classifyThrown(error);
-		}
-		if (response) {
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+				...options,
+				headers: { ...options.headers },
+			})) as IN8nHttpFullResponse;
 			const classified = classifyResponse(response, request.schema);
 			if (classified.ok) {
 				return {
@@ -280,8 +274,9 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 				};
 			}
 			failure = classified.failure;
+		} catch (error) {
+			failure = classifyThrown(error);
 		}
-		failure = failure!;
 
 		const elapsed = Date.now() - started;
 		const info: RequestInfo = {

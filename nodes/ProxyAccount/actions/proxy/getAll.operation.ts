@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
 import { parseHours } from '../../helpers/validation';
+import { carrierKey } from '../../methods/carriers';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import { forEachItem, once, returnAllAndLimit } from '../common';
@@ -99,10 +100,6 @@ function matches(text: unknown, wanted: string): boolean {
 	return typeof text === 'string' && text.trim().toLowerCase() === wanted.trim().toLowerCase();
 }
 
-function normalizeCarrier(text: string): string {
-	return text.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	// The list endpoint takes no parameters: one request serves every input item.
 	const load = once(async () => await listProxies(this));
@@ -119,7 +116,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				: parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)');
 
 		const { proxies, serverTime } = await load();
-		const carrier = typeof filters.carrier === 'string' && filters.carrier !== '' ? normalizeCarrier(filters.carrier) : undefined;
+		const carrier = typeof filters.carrier === 'string' && filters.carrier !== '' ? carrierKey(filters.carrier) : undefined;
 		const nameText = typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
 		let selected: ProxyRecord[] = proxies.filter((proxy) => {
 			if (typeof filters.city === 'string' && filters.city.trim() !== '' && !matches(proxy.city, filters.city)) return false;
@@ -127,7 +124,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (typeof filters.networkStatus === 'string' && filters.networkStatus.trim() !== '' && !matches(proxy.network_status, filters.networkStatus)) {
 				return false;
 			}
-			if (carrier !== undefined && normalizeCarrier(proxy.isp) !== carrier) return false;
+			if (carrier !== undefined && carrierKey(proxy.isp) !== carrier) return false;
 			if (nameText !== '') {
 				const haystack = `${proxy.proxy_name} ${proxy.nickname ?? ''}`.toLowerCase();
 				if (!haystack.includes(nameText)) return false;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { paired } from '../../helpers/output';
+import { carrierKey } from '../../methods/carriers';
 import type { StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { forEachItem, once, returnAllAndLimit } from '../common';
@@ -60,17 +61,13 @@ export function stockOutput(entry: StockEntry): IDataObject {
 	return { ...(raw as IDataObject), carriers, total };
 }
 
-function normalize(text: string): string {
-	return text.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const load = once(async () => await getStock(this));
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i, 50) as number);
-		const carrier = typeof filters.carrier === 'string' && filters.carrier.trim() !== '' ? normalize(filters.carrier) : undefined;
+		const carrier = typeof filters.carrier === 'string' && filters.carrier.trim() !== '' ? carrierKey(filters.carrier) : undefined;
 		const city = typeof filters.city === 'string' ? filters.city.trim().toLowerCase() : '';
 		const state = typeof filters.state === 'string' ? filters.state.trim().toLowerCase() : '';
 		const { entries } = await load();
@@ -79,9 +76,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (out.length >= limit) break;
 			if (city !== '' && entry.city.toLowerCase() !== city) continue;
 			if (state !== '' && entry.state.toLowerCase() !== state) continue;
-			const carrierKey = carrier === undefined ? undefined : Object.keys(entry.carriers).find((key) => normalize(key) === carrier);
-			if (carrier !== undefined && carrierKey === undefined) continue;
-			const relevant = carrierKey === undefined ? Object.values(entry.carriers) : [entry.carriers[carrierKey]];
+			const matchedKey = carrier === undefined ? undefined : Object.keys(entry.carriers).find((key) => carrierKey(key) === carrier);
+			if (carrier !== undefined && matchedKey === undefined) continue;
+			const relevant = matchedKey === undefined ? Object.values(entry.carriers) : [entry.carriers[matchedKey]];
 			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0))) continue;
 			out.push(paired(stockOutput(entry), i));
 		}

@@ -104,7 +104,7 @@ describe('examples/stock-alert.json', () => {
 		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: events });
 		expect(result.status).toBe('success');
 		expect(result.output('Compose Alert').map((item) => item.json)).toEqual([
-			{ alert: `tmobile is back in stock in ${soldOut.city}, ${soldOut.state}: 3 available`, city: soldOut.city, carrier: 'tmobile', available: 3 },
+			{ alert: `T-Mobile is back in stock in ${soldOut.city}, ${soldOut.state}: 3 available`, city: soldOut.city, carrier: 'tmobile', available: 3 },
 		]);
 		expect(await poller.poll()).toBeNull();
 	});

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+export { includePasswordOption } from '../../helpers/fields';
+
 /** The proxy picker: From List first, then By Name. */
 export function proxyLocator(operations: string[], description: string): INodeProperties {
 	return {
@@ -38,12 +40,3 @@ export function simplifyField(operations: string[]): INodeProperties {
 		displayOptions: { show: { resource: ['proxy'], operation: operations } },
 	};
 }
-
-export const includePasswordOption: INodeProperties = {
-	displayName: 'Include Password',
-	name: 'includePassword',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to include the proxy password in the output. Leave off unless a later step needs it: anyone who can see the execution can read it.',
-};

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
 import { parseHours } from '../../helpers/validation';
-import { carrierKey } from '../../methods/carriers';
+import { carrierFilter, cityFilter, nameContainsFilter, stateFilter } from '../../helpers/fields';
+import { matchesProxyFilters, readProxyFilters } from '../../helpers/filters';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import { forEachItem, once, returnAllAndLimit } from '../common';
@@ -21,23 +22,8 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Carrier Name or ID',
-				name: 'carrier',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getCarriers' },
-				default: '',
-				description:
-					'Only proxies of this carrier. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'City',
-				name: 'city',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Austin',
-				description: 'Only proxies in this city (not case-sensitive)',
-			},
+			carrierFilter('getCarriers', 'Only proxies of this carrier'),
+			cityFilter('proxies'),
 			{
 				displayName: 'Expiring Within (Hours)',
 				name: 'expiringWithinHours',
@@ -46,14 +32,7 @@ export const description: INodeProperties[] = [
 				default: 24,
 				description: 'Only proxies that expire within this many hours from now, expired ones included',
 			},
-			{
-				displayName: 'Name Contains',
-				name: 'nameContains',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. AU1',
-				description: 'Only proxies whose name or nickname contains this text (not case-sensitive)',
-			},
+			nameContainsFilter,
 			{
 				displayName: 'Network Status',
 				name: 'networkStatus',
@@ -62,14 +41,7 @@ export const description: INodeProperties[] = [
 				placeholder: 'e.g. online',
 				description: 'Only proxies with this network status (not case-sensitive)',
 			},
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. TX',
-				description: 'Only proxies in this two-letter state or region code',
-			},
+			stateFilter('proxies'),
 		],
 	},
 	{
@@ -96,10 +68,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-function matches(text: unknown, wanted: string): boolean {
-	return typeof text === 'string' && text.trim().toLowerCase() === wanted.trim().toLowerCase();
-}
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	// The list endpoint takes no parameters: one request serves every input item.
 	const load = once(async () => await listProxies(this));
@@ -116,19 +84,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				: parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)');
 
 		const { proxies, serverTime } = await load();
-		const carrier = typeof filters.carrier === 'string' && filters.carrier !== '' ? carrierKey(filters.carrier) : undefined;
-		const nameText = typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
+		const place = readProxyFilters(filters);
+		const status = typeof filters.networkStatus === 'string' ? filters.networkStatus.trim().toLowerCase() : '';
 		let selected: ProxyRecord[] = proxies.filter((proxy) => {
-			if (typeof filters.city === 'string' && filters.city.trim() !== '' && !matches(proxy.city, filters.city)) return false;
-			if (typeof filters.state === 'string' && filters.state.trim() !== '' && !matches(proxy.state, filters.state)) return false;
-			if (typeof filters.networkStatus === 'string' && filters.networkStatus.trim() !== '' && !matches(proxy.network_status, filters.networkStatus)) {
-				return false;
-			}
-			if (carrier !== undefined && carrierKey(proxy.isp) !== carrier) return false;
-			if (nameText !== '') {
-				const haystack = `${proxy.proxy_name} ${proxy.nickname ?? ''}`.toLowerCase();
-				if (!haystack.includes(nameText)) return false;
-			}
+			if (!matchesProxyFilters(proxy, place)) return false;
+			if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;
 			if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window)) return false;
 			return true;
 		});

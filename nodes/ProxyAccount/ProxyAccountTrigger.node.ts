@@ -1,0 +1,31 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { getCarriers, getStockCarriers } from './methods/loadOptions';
+import { triggerProperties } from './trigger/description';
+import { pollTrigger } from './trigger/poll';
+
+export class ProxyAccountTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Proxy Account Trigger',
+		name: 'proxyAccountTrigger',
+		icon: { light: 'file:../../icons/proxyAccount.svg', dark: 'file:../../icons/proxyAccount.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ {"stockChanged": "Stock Changed", "proxyExpiring": "Proxy Expiring", "proxyStatusChanged": "Proxy Status Changed", "newProxy": "New Proxy"}[$parameter["event"]] }}',
+		description: 'Starts the workflow when city stock changes, a proxy nears its expiry, changes status or is added',
+		defaults: { name: 'Proxy Account Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'proxyAccountApi', required: true }],
+		properties: triggerProperties,
+	};
+
+	methods = { loadOptions: { getStockCarriers, getCarriers } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollTrigger(this);
+	}
+}

@@ -1,0 +1,145 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { carrierFilter, cityFilter, includePasswordOption, nameContainsFilter, stateFilter } from '../helpers/fields';
+
+const stockEvent = { event: ['stockChanged'] };
+const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy'] };
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		default: 'stockChanged',
+		options: [
+			{
+				name: 'New Proxy',
+				value: 'newProxy',
+				description: 'A proxy appears in the account that was not there at the previous poll',
+			},
+			{
+				name: 'Proxy Expiring',
+				value: 'proxyExpiring',
+				description: 'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
+			},
+			{
+				name: 'Proxy Status Changed',
+				value: 'proxyStatusChanged',
+				description: 'The network status of a proxy changes, e.g. from online to offline',
+			},
+			{
+				name: 'Stock Changed',
+				value: 'stockChanged',
+				description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
+			},
+		],
+	},
+	{
+		displayName: 'Stock Change',
+		name: 'stockChange',
+		type: 'options',
+		default: 'becameAvailable',
+		displayOptions: { show: stockEvent },
+		options: [
+			{
+				name: 'Any Count Change',
+				value: 'anyChange',
+				description: 'Trigger whenever the count of a carrier in a city changes',
+			},
+			{
+				name: 'Became Available',
+				value: 'becameAvailable',
+				description:
+					'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
+			},
+			{
+				name: 'Reached Threshold',
+				value: 'reachedThreshold',
+				description: 'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
+			},
+		],
+	},
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 5,
+		displayOptions: { show: { ...stockEvent, stockChange: ['reachedThreshold'] } },
+		description: 'The count a carrier must reach in a city, e.g. 5',
+	},
+	{
+		displayName: 'Filters',
+		name: 'stockFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: stockEvent },
+		options: [
+			carrierFilter('getStockCarriers', 'Only changes of this carrier'),
+			cityFilter('stock'),
+			stateFilter('cities'),
+		],
+	},
+	{
+		displayName: 'Expiring Within (Hours)',
+		name: 'withinHours',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 24,
+		displayOptions: { show: { event: ['proxyExpiring'] } },
+		description:
+			'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
+	},
+	{
+		displayName: 'From Status',
+		name: 'fromStatus',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. online',
+		displayOptions: { show: { event: ['proxyStatusChanged'] } },
+		description: 'Only changes away from this network status (not case-sensitive). Leave empty for any.',
+	},
+	{
+		displayName: 'To Status',
+		name: 'toStatus',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. offline',
+		displayOptions: { show: { event: ['proxyStatusChanged'] } },
+		description: 'Only changes to this network status (not case-sensitive). Leave empty for any.',
+	},
+	{
+		displayName: 'Filters',
+		name: 'proxyFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: proxyEvents },
+		options: [
+			carrierFilter('getCarriers', 'Only proxies of this carrier'),
+			cityFilter('proxies'),
+			nameContainsFilter,
+			stateFilter('proxies'),
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: proxyEvents },
+		options: [
+			includePasswordOption,
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return a simplified version of the proxy record instead of the raw data',
+			},
+		],
+	},
+];

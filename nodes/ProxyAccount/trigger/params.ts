@@ -1,0 +1,157 @@
+import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { PlaceFilters, ProxyFilters } from '../helpers/filters';
+import { readPlaceFilters, readProxyFilters } from '../helpers/filters';
+import type { TriggerEvent } from './state';
+import { TRIGGER_EVENTS } from './state';
+
+export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
+
+const STOCK_CHANGES: readonly StockChange[] = ['becameAvailable', 'anyChange', 'reachedThreshold'];
+
+/** Largest window accepted: ten years of hours is already absurd. */
+const MAX_HOURS = 24 * 366 * 10;
+
+export type StockFilters = PlaceFilters;
+
+export type { ProxyFilters };
+
+export interface OutputOptions {
+	simplify: boolean;
+	includePassword: boolean;
+}
+
+export interface StockParams {
+	event: 'stockChanged';
+	change: StockChange;
+	threshold: number;
+	filters: StockFilters;
+}
+
+export interface ExpiringParams {
+	event: 'proxyExpiring';
+	withinHours: number;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export interface StatusParams {
+	event: 'proxyStatusChanged';
+	/** Lower-cased; empty = any. */
+	fromStatus: string;
+	toStatus: string;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export interface NewProxyParams {
+	event: 'newProxy';
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export type TriggerParams = StockParams | ExpiringParams | StatusParams | NewProxyParams;
+
+function shown(value: unknown): string {
+	if (value === null || value === undefined) return 'empty';
+	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
+	if (typeof value === 'number') return String(value);
+	return typeof value;
+}
+
+function invalid(node: INode, field: string, problem: string, fix: string): NodeOperationError {
+	return new NodeOperationError(node, `${field} ${problem}`, { description: fix });
+}
+
+function toNumber(value: unknown): number {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '') return Number(value);
+	return Number.NaN;
+}
+
+export function parseThreshold(node: INode, value: unknown): number {
+	const number = toNumber(value);
+	if (!Number.isInteger(number) || number < 1) {
+		throw invalid(
+			node,
+			'Threshold',
+			`must be a whole number of 1 or more, but it is ${shown(value)}`,
+			'Enter the count a carrier must reach in a city, e.g. 5.',
+		);
+	}
+	return number;
+}
+
+export function parseWithinHours(node: INode, value: unknown): number {
+	const number = toNumber(value);
+	if (!Number.isFinite(number) || number < 0 || number > MAX_HOURS) {
+		throw invalid(
+			node,
+			'Expiring Within (Hours)',
+			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
+			'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
+		);
+	}
+	return number;
+}
+
+function statusText(value: unknown): string {
+	return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+function collection(ctx: IPollFunctions, name: string): IDataObject {
+	const value = ctx.getNodeParameter(name, {}) as unknown;
+	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+function proxyFilters(ctx: IPollFunctions): ProxyFilters {
+	return readProxyFilters(collection(ctx, 'proxyFilters'));
+}
+
+function outputOptions(ctx: IPollFunctions): OutputOptions {
+	const options = collection(ctx, 'options');
+	return { simplify: options.simplify !== false, includePassword: options.includePassword === true };
+}
+
+/** Reads and checks every parameter of the chosen event before anything is sent. */
+export function readParameters(ctx: IPollFunctions): TriggerParams {
+	const node = ctx.getNode();
+	const event = ctx.getNodeParameter('event', 'stockChanged') as TriggerEvent;
+	if (!(TRIGGER_EVENTS as readonly string[]).includes(event)) {
+		throw invalid(node, 'Event', `must be one of the events in the list, but it is ${shown(event)}`, 'Open the node and pick an event from the list.');
+	}
+	switch (event) {
+		case 'stockChanged': {
+			const change = ctx.getNodeParameter('stockChange', 'becameAvailable') as StockChange;
+			if (!STOCK_CHANGES.includes(change)) {
+				throw invalid(node, 'Stock Change', `must be one of the options in the list, but it is ${shown(change)}`, 'Open the node and pick a stock change from the list.');
+			}
+			const threshold = change === 'reachedThreshold' ? parseThreshold(node, ctx.getNodeParameter('threshold', 5)) : 1;
+			const filters = collection(ctx, 'stockFilters');
+			return {
+				event,
+				change,
+				threshold,
+				filters: readPlaceFilters(filters),
+			};
+		}
+		case 'proxyExpiring':
+			return {
+				event,
+				withinHours: parseWithinHours(node, ctx.getNodeParameter('withinHours', 24)),
+				filters: proxyFilters(ctx),
+				output: outputOptions(ctx),
+			};
+		case 'proxyStatusChanged':
+			return {
+				event,
+				fromStatus: statusText(ctx.getNodeParameter('fromStatus', '')),
+				toStatus: statusText(ctx.getNodeParameter('toStatus', '')),
+				filters: proxyFilters(ctx),
+				output: outputOptions(ctx),
+			};
+		default:
+			return { event: 'newProxy', filters: proxyFilters(ctx), output: outputOptions(ctx) };
+	}
+}

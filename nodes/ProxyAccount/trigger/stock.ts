@@ -1,0 +1,144 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { stockOutput } from '../actions/stock/getAll.operation';
+import { carrierDisplayName } from '../methods/carriers';
+import type { StockEntry } from '../transport';
+import { matchesStockPlace } from '../helpers/filters';
+import type { StockChange, StockParams } from './params';
+import type { CityState, StockState } from './state';
+import { STATE_VERSION } from './state';
+
+export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
+
+export interface StockSide {
+	count: number;
+	/** The city's status; null when the city was not in the previous stock. */
+	status: string | null;
+}
+
+export interface Detection<S> {
+	/** One output item's json per event, in the order of the payload. */
+	events: IDataObject[];
+	nextState: S;
+}
+
+/** A city's key in the state: the same city name may exist in two states. */
+export function cityKey(entry: { city: string; state: string }): string {
+	return `${entry.city}|${entry.state}`;
+}
+
+/** A carrier is available in a city when it has a count above zero and the city is `available`. */
+export function isAvailable(side: StockSide): boolean {
+	return side.count > 0 && typeof side.status === 'string' && side.status.toLowerCase() === 'available';
+}
+
+/** Which change of the chosen kind happened between two sides of one carrier in one city, if any. */
+export function stockChangeOf(before: StockSide, after: StockSide, change: StockChange, threshold: number): StockChangeKind | undefined {
+	switch (change) {
+		case 'becameAvailable':
+			return !isAvailable(before) && isAvailable(after) ? 'became_available' : undefined;
+		case 'anyChange':
+			return before.count !== after.count ? 'count_changed' : undefined;
+		case 'reachedThreshold':
+			return before.count < threshold && after.count >= threshold ? 'reached_threshold' : undefined;
+		default:
+			return undefined;
+	}
+}
+
+/** Stock entries with one entry per city key (the first wins, as a repeated entry says nothing new). */
+export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
+	const seen = new Set<string>();
+	return entries.filter((entry) => {
+		const key = cityKey(entry);
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}
+
+function cityState(entry: StockEntry): CityState {
+	const counts: Array<[string, number]> = [];
+	for (const [carrier, count] of Object.entries(entry.carriers)) if (count !== 0) counts.push([carrier, count]);
+	return { s: entry.status, c: Object.fromEntries(counts) };
+}
+
+function ownValue<T>(map: Record<string, T> | undefined, key: string): T | undefined {
+	return map && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+}
+
+export function stockEventItem(
+	entry: StockEntry,
+	carrier: string,
+	change: StockChangeKind,
+	before: StockSide,
+	after: StockSide,
+	threshold?: number,
+): IDataObject {
+	const item: IDataObject = {
+		event: 'stock_changed',
+		change,
+		city: entry.city,
+		state: entry.state,
+		carrier,
+		carrier_name: carrierDisplayName(carrier),
+	};
+	if (change === 'reached_threshold' && threshold !== undefined) item.threshold = threshold;
+	item.before = { ...before };
+	item.after = { ...after };
+	item.record = stockOutput(entry);
+	return item;
+}
+
+/**
+ * Stock Changed: compares the stock of every city (and every carrier, as discovered in the payload)
+ * with the previous poll's. Without a previous state it only records the baseline. A city or a
+ * carrier missing from the previous stock counts zero with an unknown status; a city missing from
+ * the current stock is forgotten.
+ */
+export function detectStockChanges(
+	previous: StockState | null,
+	observation: { entries: StockEntry[] },
+	params: StockParams,
+): Detection<StockState> {
+	const next: Array<[string, CityState]> = [];
+	const events: IDataObject[] = [];
+	for (const entry of uniqueEntries(observation.entries)) {
+		const key = cityKey(entry);
+		next.push([key, cityState(entry)]);
+		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
+		const before = ownValue(previous.stock, key);
+		const carriers = Object.keys(entry.carriers);
+		for (const carrier of Object.keys(before?.c ?? {})) if (!carriers.includes(carrier)) carriers.push(carrier);
+		for (const carrier of carriers) {
+			if (params.filters.carrier !== undefined && carrier !== params.filters.carrier) continue;
+			const beforeSide: StockSide = { count: ownValue(before?.c, carrier) ?? 0, status: before?.s ?? null };
+			const afterSide: StockSide = { count: ownValue(entry.carriers, carrier) ?? 0, status: entry.status };
+			const change = stockChangeOf(beforeSide, afterSide, params.change, params.threshold);
+			if (change) events.push(stockEventItem(entry, carrier, change, beforeSide, afterSide, params.threshold));
+		}
+	}
+	return { events, nextState: { v: STATE_VERSION, event: 'stockChanged', stock: Object.fromEntries(next) } };
+}
+
+/**
+ * Items for "Fetch Test Event": cities and carriers that match the filters and meet the chosen
+ * change's condition now (available, at or above the threshold, or any), before = after.
+ */
+export function stockSamples(entries: StockEntry[], params: StockParams, limit: number): IDataObject[] {
+	const change: StockChangeKind =
+		params.change === 'becameAvailable' ? 'became_available' : params.change === 'reachedThreshold' ? 'reached_threshold' : 'count_changed';
+	const out: IDataObject[] = [];
+	for (const entry of uniqueEntries(entries)) {
+		if (!matchesStockPlace(entry, params.filters)) continue;
+		for (const [carrier, count] of Object.entries(entry.carriers)) {
+			if (out.length >= limit) return out;
+			if (params.filters.carrier !== undefined && carrier !== params.filters.carrier) continue;
+			const side: StockSide = { count, status: entry.status };
+			if (params.change === 'becameAvailable' && !isAvailable(side)) continue;
+			if (params.change === 'reachedThreshold' && count < params.threshold) continue;
+			out.push(stockEventItem(entry, carrier, change, side, side, params.threshold));
+		}
+	}
+	return out;
+}

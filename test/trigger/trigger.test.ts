@@ -1,0 +1,627 @@
+import type { IDataObject, INodeExecutionData, INodeParameters, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
+import { pollTrigger, SAMPLE_LIMIT } from '../../nodes/ProxyAccount/trigger/poll';
+import { createHarness, PollHarness } from '../harness';
+import { ProxyAccountSimulator } from '../simulator';
+import type { FaultSpec, ProxyRecord, RequestLogEntry } from '../simulator';
+import { simClient } from '../simulator/testkit';
+
+const HOUR = 3_600_000;
+const START = Date.parse('2025-03-01T18:00:00.000Z');
+const harness = createHarness([new ProxyAccountTrigger()]);
+
+/** The trigger with a short timeout and no retries: a timeout test then takes a fraction of a second. */
+class QuickTimeoutTrigger extends ProxyAccountTrigger {
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollTrigger(this, { timeoutMs: 300, retry: { maxAttempts: 1 } });
+	}
+}
+const quickHarness = createHarness([new QuickTimeoutTrigger()]);
+
+let sim: ProxyAccountSimulator;
+
+beforeEach(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 21, proxies: 12, cities: 8, frozenClock: true, now: START, balance: 100_000 });
+});
+afterEach(async () => await sim.stop());
+
+function trigger(parameters: INodeParameters, staticData: IDataObject = {}, quick = false): PollHarness {
+	return new PollHarness(
+		quick ? quickHarness : harness,
+		{ type: 'proxyAccountTrigger', parameters },
+		{ baseUrl: sim.url, apiKey: sim.demoApiKey },
+		staticData,
+	);
+}
+
+/** The items a poll returned, as json; null when it returned null. */
+async function poll(t: PollHarness, kind: 'activate' | 'manual' = 'activate'): Promise<IDataObject[] | null> {
+	const result = await t.poll(kind);
+	if (result === null) return null;
+	expect(result).toHaveLength(1);
+	return result[0].map((item) => item.json);
+}
+
+/** Polls and returns the items with the requests the poll made. */
+async function pollWithRequests(t: PollHarness): Promise<{ items: IDataObject[] | null; requests: RequestLogEntry[] }> {
+	sim.resetLogs();
+	const items = await poll(t);
+	return { items, requests: [...sim.requests] };
+}
+
+async function pollError(t: PollHarness): Promise<unknown> {
+	try {
+		await t.poll();
+	} catch (error) {
+		return error;
+	}
+	throw new Error('expected the poll to fail');
+}
+
+function proxy(name: string): ProxyRecord {
+	const found = sim.account().proxies.get(name);
+	if (!found) throw new Error(`no proxy ${name}`);
+	return found;
+}
+
+function timestamp(ms: number): string {
+	return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+async function extend(name: string, interval: number, period: string): Promise<void> {
+	const response = await simClient(sim.url, sim.demoApiKey).call('POST', '/v1/proxies/allocate', {
+		body: { proxies: { time: [{ proxy_name: name, interval, period }] } },
+	});
+	expect(response.status).toBe(200);
+}
+
+const stockTrigger = (extra: INodeParameters = {}) => trigger({ event: 'stockChanged', ...extra });
+
+describe('baseline', () => {
+	it.each([
+		['stockChanged', 'GET /v1/stock', 'stock'],
+		['proxyExpiring', 'GET /v1/proxies', 'reported'],
+		['proxyStatusChanged', 'GET /v1/proxies', 'status'],
+		['newProxy', 'GET /v1/proxies', 'names'],
+	])('%s: the first poll records a baseline and emits nothing, with one request to %s', async (event, route, key) => {
+		const t = trigger({ event });
+		const first = await pollWithRequests(t);
+		expect(first.items).toBeNull();
+		expect(first.requests.map((r) => r.route)).toEqual([route]);
+		const state = t.staticData['node:Trigger Under Test'] as IDataObject;
+		expect(state).toMatchObject({ v: 1, event });
+		expect(Object.keys(state).sort()).toEqual(['event', key, 'v'].sort());
+
+		const second = await pollWithRequests(t);
+		expect(second.items).toBeNull();
+		expect(second.requests.map((r) => r.route)).toEqual([route]);
+	});
+
+	it('does not report proxies that are already expired or inside the window at the baseline, ever', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		expect(await poll(t)).toBeNull();
+		const reported = (t.staticData['node:Trigger Under Test'] as IDataObject).reported as Record<string, string>;
+		// The seed has expired proxies and proxies expiring within hours: all are recorded as seen.
+		expect(Object.keys(reported).sort()).toEqual(
+			['PRX-US-AU2-0001', 'PRX-US-DE1-0009', 'PRX-US-HO1-0011', 'PRX-US-HO3-0002', 'PRX-US-HO3-0010', 'PRX-US-NY1-0003'].sort(),
+		);
+		for (let i = 0; i < 5; i++) {
+			sim.clock.advance(6 * HOUR);
+			expect(await poll(t)).toBeNull();
+		}
+	});
+
+	it('starts a new baseline when the event is changed, instead of replaying the old state', async () => {
+		const stock = stockTrigger();
+		await poll(stock);
+		const saved = stock.staticData;
+		sim.addProxy(null, { proxy_name: 'PRX-NEW-1' });
+		const switched = trigger({ event: 'newProxy' }, saved);
+		expect(await poll(switched)).toBeNull();
+		const state = switched.staticData['node:Trigger Under Test'] as IDataObject;
+		expect(state.event).toBe('newProxy');
+		expect(state.stock).toBeUndefined();
+		sim.addProxy(null, { proxy_name: 'PRX-NEW-2' });
+		expect((await poll(switched))?.map((item) => item.proxy_name)).toEqual(['PRX-NEW-2']);
+	});
+
+	it('treats damaged static data as no state: a new baseline, no burst of events', async () => {
+		const t = trigger({ event: 'stockChanged' }, { 'node:Trigger Under Test': { v: 1, event: 'stockChanged', stock: { 'Austin|TX': 'broken' } } });
+		expect(await poll(t)).toBeNull();
+		expect(Object.keys((t.staticData['node:Trigger Under Test'] as IDataObject).stock as object)).toHaveLength(8);
+	});
+});
+
+describe('Stock Changed', () => {
+	it('emits became_available once when a carrier count goes from zero to above zero', async () => {
+		const t = stockTrigger();
+		await poll(t);
+		sim.setStockCount('Denver', 'verizon', 4);
+		const items = await poll(t);
+		expect(items).toEqual([
+			{
+				event: 'stock_changed',
+				change: 'became_available',
+				city: 'Denver',
+				state: 'CO',
+				carrier: 'verizon',
+				carrier_name: 'Verizon',
+				before: { count: 0, status: 'out' },
+				after: { count: 4, status: 'available' },
+				record: {
+					city: 'Denver',
+					state: 'CO',
+					att: 0,
+					verizon: 4,
+					tmobile: 0,
+					status: 'available',
+					open: true,
+					visible: true,
+					carriers: { att: 0, verizon: 4, tmobile: 0 },
+					total: 4,
+				},
+			},
+		]);
+		expect(await poll(t)).toBeNull();
+		// More stock in a city that already has some is not "became available".
+		sim.setStockCount('Denver', 'verizon', 9);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('emits became_available when a closed city with stock opens (status turns available)', async () => {
+		sim.setStockCount('Miami', 'att', 3);
+		sim.setStockCount('Miami', 'tmobile', 1);
+		const t = stockTrigger();
+		await poll(t);
+		sim.setCityOpen('Miami', true);
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => [item.city, item.carrier, item.before, item.after])).toEqual([
+			['Miami', 'att', { count: 3, status: 'coming' }, { count: 3, status: 'available' }],
+			['Miami', 'tmobile', { count: 1, status: 'coming' }, { count: 1, status: 'available' }],
+		]);
+		// Closing is not an availability event; opening again is.
+		sim.setCityOpen('Miami', false);
+		expect(await poll(t)).toBeNull();
+		sim.setCityOpen('Miami', true);
+		expect((await poll(t))?.length).toBe(2);
+	});
+
+	it('filters by city, state and carrier', async () => {
+		const byCity = stockTrigger({ stockFilters: { city: 'denver, Miami' } });
+		const byState = stockTrigger({ stockFilters: { state: 'ca' } });
+		const byCarrier = stockTrigger({ stockFilters: { carrier: 'tmobile' } });
+		const byCarrierName = stockTrigger({ stockFilters: { carrier: 'T-Mobile', state: 'CO' } });
+		const all = [byCity, byState, byCarrier, byCarrierName];
+		for (const t of all) await poll(t);
+		sim.setStockCount('Denver', 'att', 2);
+		sim.setStockCount('Denver', 'tmobile', 2);
+		sim.setCityOpen('Los Angeles', true);
+		sim.setStockCount('Los Angeles', 'verizon', 7);
+		sim.setCityOpen('Miami', true);
+		sim.setStockCount('Miami', 'tmobile', 1);
+		const keys = async (t: PollHarness) => ((await poll(t)) ?? []).map((item) => `${item.city}/${item.carrier}`);
+		expect(await keys(byCity)).toEqual(['Denver/att', 'Denver/tmobile', 'Miami/tmobile']);
+		expect(await keys(byState)).toEqual(['Los Angeles/verizon']);
+		expect(await keys(byCarrier)).toEqual(['Denver/tmobile', 'Miami/tmobile']);
+		expect(await keys(byCarrierName)).toEqual(['Denver/tmobile']);
+		for (const t of all) expect(await poll(t)).toBeNull();
+	});
+
+	it('Any Count Change emits every count change with before and after, and nothing for a status-only change', async () => {
+		const t = stockTrigger({ stockChange: 'anyChange' });
+		await poll(t);
+		sim.setStockCount('Austin', 'att', 64);
+		sim.setStockCount('Houston', 'verizon', 1);
+		sim.setStockCount('Houston', 'tmobile', 0);
+		sim.setCityOpen('Chicago', false);
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => [item.change, item.city, item.carrier, item.before, item.after])).toEqual([
+			['count_changed', 'Austin', 'att', { count: 65, status: 'available' }, { count: 64, status: 'available' }],
+			['count_changed', 'Houston', 'verizon', { count: 0, status: 'available' }, { count: 1, status: 'available' }],
+			['count_changed', 'Houston', 'tmobile', { count: 79, status: 'available' }, { count: 0, status: 'available' }],
+		]);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('Reached Threshold emits when a count goes from below the threshold to at or above it', async () => {
+		const t = stockTrigger({ stockChange: 'reachedThreshold', threshold: 5 });
+		await poll(t);
+		sim.setStockCount('New York', 'tmobile', 4); // 3 -> 4: still below
+		sim.setStockCount('Denver', 'att', 5); // 0 -> 5: reached
+		sim.setStockCount('Austin', 'att', 80); // already above
+		const first = (await poll(t)) ?? [];
+		expect(first.map((item) => [item.change, item.city, item.carrier, item.threshold, item.after])).toEqual([
+			['reached_threshold', 'Denver', 'att', 5, { count: 5, status: 'available' }],
+		]);
+		sim.setStockCount('New York', 'tmobile', 12);
+		sim.setStockCount('Denver', 'att', 6);
+		expect((await poll(t))?.map((item) => `${item.city}/${item.carrier}`)).toEqual(['New York/tmobile']);
+		sim.setStockCount('Denver', 'att', 2);
+		expect(await poll(t)).toBeNull();
+		sim.setStockCount('Denver', 'att', 5);
+		expect((await poll(t))?.map((item) => `${item.city}/${item.carrier}`)).toEqual(['Denver/att']);
+	});
+
+	it('discovers a new carrier from the payload, without a release', async () => {
+		const t = stockTrigger();
+		await poll(t);
+		sim.addCarrier({ key: 'uscellular', name: 'US Cellular', code: 'UC' });
+		expect(await poll(t)).toBeNull();
+		sim.setStockCount('Austin', 'uscellular', 2);
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => [item.city, item.carrier, item.carrier_name, item.before])).toEqual([
+			['Austin', 'uscellular', 'uscellular', { count: 0, status: 'available' }],
+		]);
+	});
+});
+
+describe('Proxy Expiring', () => {
+	it('emits once when a proxy comes within the window, with the password left out', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		sim.addProxy(null, { proxy_name: 'PRX-EXP-1', expires_at: timestamp(START + 30 * HOUR), password: 'hunter2-secret' });
+		expect(await poll(t)).toBeNull();
+		sim.clock.advance(5 * HOUR);
+		expect(await poll(t)).toBeNull();
+		sim.clock.advance(1 * HOUR);
+		const items = (await poll(t)) ?? [];
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(item).toMatchObject({
+			event: 'proxy_expiring',
+			proxy_name: 'PRX-EXP-1',
+			expires_at: timestamp(START + 30 * HOUR),
+			expires_in_hours: 24,
+			within_hours: 24,
+			before: { expires_at: null },
+			after: { expires_at: timestamp(START + 30 * HOUR), expires_in_hours: 24 },
+			record: { proxy_name: 'PRX-EXP-1', expires_in_hours: 24 },
+		});
+		expect(JSON.stringify(item)).not.toContain('hunter2-secret');
+		expect(item.record).not.toHaveProperty('password');
+		for (let i = 0; i < 6; i++) {
+			sim.clock.advance(5 * HOUR); // into the past too: still reported only once
+			expect(await poll(t)).toBeNull();
+		}
+	});
+
+	it('is armed again by an extension (through the allocate endpoint) and reports the new expiry once', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		sim.addProxy(null, { proxy_name: 'PRX-EXP-2', expires_at: timestamp(START + 30 * HOUR) });
+		await poll(t);
+		sim.clock.advance(10 * HOUR);
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual(['PRX-EXP-2']);
+		const firstExpiry = proxy('PRX-EXP-2').expires_at;
+
+		// One hour more: the new expiry is still inside the window, so it is reported again, once.
+		await extend('PRX-EXP-2', 1, 'hourly');
+		const again = (await poll(t)) ?? [];
+		expect(again).toHaveLength(1);
+		expect(again[0].before).toEqual({ expires_at: firstExpiry });
+		expect(again[0].expires_at).toBe(proxy('PRX-EXP-2').expires_at);
+		expect(await poll(t)).toBeNull();
+
+		// One week more: out of the window; reported again only when the new expiry comes near.
+		await extend('PRX-EXP-2', 1, 'weekly');
+		expect(await poll(t)).toBeNull();
+		sim.clock.advance(6 * 24 * HOUR);
+		expect(await poll(t)).toBeNull();
+		sim.clock.advance(22 * HOUR);
+		const third = (await poll(t)) ?? [];
+		expect(third.map((item) => item.proxy_name)).toEqual(['PRX-EXP-2']);
+		expect(third[0].expires_in_hours).toBeGreaterThan(0);
+		expect(third[0].expires_in_hours).toBeLessThanOrEqual(24);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('reports a proxy whose whole window passed between two polls, once, with negative hours', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 2, proxyFilters: { nameContains: 'prx-exp' } });
+		sim.addProxy(null, { proxy_name: 'PRX-EXP-3', expires_at: timestamp(START + 10 * HOUR) });
+		await poll(t);
+		sim.clock.advance(12 * HOUR);
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => [item.proxy_name, item.expires_in_hours])).toEqual([['PRX-EXP-3', -2]]);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('filters by city, state, carrier and name, and reports a new proxy that is already inside the window', async () => {
+		const t = trigger({
+			event: 'proxyExpiring',
+			withinHours: 48,
+			proxyFilters: { city: 'Austin', state: 'tx', carrier: 'AT&T', nameContains: 'keep' },
+		});
+		await poll(t);
+		sim.addProxy(null, { proxy_name: 'PRX-KEEP-1', city: 'Austin', state: 'TX', isp: 'AT&T', expires_at: timestamp(START + HOUR) });
+		sim.addProxy(null, { proxy_name: 'PRX-KEEP-2', city: 'Austin', state: 'TX', isp: 'Verizon', expires_at: timestamp(START + HOUR) });
+		sim.addProxy(null, { proxy_name: 'PRX-KEEP-3', city: 'Houston', state: 'TX', isp: 'AT&T', expires_at: timestamp(START + HOUR) });
+		sim.addProxy(null, { proxy_name: 'PRX-DROP-4', city: 'Austin', state: 'TX', isp: 'AT&T', expires_at: timestamp(START + HOUR) });
+		sim.addProxy(null, { proxy_name: 'PRX-X-5', nickname: 'keeper', city: 'Austin', state: 'TX', isp: 'AT&T', expires_at: timestamp(START + HOUR) });
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual(['PRX-KEEP-1', 'PRX-X-5']);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('can include the password and return the raw record', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24, options: { includePassword: true, simplify: false } });
+		await poll(t);
+		sim.addProxy(null, { proxy_name: 'PRX-PW', expires_at: timestamp(START + HOUR), password: 'pw-visible' });
+		const [item] = (await poll(t)) ?? [];
+		const record = item.record as IDataObject;
+		expect(record.password).toBe('pw-visible');
+		expect(record).toHaveProperty('last_reboot');
+		expect(record).toHaveProperty('h_threads');
+	});
+});
+
+describe('Proxy Status Changed', () => {
+	it('emits once per change with the status before and after', async () => {
+		const t = trigger({ event: 'proxyStatusChanged' });
+		await poll(t);
+		proxy('PRX-US-CL1-0004').network_status = 'offline';
+		const items = (await poll(t)) ?? [];
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({
+			event: 'proxy_status_changed',
+			proxy_name: 'PRX-US-CL1-0004',
+			before: { network_status: 'online' },
+			after: { network_status: 'offline' },
+			record: { proxy_name: 'PRX-US-CL1-0004', network_status: 'offline' },
+		});
+		expect(items[0].record).not.toHaveProperty('password');
+		expect(await poll(t)).toBeNull();
+		proxy('PRX-US-CL1-0004').network_status = 'online';
+		expect((await poll(t))?.map((item) => item.after)).toEqual([{ network_status: 'online' }]);
+	});
+
+	it('filters by From Status, To Status and proxy filters; a new proxy is not a status change', async () => {
+		const leavesOnline = trigger({ event: 'proxyStatusChanged', fromStatus: 'Online' });
+		const toOffline = trigger({ event: 'proxyStatusChanged', toStatus: 'offline', proxyFilters: { state: 'NY' } });
+		await poll(leavesOnline);
+		await poll(toOffline);
+		proxy('PRX-US-NY1-0003').network_status = 'offline';
+		proxy('PRX-US-HO2-0008').network_status = 'rebooting';
+		proxy('PRX-US-CH3-0005').network_status = 'offline';
+		sim.addProxy(null, { proxy_name: 'PRX-NEW-OFF', network_status: 'offline', state: 'NY' });
+		expect((await poll(leavesOnline))?.map((item) => item.proxy_name)).toEqual(['PRX-US-CH3-0005', 'PRX-US-NY1-0003', 'PRX-US-HO2-0008'].sort((a, b) => order(a) - order(b)));
+		expect((await poll(toOffline))?.map((item) => item.proxy_name)).toEqual(['PRX-US-NY1-0003']);
+		proxy('PRX-US-HO2-0008').network_status = 'offline';
+		expect(await poll(leavesOnline)).toBeNull();
+		expect(await poll(toOffline)).toBeNull();
+	});
+});
+
+/** Position of a proxy in the service's list (the order items come in). */
+function order(name: string): number {
+	return [...sim.account().proxies.keys()].indexOf(name);
+}
+
+describe('New Proxy', () => {
+	it('emits once per new name, filtered, and forgets proxies that are gone', async () => {
+		const all = trigger({ event: 'newProxy' });
+		const filtered = trigger({ event: 'newProxy', proxyFilters: { nameContains: 'fleet' } });
+		await poll(all);
+		await poll(filtered);
+		sim.addProxy(null, { proxy_name: 'PRX-FLEET-1' });
+		sim.addProxy(null, { proxy_name: 'PRX-OTHER-2' });
+		const items = (await poll(all)) ?? [];
+		expect(items.map((item) => item.proxy_name)).toEqual(['PRX-FLEET-1', 'PRX-OTHER-2']);
+		expect(items[0]).toMatchObject({
+			event: 'new_proxy',
+			before: null,
+			after: { proxy_name: 'PRX-FLEET-1', expires_at: proxy('PRX-FLEET-1').expires_at },
+			record: { proxy_name: 'PRX-FLEET-1' },
+		});
+		expect((await poll(filtered))?.map((item) => item.proxy_name)).toEqual(['PRX-FLEET-1']);
+		expect(await poll(all)).toBeNull();
+		expect(await poll(filtered)).toBeNull();
+
+		sim.account().proxies.delete('PRX-OTHER-2');
+		expect(await poll(all)).toBeNull();
+		const names = (all.staticData['node:Trigger Under Test'] as IDataObject).names as string[];
+		expect(names).not.toContain('PRX-OTHER-2');
+		expect(names).toHaveLength(sim.account().proxies.size);
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it.each([
+		[{ event: 'stockChanged' }, 'stock_changed'],
+		[{ event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 70 }, 'stock_changed'],
+		[{ event: 'proxyExpiring', withinHours: 24 }, 'proxy_expiring'],
+		[{ event: 'proxyStatusChanged' }, 'proxy_status_changed'],
+		[{ event: 'newProxy' }, 'new_proxy'],
+	])('returns current samples of %j and leaves static data identical', async (parameters, event) => {
+		const t = trigger(parameters as INodeParameters);
+		// Before any baseline: no state is created.
+		const empty = JSON.stringify(t.staticData);
+		const samples = (await poll(t, 'manual')) ?? [];
+		expect(JSON.stringify(t.staticData)).toBe(empty);
+		expect(samples.length).toBeGreaterThan(0);
+		expect(samples.length).toBeLessThanOrEqual(SAMPLE_LIMIT);
+		for (const sample of samples) expect(sample).toMatchObject({ event, sample: true });
+		expect(samples[0]).toHaveProperty('record');
+		expect(JSON.stringify(samples)).not.toMatch(/"password"/);
+
+		// After a baseline, with changes pending: the sample changes nothing, the next poll emits them.
+		await poll(t);
+		const before = JSON.stringify(t.staticData);
+		sim.setStockCount('Denver', 'att', 80);
+		sim.addProxy(null, { proxy_name: 'PRX-PENDING', expires_at: timestamp(START + HOUR) });
+		proxy('PRX-US-CL1-0004').network_status = 'offline';
+		await poll(t, 'manual');
+		await poll(t, 'manual');
+		expect(JSON.stringify(t.staticData)).toBe(before);
+		const pending = (await poll(t)) ?? [];
+		expect(pending.length).toBeGreaterThan(0);
+		for (const item of pending) expect(item).not.toHaveProperty('sample');
+	});
+
+	it('describes the current state in one item when nothing matches', async () => {
+		const t = trigger({ event: 'stockChanged', stockFilters: { city: 'Atlantis' } });
+		const items = await poll(t, 'manual');
+		expect(items).toEqual([
+			{
+				event: 'stock_changed',
+				sample: true,
+				message: expect.stringMatching(/^No city matches/),
+				checked_at: new Date(START).toISOString(),
+				cities: 8,
+				matching_cities: 0,
+			},
+		]);
+		const proxies = await poll(trigger({ event: 'newProxy', proxyFilters: { nameContains: 'nothing-like-this' } }), 'manual');
+		expect(proxies).toEqual([expect.objectContaining({ event: 'new_proxy', sample: true, proxies: 12, matching_proxies: 0 })]);
+		expect(JSON.stringify(t.staticData)).toBe('{}');
+	});
+});
+
+describe('failed polls', () => {
+	const cases: Array<[string, FaultSpec, RegExp, number]> = [
+		['429 with a long retry-after', { route: 'GET /v1/stock', kind: 'rateLimit', retryAfter: 120 }, /limiting how often/, 429],
+		['500', { route: 'GET /v1/stock', kind: 'status', status: 500 }, /could not handle the request \(HTTP 500/, 500],
+		['a malformed body', { route: 'GET /v1/stock', kind: 'malformed' }, /not valid JSON/, 200],
+		['a drifted body', { route: 'GET /v1/stock', kind: 'drift', remove: ['data.2.status'] }, /unexpected shape: data\[2\]\.status is missing/, 200],
+		['ok: false', { route: 'GET /v1/stock', kind: 'okFalse', status: 400, message: 'Unexpected error' }, /the request: Unexpected error/, 400],
+	];
+
+	it.each(cases)('%s: throws a clear NodeApiError, keeps the state, and the next good poll emits what was pending', async (_label, fault, message, status) => {
+		const t = stockTrigger();
+		await poll(t);
+		const baseline = JSON.stringify(t.staticData);
+		sim.setStockCount('Denver', 'att', 3);
+		sim.injectFault(fault);
+		sim.resetLogs();
+		const error = await pollError(t);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toMatch(message);
+		expect(sim.requests.map((r) => r.status)).toEqual([status]);
+		expect(JSON.stringify(t.staticData)).toBe(baseline);
+		sim.setStockCount('Denver', 'tmobile', 1);
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => `${item.city}/${item.carrier}`)).toEqual(['Denver/att', 'Denver/tmobile']);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('a timeout throws a clear NodeApiError and the next good poll emits what was pending', async () => {
+		const t = trigger({ event: 'newProxy' }, {}, true);
+		await poll(t);
+		sim.addProxy(null, { proxy_name: 'PRX-AFTER-TIMEOUT' });
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'latency', delayMs: 2_000, when: 'before' });
+		const started = Date.now();
+		const error = await pollError(t);
+		expect(Date.now() - started).toBeLessThan(1_500);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toMatch(/did not answer within 0\.3 s/);
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual(['PRX-AFTER-TIMEOUT']);
+	});
+
+	it('a failure on the proxy list does not lose an expiry or a status change', async () => {
+		const expiring = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		const status = trigger({ event: 'proxyStatusChanged' });
+		await poll(expiring);
+		await poll(status);
+		sim.addProxy(null, { proxy_name: 'PRX-F', expires_at: timestamp(START + 25 * HOUR) });
+		await poll(expiring);
+		await poll(status);
+		sim.clock.advance(2 * HOUR);
+		proxy('PRX-F').network_status = 'offline';
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'status', status: 500, times: 2 });
+		expect(await pollError(expiring)).toBeInstanceOf(NodeApiError);
+		expect(await pollError(status)).toBeInstanceOf(NodeApiError);
+		expect((await poll(expiring))?.map((item) => item.proxy_name)).toEqual(['PRX-F']);
+		expect((await poll(status))?.map((item) => item.proxy_name)).toEqual(['PRX-F']);
+	});
+});
+
+describe('parameters', () => {
+	it.each([
+		[{ event: 'proxyExpiring', withinHours: -1 }, /^Expiring Within \(Hours\) must be a number of hours of 0 or more, but it is -1$/],
+		[{ event: 'proxyExpiring', withinHours: 'soon' }, /^Expiring Within \(Hours\) must be .* but it is “soon”$/],
+		[{ event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 0 }, /^Threshold must be a whole number of 1 or more, but it is 0$/],
+		[{ event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 2.5 }, /^Threshold must be a whole number/],
+		[{ event: 'somethingElse' }, /^Event must be one of the events in the list/],
+	])('%j is refused with a NodeOperationError naming the field, before anything is sent', async (parameters, message) => {
+		const t = trigger(parameters as INodeParameters);
+		sim.resetLogs();
+		const error = await pollError(t);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as NodeOperationError).message).toMatch(message);
+		expect(sim.requests).toHaveLength(0);
+		expect(t.staticData).toEqual({});
+	});
+
+	it('the description follows the parameter contract', () => {
+		const { description } = new ProxyAccountTrigger();
+		expect(description).toMatchObject({ name: 'proxyAccountTrigger', displayName: 'Proxy Account Trigger', polling: true, inputs: [], group: ['trigger'] });
+		expect(description.usableAsTool).toBeUndefined();
+		const names = description.properties.map((p) => p.name);
+		expect(names).toEqual(
+			expect.arrayContaining(['event', 'stockChange', 'threshold', 'stockFilters', 'withinHours', 'proxyFilters', 'toStatus', 'options']),
+		);
+		const event = description.properties.find((p) => p.name === 'event');
+		expect(event?.default).toBe('stockChanged');
+		expect(event?.options?.map((o) => ('value' in o ? o.value : undefined)).sort()).toEqual(
+			['newProxy', 'proxyExpiring', 'proxyStatusChanged', 'stockChanged'],
+		);
+		const stockFilters = description.properties.find((p) => p.name === 'stockFilters');
+		expect(stockFilters?.options?.map((o) => o.name)).toEqual(['carrier', 'city', 'state']);
+		const proxyFilters = description.properties.find((p) => p.name === 'proxyFilters');
+		expect(proxyFilters?.options?.map((o) => o.name)).toEqual(['carrier', 'city', 'nameContains', 'state']);
+	});
+});
+
+describe('state across restarts and over time', () => {
+	it('a restart neither repeats nor loses events', async () => {
+		const stock = stockTrigger();
+		const status = trigger({ event: 'proxyStatusChanged' });
+		const expiring = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		for (const t of [stock, status, expiring]) await poll(t);
+		sim.setStockCount('Denver', 'att', 1);
+		proxy('PRX-US-CL1-0004').network_status = 'offline';
+		sim.addProxy(null, { proxy_name: 'PRX-R', expires_at: timestamp(START + 20 * HOUR) });
+		for (const t of [stock, status, expiring]) t.restart();
+		expect((await poll(stock))?.length).toBe(1);
+		expect((await poll(status))?.length).toBe(1);
+		expect((await poll(expiring))?.map((item) => item.proxy_name)).toEqual(['PRX-R']);
+		for (const t of [stock, status, expiring]) {
+			t.restart();
+			expect(await poll(t)).toBeNull();
+		}
+		// A failed poll, a restart, then a good poll: the pending change comes out once.
+		sim.setStockCount('Denver', 'verizon', 2);
+		sim.injectFault({ route: 'GET /v1/stock', kind: 'status', status: 500 });
+		await pollError(stock);
+		stock.restart();
+		expect((await poll(stock))?.map((item) => item.carrier)).toEqual(['verizon']);
+		stock.restart();
+		expect(await poll(stock)).toBeNull();
+	});
+
+	it('static data does not grow with the number of polls, and shrinks when proxies go', async () => {
+		const expiring = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		const status = trigger({ event: 'proxyStatusChanged' });
+		const stock = stockTrigger({ stockChange: 'anyChange' });
+		const all = [expiring, status, stock];
+		for (const t of all) await poll(t);
+		const size = (t: PollHarness) => JSON.stringify(t.staticData).length;
+		const initial = all.map(size);
+		let emitted = 0;
+		for (let i = 0; i < 60; i++) {
+			sim.clock.advance(HOUR);
+			sim.setStockCount('Austin', 'att', 60 + (i % 2));
+			proxy('PRX-US-CL1-0004').network_status = i % 2 ? 'online' : 'offline';
+			for (const t of all) emitted += (await poll(t))?.length ?? 0;
+		}
+		expect(emitted).toBeGreaterThan(100);
+		// The stock and status maps keep one entry per city / proxy; the expiry map at most one per proxy.
+		expect(size(stock)).toBe(initial[2]);
+		expect(size(status)).toBe(initial[1]);
+		expect(Object.keys((expiring.staticData['node:Trigger Under Test'] as IDataObject).reported as object).length).toBeLessThanOrEqual(
+			sim.account().proxies.size,
+		);
+		for (const name of [...sim.account().proxies.keys()].slice(0, 6)) sim.account().proxies.delete(name);
+		for (const t of all) await poll(t);
+		expect(Object.keys((status.staticData['node:Trigger Under Test'] as IDataObject).status as object)).toHaveLength(6);
+		expect(size(status)).toBeLessThan(initial[1]);
+	});
+});

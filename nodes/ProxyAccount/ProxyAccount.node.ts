@@ -14,7 +14,8 @@ export class ProxyAccount implements INodeType {
 		icon: { light: 'file:../../icons/proxyAccount.svg', dark: 'file:../../icons/proxyAccount.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle:
+			'={{ {"proxy:get": "Get Proxy", "proxy:getAll": "Get Many Proxies", "proxy:extend": "Extend Proxies", "price:quote": "Quote Price", "stock:getAll": "Get Many Stock Entries"}[$parameter["resource"] + ":" + $parameter["operation"]] }}',
 		description: 'Quote, extend and read mobile proxies and city stock of a Proxy Account',
 		defaults: { name: 'Proxy Account' },
 		usableAsTool: true,

@@ -50,3 +50,24 @@ describe('editor methods', () => {
 		expect(filtered.results[0].name).toContain(one.city);
 	});
 });
+
+describe('node description', () => {
+	it('the canvas subtitle names each operation, resolved by n8n\u2019s expression engine', async () => {
+		const { Workflow } = await import('n8n-workflow');
+		const { ProxyAccount } = await import('../../nodes/ProxyAccount/ProxyAccount.node');
+		const subtitle = String(new ProxyAccount().description.subtitle);
+		const expected: Record<string, string> = {
+			'proxy:get': 'Get Proxy',
+			'proxy:getAll': 'Get Many Proxies',
+			'proxy:extend': 'Extend Proxies',
+			'price:quote': 'Quote Price',
+			'stock:getAll': 'Get Many Stock Entries',
+		};
+		for (const [key, label] of Object.entries(expected)) {
+			const [resource, operation] = key.split(':');
+			const inode = harness.toNode({ type: 'proxyAccount', parameters: { resource, operation } }, 'Proxy Account', [0, 0]);
+			const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: harness.nodeTypes });
+			expect(workflow.expression.getSimpleParameterValue(inode, subtitle, 'internal', {})).toBe(label);
+		}
+	});
+});

@@ -9,6 +9,7 @@ import type {
 	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
+	IVersionedNodeType,
 	IConnections,
 	IRun,
 	IWorkflowBase,
@@ -71,9 +72,18 @@ export class WorkflowHarness {
 
 	readonly credentialTypes: Record<string, ICredentialType> = {};
 
-	constructor(nodes: INodeType[], credentials: ICredentialType[]) {
-		const byName: Record<string, INodeType> = {};
+	/**
+	 * `extraTypes`: further node types under their full type names (e.g. n8n's own
+	 * `n8n-nodes-base.httpRequest` for the benchmarks); they replace a stand-in of the same name.
+	 */
+	constructor(
+		nodes: INodeType[],
+		credentials: ICredentialType[],
+		extraTypes: Record<string, INodeType | IVersionedNodeType> = {},
+	) {
+		const byName: Record<string, INodeType | IVersionedNodeType> = {};
 		for (const node of nodes) byName[`${PACKAGE}.${node.description.name}`] = node;
+		Object.assign(byName, extraTypes);
 		this.nodeTypes = new TestNodeTypes(byName);
 		for (const credential of credentials) this.credentialTypes[credential.name] = credential;
 		installCapturingLogger();

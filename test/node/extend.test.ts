@@ -257,6 +257,12 @@ describe('Proxy > Extend', () => {
 		expect(guarded.status).toBe('success');
 	});
 
+	it.each([0, Infinity])('refuses a Timeout (Seconds) of %s before any request', async (timeoutSeconds) => {
+		const result = await extend([names()[0]], { timeoutSeconds });
+		expect(result.error?.message).toBe(`Timeout (Seconds) must be 1 or more, but it is ${timeoutSeconds} [item 0]`);
+		expect(sim.requests).toHaveLength(0);
+	});
+
 	it('refuses a Batch Size above the limit before any request', async () => {
 		const result = await extend([names()[0]], { batchSize: 5000 });
 		expect(result.error?.message).toBe('Batch Size must be a whole number from 1 to 1000, but it is 5000 [item 0]');

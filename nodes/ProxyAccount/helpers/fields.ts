@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_MS } from '../transport';
+
 /* Field definitions the action node and the trigger share, so the same filter reads the same. */
 
 export function carrierFilter(loadOptionsMethod: 'getCarriers' | 'getStockCarriers', what: string): INodeProperties {
@@ -42,6 +44,19 @@ export const nameContainsFilter: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. AU1',
 	description: 'Only proxies whose name or nickname contains this text (not case-sensitive)',
+};
+
+/** Seconds a read waits for one answer by default: the transport's own default. */
+export const DEFAULT_READ_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
+
+export const readTimeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: DEFAULT_READ_TIMEOUT_SECONDS,
+	description:
+		'How long to wait for the service to answer one request. A request that times out is tried again while the 30 s retry budget lasts.',
 };
 
 export const includePasswordOption: INodeProperties = {

@@ -99,6 +99,30 @@ export function parseHours(node: INode, itemIndex: number, value: unknown, field
 	return number;
 }
 
+/** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
+export function parseLimit(node: INode, itemIndex: number, value: unknown): number {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+	if (!Number.isInteger(number) || number < 1) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			'Limit',
+			`must be a whole number of 1 or more, but it is ${shown(value)}`,
+			'Enter how many results to return at most, e.g. 50, or turn on Return All.',
+		);
+	}
+	return number;
+}
+
+/** Timeout (Seconds): 1 or more (decimals allowed), returned in milliseconds. */
+export function parseTimeoutSeconds(node: INode, itemIndex: number, value: unknown, fallbackSeconds: number): number {
+	const seconds = value === undefined ? fallbackSeconds : value;
+	if (typeof seconds !== 'number' || !(seconds >= 1) || !Number.isFinite(seconds)) {
+		throw invalidParameter(node, itemIndex, 'Timeout (Seconds)', `must be 1 or more, but it is ${shown(seconds)}`, 'Enter a number of seconds, e.g. 30.');
+	}
+	return seconds * 1000;
+}
+
 /** A positive amount of money, e.g. for Maximum Total Cost. */
 export function parseAmount(node: INode, itemIndex: number, value: unknown, field: string): number {
 	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;

@@ -111,6 +111,25 @@ export async function getProxy(
 	return { proxy: response.body.data, serverTime: response.serverTime };
 }
 
+/**
+ * Where a quote does not price every line it was asked for: each requested period must be there
+ * with at least one item per line of that period. A total computed from such a quote would be too
+ * low (a Maximum Total Cost check would pass), so it is refused rather than used.
+ */
+export function quoteCoverage(lines: QuoteLine[], quote: QuoteData): { field: string; issue: string } | undefined {
+	const wanted = new Map<string, number>();
+	for (const line of lines) wanted.set(line.period, (wanted.get(line.period) ?? 0) + 1);
+	for (const [period, count] of wanted) {
+		const priced = Object.prototype.hasOwnProperty.call(quote.periods, period) ? quote.periods[period] : undefined;
+		if (!priced) return { field: `data.periods.${period}`, issue: 'is missing' };
+		const items = Object.keys(priced.individual).length;
+		if (items < count) {
+			return { field: `data.periods.${period}.individual`, issue: `has ${items} item${items === 1 ? '' : 's'} for ${count} lines` };
+		}
+	}
+	return undefined;
+}
+
 /** `POST /v1/price`. A quote changes nothing, so it is retried like a read. Sent in the flat form. */
 export async function quotePrices(
 	ctx: ProxyAccountContext,
@@ -124,6 +143,7 @@ export async function quotePrices(
 		body: { proxies: lines.map((line) => ({ ...line })) },
 		schema: responseSchemas.quote,
 		idempotency: 'read',
+		check: (body) => quoteCoverage(lines, body.data),
 		...options,
 	});
 	return { quote: response.body.data, message: response.body.message, serverTime: response.serverTime };

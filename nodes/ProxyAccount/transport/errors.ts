@@ -229,7 +229,10 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 	// A business answer (`ok: false`) is an error whatever the HTTP status.
 	if (body && body.ok === false) {
 		const kind = businessErrorKind(status, body);
-		if (kind === 'not-found') {
+		// A 404 about no proxy, from an endpoint without one in its path: the address is wrong,
+		// answered below as such.
+		const missingEndpoint = kind === 'not-found' && status === 404 && !info.proxyName && !/prox/i.test(serviceMessage ?? '');
+		if (kind === 'not-found' && !missingEndpoint) {
 			return {
 				message: info.proxyName
 					? `Proxy \u201c${info.proxyName}\u201d was not found in this Proxy Account`
@@ -260,7 +263,7 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 				cause: 'configuration-invalid',
 			};
 		}
-		if (status < 500) {
+		if (status < 500 && !missingEndpoint) {
 			return {
 				message: `The Proxy Account service could not process the request: ${serviceMessage ?? 'no reason given'}`,
 				description: `HTTP ${status} from ${info.endpoint}. Check the parameters and try again.${retriedNote(info)}`,
@@ -347,6 +350,13 @@ export function toNodeApiError(node: INode, failure: RequestFailure, info: Reque
 		attempts: info.attempts,
 	};
 	if (failure.kind === 'http' || failure.kind === 'schema') summary.httpCode = String(failure.status);
+	// What the service said in a business refusal, for an operation that can tell the user which
+	// of its fields it was about.
+	if (failure.kind === 'http' && failure.body?.ok === false) {
+		summary.refusal = businessErrorKind(failure.status, failure.body);
+		const said = textOf(failure.body.message);
+		if (said) summary.serviceMessage = redact(said, info.secrets);
+	}
 	if (failure.kind === 'network') summary.networkCode = failure.code;
 	const options: ConstructorParameters<typeof NodeApiError>[2] = {
 		message,

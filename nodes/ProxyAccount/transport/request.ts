@@ -59,6 +59,12 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	proxyName?: string;
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
+	/**
+	 * A check of the answer against the request, after the schema: where the answer does not
+	 * answer what was asked (e.g. a quote without the requested lines). Such an answer fails like
+	 * a schema mismatch and is not retried.
+	 */
+	check?: (body: z.infer<S>) => { field: string; issue: string } | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -267,13 +273,18 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 			})) as IN8nHttpFullResponse;
 			const classified = classifyResponse(response, request.schema);
 			if (classified.ok) {
-				return {
-					body: classified.body,
-					serverTime: serverTimeOf(response.headers as IDataObject),
-					attempts: attempt,
-				};
+				const mismatch = request.check?.(classified.body);
+				if (!mismatch) {
+					return {
+						body: classified.body,
+						serverTime: serverTimeOf(response.headers as IDataObject),
+						attempts: attempt,
+					};
+				}
+				failure = { kind: 'schema', status: response.statusCode, ...mismatch };
+			} else {
+				failure = classified.failure;
 			}
-			failure = classified.failure;
 		} catch (error) {
 			failure = classifyThrown(error);
 		}

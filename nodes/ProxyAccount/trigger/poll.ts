@@ -32,6 +32,8 @@ const EVENT_NAMES = {
 } as const;
 
 interface Observation {
+	/** Cities or proxies the service listed. */
+	listed: number;
 	/** The events against the previous state, and the next state. Pure. */
 	detect: (previous: TriggerState | null) => Detection<TriggerState>;
 	/** Current examples of the event, for "Fetch Test Event". */
@@ -52,6 +54,7 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 	if (params.event === 'stockChanged') {
 		const { entries, serverTime } = await getStock(ctx, requestOptions);
 		return {
+			listed: entries.length,
 			detect: (previous) => detectStockChanges(previous as StockState | null, { entries }, params),
 			samples: () => stockSamples(entries, params, SAMPLE_LIMIT),
 			summary: () => {
@@ -85,18 +88,21 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 	switch (params.event) {
 		case 'proxyExpiring':
 			return {
+				listed: proxies.length,
 				detect: (previous) => detectExpiring(previous as ExpiringState | null, observation, params),
 				samples: () => expiringSamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
 		case 'proxyStatusChanged':
 			return {
+				listed: proxies.length,
 				detect: (previous) => detectStatusChanges(previous as StatusState | null, observation, params),
 				samples: () => statusSamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
 		default:
 			return {
+				listed: proxies.length,
 				detect: (previous) => detectNewProxies(previous as NewProxyState | null, observation, params),
 				samples: () => newProxySamples(observation, params, SAMPLE_LIMIT),
 				summary,
@@ -121,7 +127,8 @@ function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOp
  *   state when nothing matches; it never reads or changes the stored state.
  *
  * A failed request throws the transport's NodeApiError unchanged and leaves the state as it was,
- * so the next good poll emits what was pending. `requestOptions` is for tests (timeouts, retries).
+ * so the next good poll emits what was pending. An empty list leaves the state as it was too.
+ * `requestOptions` is for tests (timeouts, retries).
  */
 export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptions = {}): Promise<INodeExecutionData[][] | null> {
 	try {
@@ -136,7 +143,12 @@ export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptio
 
 		// Only now that the service has answered is the stored state read, compared and replaced.
 		const staticData = ctx.getWorkflowStaticData('node');
-		const { events, nextState } = observation.detect(loadState(staticData, params.event));
+		const previous = loadState(staticData, params.event);
+		// Once a state is stored, an empty list is far more often a glitch than an account (or the
+		// stock) emptied at once: taken at its word it would make the trigger forget every city or
+		// proxy and report them all again at the next poll. It emits nothing and keeps the state.
+		if (observation.listed === 0 && previous !== null) return null;
+		const { events, nextState } = observation.detect(previous);
 		const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
 		commitState(staticData, nextState);
 		return output;

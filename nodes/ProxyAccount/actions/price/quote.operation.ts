@@ -1,6 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPairedItemData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { invalidParameter, parseInterval, parseName, parsePeriod } from '../../helpers/validation';
+import { DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption } from '../../helpers/fields';
+import { invalidParameter, parseInterval, parseName, parsePeriod, parseTimeoutSeconds } from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
 import { PERIODS, quotePrices } from '../../transport';
 import { asNodeError, errorItem, forEachItem } from '../common';
@@ -86,7 +95,21 @@ export const description: INodeProperties[] = [
 		description:
 			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it',
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [readTimeoutOption],
+	},
 ];
+
+function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return parseTimeoutSeconds(ctx.getNode(), itemIndex, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+}
 
 /** Reads and checks an item's lines; throws naming the item, the line and the field. */
 export function readLines(ctx: IExecuteFunctions, itemIndex: number): QuoteLine[] {
@@ -122,6 +145,48 @@ export function linesWithPrices(lines: QuoteLine[], quote: QuoteData) {
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
+const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
+	isp: { name: 'Carrier', key: 'isp' },
+	location: { name: 'City', key: 'location' },
+	interval: { name: 'Interval', key: 'interval' },
+	period: { name: 'Period', key: 'period' },
+};
+
+/**
+ * The service refused the input of a quote (e.g. a carrier or a city it does not know, which only
+ * it can tell): the error names the item and, when the service points at a line's field
+ * (`proxies[2].location`), that field as the editor shows it. Other errors are returned unchanged.
+ */
+export function explainRefusal(ctx: IExecuteFunctions, error: unknown, lines: QuoteLine[], owners: number[]): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const response = (error.errorResponse ?? {}) as JsonObject;
+	if (response.refusal !== 'invalid-input' || typeof response.serviceMessage !== 'string') return error;
+	const said = response.serviceMessage;
+	const match = /proxies\[(\d+)\](?:\[\d+\])?\.(isp|location|interval|period)\b/.exec(said);
+	const index = match ? Number(match[1]) : -1;
+	const line = lines[index];
+	const item = line ? owners[index] : owners[0];
+	let message = `The Proxy Account service rejected the request: ${said} [item ${item}]`;
+	let fix = 'Check the Carrier, City, Interval and Period of each line.';
+	if (match && line) {
+		const field = LINE_FIELDS[match[2]];
+		const ofItem = owners.map((owner, k) => ({ owner, k })).filter(({ owner }) => owner === item);
+		const position = ofItem.findIndex(({ k }) => k === index);
+		const label = ofItem.length > 1 ? ` (line ${position + 1})` : '';
+		message = `The Proxy Account service rejected the request: ${said} (${field.name}${label} \u201c${String(line[field.key])}\u201d) [item ${item}]`;
+		fix =
+			field.name === 'Carrier' || field.name === 'City'
+				? `Pick the ${field.name.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
+				: `Check ${field.name}${label}.`;
+	}
+	return new NodeApiError(ctx.getNode(), response, {
+		message,
+		description: `${fix} A quote charges nothing.`,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex: item,
+	});
+}
+
 /** One item per line, each with its unit prices, line total and the quote's totals and savings. */
 export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject[] {
 	return linesWithPrices(lines, quote).map(({ line, period, key, item }, n) => ({
@@ -151,7 +216,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (!combine) {
 		return await forEachItem(this, items, async (i) => {
 			const lines = readLines(this, i);
-			const { quote } = await quotePrices(this, lines, { itemIndex: i });
+			const timeoutMs = timeoutOf(this, i);
+			let quote: QuoteData;
+			try {
+				({ quote } = await quotePrices(this, lines, { itemIndex: i, timeoutMs }));
+			} catch (error) {
+				throw asNodeError(this, explainRefusal(this, error, lines, lines.map(() => i)), i);
+			}
 			if (!simplify) return [{ json: quote as IDataObject, pairedItem: { item: i } }];
 			return simplifyQuote(lines, quote).map((json) => ({ json, pairedItem: { item: i } }));
 		});
@@ -176,14 +247,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (lines.length === 0) return out;
 	const pairedItem: IPairedItemData[] = [...new Set(owners)].map((item) => ({ item }));
 	try {
-		const { quote } = await quotePrices(this, lines, { itemIndex: owners[0] });
+		const { quote } = await quotePrices(this, lines, { itemIndex: owners[0], timeoutMs: timeoutOf(this, owners[0]) });
 		if (!simplify) {
 			out.push({ json: quote as IDataObject, pairedItem });
 		} else {
 			simplifyQuote(lines, quote).forEach((json, n) => out.push({ json, pairedItem: { item: owners[n] } }));
 		}
 	} catch (error) {
-		const nodeError = asNodeError(this, error, owners[0]);
+		const nodeError = asNodeError(this, explainRefusal(this, error, lines, owners), owners[0]);
 		if (!this.continueOnFail()) throw nodeError;
 		out.push({ ...errorItem(nodeError, owners[0]), pairedItem });
 	}

@@ -2,9 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { hoursUntil, expiresWithin } from '../../helpers/time';
-import { invalidParameter, parseAmount, parseHours, parseInterval, parseName, parsePeriod } from '../../helpers/validation';
+import {
+	invalidParameter,
+	parseAmount,
+	parseHours,
+	parseInterval,
+	parseName,
+	parsePeriod,
+	parseTimeoutSeconds,
+} from '../../helpers/validation';
 import type { AllocateLine, Period, ProxyRecord } from '../../transport';
-import { allocateTime, listProxies, quotePrices } from '../../transport';
+import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices } from '../../transport';
 import { asNodeError, errorItem } from '../common';
 import { linesWithPrices, periodOptions } from '../price/quote.operation';
 import { proxyLocator } from './fields';
@@ -85,7 +93,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: DEFAULT_TIMEOUT_SECONDS,
 				description:
-					'How long to wait for the service to answer one extension request. A request that times out is never sent again automatically.',
+					'How long to wait for the service to answer one request (its reads wait at most 30 s). An extension request that times out is never sent again automatically.',
 			},
 		],
 	},
@@ -108,6 +116,8 @@ interface RunOptions {
 	maxTotalCost?: number;
 	window?: number;
 	timeoutMs: number;
+	/** For the reads around the extension (look-up, quote, read-back): the timeout, at most the reads' default. */
+	readTimeoutMs: number;
 }
 
 function readOptions(ctx: IExecuteFunctions): RunOptions {
@@ -123,10 +133,7 @@ function readOptions(ctx: IExecuteFunctions): RunOptions {
 			`Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
 		);
 	}
-	const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-	if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds >= 1)) {
-		throw invalidParameter(node, 0, 'Timeout (Seconds)', `must be 1 or more, but it is ${String(timeoutSeconds)}`, 'Enter a number of seconds, e.g. 60.');
-	}
+	const timeoutMs = parseTimeoutSeconds(node, 0, options.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS);
 	return {
 		batchSize,
 		dryRun: options.dryRun === true,
@@ -136,7 +143,8 @@ function readOptions(ctx: IExecuteFunctions): RunOptions {
 			options.onlyIfExpiringWithinHours === undefined
 				? undefined
 				: parseHours(node, 0, options.onlyIfExpiringWithinHours, 'Only If Expiring Within (Hours)'),
-		timeoutMs: timeoutSeconds * 1000,
+		timeoutMs,
+		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 	};
 }
 
@@ -195,7 +203,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	//    and it gives each proxy's expiry, carrier and city.
 	let before: Awaited<ReturnType<typeof listProxies>>;
 	try {
-		before = await listProxies(this, { itemIndex: wanted[0].item });
+		before = await listProxies(this, { itemIndex: wanted[0].item, timeoutMs: options.readTimeoutMs });
 	} catch (error) {
 		for (const w of wanted) fail(w.item, error, { proxy_name: w.name });
 		return output();
@@ -258,7 +266,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		try {
 			for (const batch of batches) {
 				const lines = batch.map((p) => ({ isp: p.record.isp, location: p.record.city, interval: p.interval, period: p.period }));
-				const { quote } = await quotePrices(this, lines, { itemIndex: batch[0].item });
+				const { quote } = await quotePrices(this, lines, { itemIndex: batch[0].item, timeoutMs: options.readTimeoutMs });
 				linesWithPrices(lines, quote).forEach(({ item }, k) => estimates.set(batch[k].item, item?.total ?? null));
 				total = cents(total + quote.total.due);
 			}
@@ -331,7 +339,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	let readBackNote: string | undefined;
 	if (charged.size > 0) {
 		try {
-			const { proxies } = await listProxies(this, { itemIndex: planned[0].item });
+			const { proxies } = await listProxies(this, { itemIndex: planned[0].item, timeoutMs: options.readTimeoutMs });
 			after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 		} catch (error) {
 			readBackNote = `Extended, but the new expiry could not be read back: ${asNodeError(this, error, planned[0].item).message}`;
@@ -340,6 +348,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	for (const p of planned) {
 		const done = charged.get(p.item);
 		if (!done) continue;
+		const readBack = after?.get(p.name);
 		const json: IDataObject = {
 			proxy_name: p.name,
 			status: 'extended',
@@ -347,10 +356,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			period: p.period,
 			charged: done.amount,
 			previous_expires_at: p.record.expires_at,
-			new_expires_at: after?.get(p.name)?.expires_at ?? null,
+			new_expires_at: readBack?.expires_at ?? null,
 			batch: done.batch,
 		};
 		if (readBackNote) json.note = readBackNote;
+		else if (after && !readBack) json.note = 'Extended, but the proxy was not in the list read back afterwards, so its new expiry is unknown';
 		results[p.item] = { json, pairedItem: { item: p.item } };
 	}
 	return output();

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { paired, proxyOutput } from '../../helpers/output';
-import { parseName } from '../../helpers/validation';
+import { DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption } from '../../helpers/fields';
+import { parseName, parseTimeoutSeconds } from '../../helpers/validation';
 import { getProxy } from '../../transport';
 import { forEachItem } from '../common';
 import { includePasswordOption, proxyLocator, simplifyField } from './fields';
@@ -16,7 +17,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { resource: ['proxy'], operation: ['get'] } },
-		options: [includePasswordOption],
+		options: [includePasswordOption, readTimeoutOption],
 	},
 ];
 
@@ -31,7 +32,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i });
+		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
 		return [
 			paired(
 				proxyOutput(proxy, { simplify, includePassword: options.includePassword === true, now: serverTime }),

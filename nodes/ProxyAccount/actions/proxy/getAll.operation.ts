@@ -2,8 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import { parseHours } from '../../helpers/validation';
-import { carrierFilter, cityFilter, nameContainsFilter, stateFilter } from '../../helpers/fields';
+import { parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import {
+	carrierFilter,
+	cityFilter,
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	nameContainsFilter,
+	readTimeoutOption,
+	stateFilter,
+} from '../../helpers/fields';
 import { matchesProxyFilters, readProxyFilters } from '../../helpers/filters';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
@@ -64,17 +71,19 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [includePasswordOption],
+		options: [includePasswordOption, readTimeoutOption],
 	},
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	// The list endpoint takes no parameters: one request serves every input item.
-	const load = once(async () => await listProxies(this));
+	// The list endpoint takes no parameters: one request serves every input item (with the
+	// timeout of the first item that needs it).
+	let timeoutMs: number | undefined;
+	const load = once(async () => await listProxies(this, { timeoutMs }));
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i, 50) as number);
+		const limit = returnAll ? Infinity : parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const sort = this.getNodeParameter('sort', i, 'none') as string;
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
@@ -82,6 +91,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			filters.expiringWithinHours === undefined
 				? undefined
 				: parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)');
+		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
 
 		const { proxies, serverTime } = await load();
 		const place = readProxyFilters(filters);

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { paired } from '../../helpers/output';
-import { carrierFilter, cityFilter, stateFilter } from '../../helpers/fields';
+import { carrierFilter, cityFilter, DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption, stateFilter } from '../../helpers/fields';
+import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import { matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { carrierKey } from '../../methods/carriers';
 import type { StockEntry } from '../../transport';
@@ -35,6 +36,15 @@ export const description: INodeProperties[] = [
 			stateFilter('cities'),
 		],
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [readTimeoutOption],
+	},
 ];
 
 /** One stock entry as an output item: the entry as returned, its carrier counts as a map, and their total. */
@@ -45,11 +55,15 @@ export function stockOutput(entry: StockEntry): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const load = once(async () => await getStock(this));
+	// One read serves every input item, with the timeout of the first item that needs it.
+	let timeoutMs: number | undefined;
+	const load = once(async () => await getStock(this, { timeoutMs }));
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i, 50) as number);
+		const limit = returnAll ? Infinity : parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const place = readPlaceFilters(filters);
 		const { entries } = await load();
 		const out: INodeExecutionData[] = [];

@@ -1,0 +1,204 @@
+/**
+ * Where the node's time goes, stage by stage (not part of `npm run bench`'s table):
+ *
+ *   npx ts-node --transpile-only --prefer-ts-exts bench/breakdown.ts [--runs N]
+ *
+ * The simulator runs in a child process (10,000 proxies, 1,000 cities; and 1,000 proxies for
+ * Extend). Measured in this process, median of N: a bare fetch; n8n's HTTP helper alone; JSON.parse;
+ * the transport's zod validation next to a non-copying type check of the same documented fields
+ * (a measurement prototype, not the node's code); the trigger's state and detection steps; and
+ * Extend with the proxy name as an expression against a fixed name (what n8n's per-item expression
+ * evaluation costs).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { PollContext } from 'n8n-core';
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
+import { getStock, listProxies } from '../nodes/ProxyAccount/transport/endpoints';
+import { responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
+import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';
+import { detectExpiring, detectNewProxies, detectStatusChanges } from '../nodes/ProxyAccount/trigger/proxies';
+import type { TriggerState } from '../nodes/ProxyAccount/trigger/state';
+import { commitState, loadState } from '../nodes/ProxyAccount/trigger/state';
+import { detectStockChanges } from '../nodes/ProxyAccount/trigger/stock';
+import { buildAdditionalData } from '../test/harness/additional-data';
+import { TestCredentialsHelper } from '../test/harness/credentials-helper';
+import type { Engine } from './sides';
+import { bareFetch, createEngine } from './sides';
+import { median, ms } from './stats';
+import { extendWithNode } from './workflows';
+
+const RUNS = (() => {
+	const at = process.argv.indexOf('--runs');
+	const n = at >= 0 ? Number(process.argv[at + 1]) : 15;
+	return Number.isInteger(n) && n > 0 ? n : 15;
+})();
+
+async function startSimulator(args: string[]): Promise<{ url: string; apiKey: string; child: ChildProcess }> {
+	const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), join(__dirname, '..', 'test', 'simulator', 'cli.ts'), '--port', '0', ...args], {
+		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	let out = '';
+	return await new Promise((resolve, reject) => {
+		child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
+		child.stdout?.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			const url = /listening on (\S+)/.exec(out)?.[1];
+			const apiKey = /Demo API key: (\S+)/.exec(out)?.[1];
+			if (url && apiKey) resolve({ url, apiKey, child });
+		});
+	});
+}
+
+async function time(label: string, fn: () => unknown): Promise<number> {
+	const times: number[] = [];
+	for (let i = 0; i < RUNS + 2; i++) {
+		const start = process.hrtime.bigint();
+		await fn();
+		if (i >= 2) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+	}
+	const m = median(times);
+	console.log(`  ${label.padEnd(66)} ${ms(m).padStart(7)} ms   (min ${ms(Math.min(...times))})`);
+	return m;
+}
+
+// A type check of the 25 documented proxy fields, in place: what the zod schema checks, without
+// building a copy of every record. For measurement only.
+const FIELD_CHECKS: Array<[string, (value: unknown) => boolean]> = [
+	...['proxy_name', 'isp', 'period', 'added_at', 'expires_at', 'network_status', 'server_ip', 'auth_method', 'username', 'password', 'last_ip_change', 'last_reboot', 'city', 'state'].map(
+		(field): [string, (value: unknown) => boolean] => [field, (value) => typeof value === 'string'],
+	),
+	['nickname', (value) => value === null || typeof value === 'string'],
+	...['auto_renew', 'auto_change'].map((field): [string, (value: unknown) => boolean] => [field, (value) => typeof value === 'boolean']),
+	...['auto_renew_interval', 'h_port', 's_port', 'auto_change_time', 'traffic', 'h_threads', 's_threads'].map(
+		(field): [string, (value: unknown) => boolean] => [field, (value) => Number.isInteger(value)],
+	),
+];
+
+function checkProxyList(body: unknown): string | undefined {
+	const envelope = body as { ok?: unknown; data?: unknown };
+	if (typeof envelope !== 'object' || envelope === null || envelope.ok !== true) return 'ok';
+	if (!Array.isArray(envelope.data)) return 'data';
+	const data = envelope.data as unknown[];
+	for (let i = 0; i < data.length; i++) {
+		const record = data[i] as Record<string, unknown> | null;
+		if (typeof record !== 'object' || record === null || Array.isArray(record)) return `data[${i}]`;
+		for (const [field, ok] of FIELD_CHECKS) if (!ok(record[field])) return `data[${i}].${field}`;
+	}
+	return undefined;
+}
+
+function pollContext(engine: Engine): () => PollContext {
+	const { harness, credentials } = engine;
+	const node: INode = harness.toNode({ type: 'proxyAccountTrigger', parameters: { event: 'proxyStatusChanged' } }, 'Trigger', [0, 0]);
+	const workflow = new Workflow({ id: 'wf', nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes, staticData: {}, settings: { executionOrder: 'v1' } });
+	const helper = new TestCredentialsHelper(harness.credentialTypes, { proxyAccountApi: { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey } });
+	return () => new PollContext(workflow, node, buildAdditionalData(helper, 'trigger', 'breakdown', { id: 'wf', nodes: [node], connections: {} }), 'trigger', 'activate');
+}
+
+async function transportStages(engine: Engine, context: () => PollContext) {
+	for (const path of ['/v1/proxies', '/v1/stock'] as const) {
+		console.log(`GET ${path}`);
+		await time('bare axios GET + JSON.parse (the fetch the benchmark subtracts)', () => bareFetch(engine.credentials, path));
+		let text = '';
+		await time("n8n's httpRequestWithAuthentication, body as text (no parse)", async () => {
+			const ctx = context();
+			const options: IHttpRequestOptions = { method: 'GET', url: `${engine.credentials.baseUrl}${path}`, encoding: 'text', json: false, returnFullResponse: true, ignoreHttpStatusErrors: true };
+			text = ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'proxyAccountApi', options)) as { body: string }).body;
+		});
+		let parsed: unknown;
+		await time(`JSON.parse (${(text.length / 1e6).toFixed(1)} MB)`, () => (parsed = JSON.parse(text)));
+		const schema = path === '/v1/stock' ? responseSchemas.stock : responseSchemas.proxyList;
+		await time('zod safeParse of the envelope (the transport, passthrough objects)', () => schema.safeParse(parsed));
+		if (path === '/v1/proxies') await time('non-copying type check of the same documented fields (prototype)', () => checkProxyList(parsed));
+		await time(`transport whole (${path === '/v1/stock' ? 'getStock' : 'listProxies'})`, () => (path === '/v1/stock' ? getStock(context()) : listProxies(context())));
+	}
+}
+
+async function triggerStages(context: () => PollContext) {
+	const { proxies, serverTime } = await listProxies(context());
+	const { entries } = await getStock(context());
+	const observation: ProxyObservation = { proxies, now: serverTime };
+	const filters = readProxyFilters({});
+	const output = { simplify: true, includePassword: false };
+	const detectors: Record<string, (previous: TriggerState | null) => { nextState: TriggerState }> = {
+		stockChanged: (previous) =>
+			detectStockChanges(previous as never, { entries }, { event: 'stockChanged', change: 'becameAvailable', threshold: 5, filters: readPlaceFilters({}) }),
+		proxyExpiring: (previous) => detectExpiring(previous as never, observation, { event: 'proxyExpiring', withinHours: 24, filters, output }),
+		proxyStatusChanged: (previous) => detectStatusChanges(previous as never, observation, { event: 'proxyStatusChanged', fromStatus: '', toStatus: '', filters, output }),
+		newProxy: (previous) => detectNewProxies(previous as never, observation, { event: 'newProxy', filters, output }),
+	};
+	for (const [event, detect] of Object.entries(detectors)) {
+		console.log(`Trigger ${event}, over ${event === 'stockChanged' ? `${entries.length} cities` : `${proxies.length} proxies`} (nothing changed since the last poll)`);
+		const stored: IDataObject = {};
+		commitState(stored, detect(null).nextState);
+		const saved = JSON.parse(JSON.stringify(stored)) as IDataObject;
+		await time('loadState (checks and copies the stored state)', () => loadState(saved, event as TriggerState['event']));
+		const previous = loadState(saved, event as TriggerState['event']);
+		let next = detect(previous).nextState;
+		await time('detect (events and the next state)', () => (next = detect(previous).nextState));
+		await time('commitState (JSON.stringify comparison, unchanged)', () => commitState(saved, next));
+	}
+}
+
+async function extendStages() {
+	const sim = await startSimulator(['--proxies', '1000', '--balance', '1000000000000']);
+	try {
+		const engine = createEngine({ baseUrl: sim.url, apiKey: sim.apiKey }, undefined);
+		const list = (await bareFetch(engine.credentials, '/v1/proxies')).data as Array<{ proxy_name: string }>;
+		const items = list.map((record) => ({ proxy_name: record.proxy_name }));
+		console.log(`Extend ${items.length} items (each run charges; the simulator's wallet is large)`);
+		for (const batchSize of [100, 1000]) {
+			const byExpression = extendWithNode(batchSize);
+			const fixed = extendWithNode(batchSize);
+			fixed.nodes[1].parameters.proxyName = { __rl: true, mode: 'name', value: items[0].proxy_name };
+			const run = async (workflow: typeof fixed) => {
+				const result = await engine.harness.runWorkflow(workflow, { credentials: engine.credentials, items });
+				if (result.status !== 'success') throw new Error(result.error?.message ?? 'the run failed');
+			};
+			const a = await time(`Batch Size ${batchSize}, Proxy = {{ $json.proxy_name }} (an expression per item)`, () => run(byExpression));
+			const b = await time(`Batch Size ${batchSize}, Proxy = one fixed name (no expression; same requests)`, () => run(fixed));
+			console.log(`  => n8n's evaluation of the name expression: about ${ms(a - b)} ms per ${items.length} items`);
+		}
+	} finally {
+		sim.child.kill();
+	}
+}
+
+// n8n-core writes its instance settings under N8N_USER_FOLDER (default ~/.n8n) on first use.
+const userFolder = mkdtempSync(join(tmpdir(), 'n8n-proxy-account-breakdown-'));
+process.env.N8N_USER_FOLDER = userFolder;
+
+async function main() {
+	const sim = await startSimulator(['--proxies', '10000', '--cities', '1000', '--frozen-clock']);
+	try {
+		const engine = createEngine({ baseUrl: sim.url, apiKey: sim.apiKey }, undefined);
+		const context = pollContext(engine);
+		await transportStages(engine, context);
+		await triggerStages(context);
+	} finally {
+		sim.child.kill();
+	}
+	await extendStages();
+}
+
+main()
+	.then(
+		() => 0,
+		(error: unknown) => {
+			console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+			return 1;
+		},
+	)
+	.then((code) => {
+		rmSync(userFolder, { recursive: true, force: true });
+		process.exit(code);
+	});

@@ -1,0 +1,656 @@
+/**
+ * npm run bench [-- --write] [--runs N] [--warmup N] [--polls N] [--only extend,list,trigger] [--smoke]
+ *
+ * Starts the Proxy Account simulator and measures the jobs the package exists for, each side in
+ * its own worker process on the same engine (n8n-core's WorkflowExecute, n8n's own HTTP Request,
+ * Aggregate, Split Out and Filter from the real n8n install the end-to-end suite caches, installed
+ * here through test/e2e/n8n-install.mjs when missing). Prints one table; `--write` also saves it
+ * in bench/RESULTS.md with the machine's description. `--smoke` runs tiny sizes once.
+ */
+import { execFileSync, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import type { ProxyRecord, RouteKey } from '../test/simulator';
+import { ProxyAccountSimulator } from '../test/simulator';
+import { changeBetweenPolls, lcg } from './changes';
+import { ensureN8nInstall, findN8nInstall, N8N_VERSION } from './n8n-base';
+import type { ParentMessage, WorkerMessage } from './protocol';
+import type { CaseId, ExtendSide, ListSide, SideId } from './sides';
+import { BARE_FETCH_HEADER, CASES, EXTEND_SIDES, LIST_SIDES, SIDE_LABELS, TRIGGER_EVENTS, triggerPath } from './sides';
+import { kb, markdownTable, max, mb, median, min, ms, ratio, thousands } from './stats';
+
+// ----- options ---------------------------------------------------------------------------------
+
+interface Options {
+	write: boolean;
+	smoke: boolean;
+	runs: number;
+	warmup: number;
+	polls: number;
+	only: CaseId[];
+	/** Sizes. */
+	extendProxies: number;
+	extendBatch?: number;
+	listProxies: number;
+	triggerProxies: number;
+	triggerCities: number;
+}
+
+const SEED = 7;
+const BALANCE = 1_000_000_000;
+
+function parseOptions(argv: string[]): Options {
+	const options: Options = {
+		write: false,
+		smoke: false,
+		runs: 7,
+		warmup: 2,
+		polls: 100,
+		only: [...CASES],
+		extendProxies: 1000,
+		listProxies: 10_000,
+		triggerProxies: 10_000,
+		triggerCities: 1000,
+	};
+	const explicit = new Set<string>();
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+		const value = () => {
+			const v = inline ?? argv[++i];
+			if (v === undefined) throw new Error(`${flag} needs a value`);
+			return v;
+		};
+		const count = (least: number) => {
+			const n = Number(value());
+			if (!Number.isInteger(n) || n < least) throw new Error(`${flag} needs a whole number of at least ${least}`);
+			explicit.add(flag);
+			return n;
+		};
+		switch (flag) {
+			case '--write':
+				options.write = true;
+				break;
+			case '--smoke':
+				options.smoke = true;
+				break;
+			case '--runs':
+				options.runs = count(1);
+				break;
+			case '--warmup':
+				options.warmup = count(0);
+				break;
+			case '--polls':
+				options.polls = count(10);
+				break;
+			case '--only':
+				options.only = value()
+					.split(',')
+					.map((c) => c.trim())
+					.map((c) => {
+						if (!(CASES as readonly string[]).includes(c)) throw new Error(`--only takes ${CASES.join(', ')}`);
+						return c as CaseId;
+					});
+				break;
+			case '--help':
+			case '-h':
+				console.log('Usage: npm run bench [-- --write] [--runs N] [--warmup N] [--polls N] [--only extend,list,trigger] [--smoke]');
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`Unknown argument ${argv[i]} (see --help)`);
+		}
+	}
+	if (options.smoke) {
+		// Tiny sizes: Extend 20 proxies with Batch Size 10 (2 allocate requests against 20 per item).
+		Object.assign(options, { extendProxies: 20, extendBatch: 10, listProxies: 200, triggerProxies: 200, triggerCities: 20 });
+		if (!explicit.has('--runs')) options.runs = 1;
+		if (!explicit.has('--warmup')) options.warmup = 0;
+		if (!explicit.has('--polls')) options.polls = 10;
+	}
+	return options;
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+// ----- workers ---------------------------------------------------------------------------------
+
+const WORKER = join(__dirname, 'worker.ts');
+
+/** One worker process: sends a message, waits for its answer. */
+class Worker {
+	private readonly child: ChildProcess;
+
+	private readonly output: string[] = [];
+
+	private pending?: { resolve: (m: WorkerMessage) => void; reject: (e: Error) => void };
+
+	constructor(userFolder: string) {
+		this.child = fork(WORKER, [], {
+			execArgv: ['--expose-gc', '-r', require.resolve('ts-node/register/transpile-only')],
+			env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true', N8N_USER_FOLDER: userFolder },
+			stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+		});
+		const keep = (chunk: Buffer) => {
+			this.output.push(chunk.toString());
+			if (this.output.length > 50) this.output.shift();
+		};
+		this.child.stdout?.on('data', keep);
+		this.child.stderr?.on('data', keep);
+		this.child.on('message', (message: WorkerMessage) => {
+			const pending = this.pending;
+			this.pending = undefined;
+			if (!pending) return;
+			if (message.type === 'error') pending.reject(new Error(`worker: ${message.message}`));
+			else pending.resolve(message);
+		});
+		this.child.on('exit', (code, signal) => {
+			const pending = this.pending;
+			this.pending = undefined;
+			pending?.reject(new Error(`worker exited (${signal ?? code}):\n${this.output.join('').slice(-3000)}`));
+		});
+	}
+
+	request<T extends WorkerMessage['type']>(message: ParentMessage, expect: T): Promise<Extract<WorkerMessage, { type: T }>> {
+		return new Promise((resolve, reject) => {
+			this.pending = {
+				resolve: (answer) => {
+					if (answer.type !== expect) reject(new Error(`worker answered ${answer.type}, expected ${expect}`));
+					else resolve(answer as Extract<WorkerMessage, { type: T }>);
+				},
+				reject,
+			};
+			this.child.send(message);
+		});
+	}
+
+	async finish(): Promise<Extract<WorkerMessage, { type: 'memory' }>> {
+		const memory = await this.request({ type: 'finish' }, 'memory');
+		await new Promise<void>((resolve) => {
+			if (this.child.exitCode !== null) resolve();
+			else this.child.once('exit', () => resolve());
+		});
+		return memory;
+	}
+
+	kill(): void {
+		if (this.child.exitCode === null) this.child.kill('SIGKILL');
+	}
+}
+
+// ----- measurements ----------------------------------------------------------------------------
+
+const ROUTE_NAMES: Record<RouteKey, string> = {
+	'POST /v1/proxies/allocate': 'allocate',
+	'GET /v1/proxies': 'list',
+	'GET /v1/proxies/:name': 'get',
+	'GET /v1/stock': 'stock',
+	'POST /v1/price': 'quote',
+};
+
+/** `12 (10 allocate, 2 list)` */
+function describeRequests(requests: Array<{ route: RouteKey | null }>): { total: number; text: string } {
+	const byRoute = new Map<string, number>();
+	for (const request of requests) {
+		const name = request.route ? ROUTE_NAMES[request.route] : 'other';
+		byRoute.set(name, (byRoute.get(name) ?? 0) + 1);
+	}
+	const parts = [...byRoute].map(([name, n]) => `${thousands(n)} ${name}`);
+	return { total: requests.length, text: parts.length > 1 ? `${thousands(requests.length)} (${parts.join(', ')})` : parts[0] ?? '0' };
+}
+
+interface SideResult {
+	caseId: CaseId;
+	side: SideId;
+	times: number[];
+	requests: string[];
+	requestTotals: number[];
+	items: number[];
+	checks: Array<string | undefined>;
+	maxRssKb: number;
+	rssAfterLoadKb: number;
+	/** Trigger only. */
+	fetchTimes?: number[];
+	beyondFetch?: number[];
+	staticBytes?: Map<number, number>;
+	/** The static data a new trigger records over the account as it is after the last poll. */
+	freshBaselineBytes?: number;
+}
+
+interface Context {
+	options: Options;
+	installDir: string;
+	userFolder: string;
+}
+
+async function withWorker<T>(context: Context, fn: (worker: Worker) => Promise<T>): Promise<T> {
+	const worker = new Worker(context.userFolder);
+	try {
+		return await fn(worker);
+	} finally {
+		worker.kill();
+	}
+}
+
+/**
+ * Runs every side of a case in rounds, each side in its own worker: round after round, each side
+ * runs once (the first side of a round rotates), so whatever else the machine does at a given time
+ * falls on all sides alike. `prepare` resets the simulator before each run; `check` verifies it after.
+ */
+async function measureRounds<S extends SideId>(
+	context: Context,
+	caseId: CaseId,
+	sides: readonly S[],
+	init: (side: S) => ParentMessage,
+	prepare: () => void,
+	check: (side: S) => void,
+	requests: () => Array<{ route: RouteKey | null }>,
+): Promise<SideResult[]> {
+	const { options } = context;
+	const workers = new Map<S, Worker>();
+	const results = new Map(sides.map((side) => [side, emptyResult(caseId, side)]));
+	try {
+		for (const side of sides) {
+			const worker = new Worker(context.userFolder);
+			workers.set(side, worker);
+			await worker.request(init(side), 'ready');
+		}
+		const rounds = options.warmup + options.runs;
+		for (let round = 0; round < rounds; round++) {
+			log(`  round ${round + 1} of ${rounds}${round < options.warmup ? ' (warm-up)' : ''}`);
+			for (let k = 0; k < sides.length; k++) {
+				const side = sides[(k + round) % sides.length];
+				prepare();
+				const answer = await workers.get(side)!.request({ type: 'run' }, 'result');
+				check(side);
+				if (round >= options.warmup) record(results.get(side)!, answer, describeRequests(requests()));
+			}
+		}
+		for (const side of sides) finishResult(results.get(side)!, await workers.get(side)!.finish());
+	} finally {
+		for (const worker of workers.values()) worker.kill();
+	}
+	return sides.map((side) => results.get(side)!);
+}
+
+async function measureExtend(context: Context): Promise<SideResult[]> {
+	const { options } = context;
+	const sim = await ProxyAccountSimulator.start({ seed: SEED, proxies: options.extendProxies, balance: BALANCE });
+	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
+	const account = sim.account();
+	const names = [...account.proxies.keys()];
+	const expiries = [...account.proxies.values()].map((record): [ProxyRecord, string] => [record, record.expires_at]);
+	// Every run starts from the same account: the same expiry dates, the same wallet, empty logs.
+	const restore = () => {
+		for (const [record, expiresAt] of expiries) record.expires_at = expiresAt;
+		account.balance = BALANCE;
+		sim.resetLogs();
+	};
+	log(`extend ${thousands(names.length)} proxies: ${EXTEND_SIDES.map((side) => SIDE_LABELS[side]).join('; ')}`);
+	try {
+		return await measureRounds(
+			context,
+			'extend',
+			EXTEND_SIDES,
+			(side) => ({ type: 'init', caseId: 'extend', side, credentials, installDir: context.installDir, names, batchSize: side === 'node' ? options.extendBatch : undefined }),
+			restore,
+			(side) => {
+				if (sim.ledger.length !== names.length) throw new Error(`${SIDE_LABELS[side]}: ${sim.ledger.length} charges for ${names.length} proxies`);
+			},
+			() => sim.requests,
+		);
+	} finally {
+		restore();
+		await sim.stop();
+	}
+}
+
+async function measureList(context: Context): Promise<SideResult[]> {
+	const { options } = context;
+	const sim = await ProxyAccountSimulator.start({ seed: SEED, proxies: options.listProxies, balance: BALANCE });
+	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
+	log(`list ${thousands(options.listProxies)} proxies, keep those expiring within a day: ${LIST_SIDES.map((side) => SIDE_LABELS[side]).join('; ')}`);
+	let results: SideResult[];
+	try {
+		results = await measureRounds(
+			context,
+			'list',
+			LIST_SIDES,
+			(side) => ({ type: 'init', caseId: 'list', side, credentials, installDir: context.installDir }),
+			() => sim.resetLogs(),
+			() => undefined,
+			() => sim.requests,
+		);
+	} finally {
+		await sim.stop();
+	}
+	const reference = results[0].checks[0];
+	for (const result of results) {
+		if (result.checks.some((check) => check !== reference)) {
+			throw new Error(`${SIDE_LABELS[result.side]} did not keep the same proxies as ${SIDE_LABELS[results[0].side]}`);
+		}
+	}
+	return results;
+}
+
+const STATIC_DATA_AT = [1, 10, 100];
+
+async function measureTrigger(context: Context): Promise<SideResult[]> {
+	const { options } = context;
+	const results: SideResult[] = [];
+	const sizesAt = [...new Set([...STATIC_DATA_AT.filter((n) => n < options.polls), options.polls])];
+	for (const event of TRIGGER_EVENTS) {
+		log(`trigger, ${options.polls} polls over ${thousands(options.triggerProxies)} proxies and ${thousands(options.triggerCities)} cities: ${SIDE_LABELS[event]}`);
+		// A fresh account per event, so every event sees the same changes from the same start.
+		const sim = await ProxyAccountSimulator.start({
+			seed: SEED,
+			proxies: options.triggerProxies,
+			cities: options.triggerCities,
+			balance: BALANCE,
+			frozenClock: true,
+		});
+		const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
+		const random = lcg(SEED);
+		try {
+			results.push(
+				await withWorker(context, async (worker) => {
+					await worker.request({ type: 'init', caseId: 'trigger', side: event, credentials, installDir: context.installDir }, 'ready');
+					const result = emptyResult('trigger', event);
+					result.fetchTimes = [];
+					result.beyondFetch = [];
+					result.staticBytes = new Map();
+					for (let poll = 1; poll <= options.polls; poll++) {
+						if (poll > 1) changeBetweenPolls(sim, random);
+						sim.resetLogs();
+						const answer = await worker.request({ type: 'poll', withFetch: true }, 'result');
+						const pollRequests = sim.requests.filter((request) => request.headers[BARE_FETCH_HEADER] === undefined);
+						if (sizesAt.includes(poll)) result.staticBytes.set(poll, answer.staticDataBytes ?? Number.NaN);
+						// The first poll records the baseline (and warms up): it is not timed.
+						if (poll === 1) continue;
+						record(result, answer, describeRequests(pollRequests));
+						result.fetchTimes.push(answer.fetchMs ?? Number.NaN);
+						result.beyondFetch.push(answer.ms - (answer.fetchMs ?? Number.NaN));
+					}
+					result.freshBaselineBytes = (await worker.request({ type: 'baseline' }, 'result')).staticDataBytes;
+					return finishResult(result, await worker.finish());
+				}),
+			);
+		} finally {
+			await sim.stop();
+		}
+	}
+	return results;
+}
+
+function emptyResult(caseId: CaseId, side: SideId): SideResult {
+	return { caseId, side, times: [], requests: [], requestTotals: [], items: [], checks: [], maxRssKb: Number.NaN, rssAfterLoadKb: Number.NaN };
+}
+
+function record(result: SideResult, answer: Extract<WorkerMessage, { type: 'result' }>, requests: { total: number; text: string }): void {
+	result.times.push(answer.ms);
+	result.items.push(answer.items);
+	result.checks.push(answer.check);
+	result.requests.push(requests.text);
+	result.requestTotals.push(requests.total);
+}
+
+function finishResult(result: SideResult, memory: Extract<WorkerMessage, { type: 'memory' }>): SideResult {
+	result.maxRssKb = memory.maxRssKb;
+	result.rssAfterLoadKb = memory.rssAfterLoadKb;
+	return result;
+}
+
+// ----- report ----------------------------------------------------------------------------------
+
+interface Verdict {
+	text: string;
+	met: boolean | undefined;
+}
+
+function sameOrRange(values: string[]): string {
+	const unique = [...new Set(values)];
+	return unique.length === 1 ? unique[0] : unique.join(' / ');
+}
+
+function report(results: SideResult[], options: Options): { table: string; verdicts: Verdict[] } {
+	const rows: string[][] = [];
+	const verdicts: Verdict[] = [];
+	const find = (caseId: CaseId, side: SideId) => results.find((r) => r.caseId === caseId && r.side === side);
+	const med = (r: SideResult | undefined) => (r ? median(r.times) : Number.NaN);
+	const memory = (r: SideResult) => [mb(r.maxRssKb), mb(r.maxRssKb - r.rssAfterLoadKb)];
+	const timing = (r: SideResult) => [ms(median(r.times)), `${ms(min(r.times))}–${ms(max(r.times))}`];
+
+	if (options.only.includes('extend')) {
+		const node = find('extend', 'node');
+		const node1000 = find('extend', 'nodeBatch1000');
+		const perItem = find('extend', 'httpPerItem');
+		const aggregated = find('extend', 'httpAggregated');
+		const caseName = `Extend ${thousands(options.extendProxies)} proxies`;
+		const compared: Partial<Record<ExtendSide, string>> = {
+			node: `per-item / node = ${ratio(med(perItem) / med(node))}`,
+			nodeBatch1000: `node / aggregated = ${ratio(med(node1000) / med(aggregated))}`,
+			httpPerItem: 'baseline',
+			httpAggregated: 'baseline',
+		};
+		for (const side of EXTEND_SIDES) {
+			const r = find('extend', side);
+			if (!r) continue;
+			const label = side === 'node' ? `${SIDE_LABELS[side]}, Batch Size ${options.extendBatch ?? '100 (default)'}` : SIDE_LABELS[side];
+			rows.push([caseName, label, ...timing(r), sameOrRange(r.requests), compared[side] ?? '', ...memory(r)]);
+		}
+		const speedup = med(perItem) / med(node);
+		verdicts.push({
+			met: Number.isFinite(speedup) ? speedup >= 20 : undefined,
+			text: `Extend: the node (default Batch Size) is ${ratio(speedup)} faster than HTTP Request per item (target: at least 20x)`,
+		});
+		const overhead = med(node1000) / med(aggregated);
+		verdicts.push({
+			met: Number.isFinite(overhead) ? overhead <= 1.2 : undefined,
+			text: `Extend: the node with Batch Size 1000 takes ${ratio(overhead)} the time of the hand-aggregated request (target: within 1.2x)`,
+		});
+	}
+
+	if (options.only.includes('list')) {
+		const node = find('list', 'node');
+		const http = find('list', 'httpFilter');
+		const bare = find('list', 'axios');
+		const caseName = `List ${thousands(options.listProxies)} proxies, keep expiring within 24 h (${thousands(node?.items[0] ?? 0)} kept)`;
+		const compared: Record<ListSide, string> = {
+			node: `node / bare axios = ${ratio(med(node) / med(bare))}`,
+			httpFilter: `HTTP Request / node = ${ratio(med(http) / med(node))}`,
+			axios: 'baseline',
+		};
+		for (const side of LIST_SIDES) {
+			const r = find('list', side);
+			if (!r) continue;
+			rows.push([caseName, SIDE_LABELS[side], ...timing(r), sameOrRange(r.requests), compared[side], ...memory(r)]);
+		}
+		const overhead = med(node) / med(bare);
+		verdicts.push({
+			met: Number.isFinite(overhead) ? overhead <= 1.5 : undefined,
+			text: `List: the node takes ${ratio(overhead)} the time of a bare axios GET + JSON.parse + filter (target: within 1.5x)`,
+		});
+	}
+
+	if (options.only.includes('trigger')) {
+		let worstBeyond = 0;
+		let allFlat = true;
+		const beyondByEvent: string[] = [];
+		for (const event of TRIGGER_EVENTS) {
+			const r = find('trigger', event);
+			if (!r) continue;
+			const beyond = median(r.beyondFetch ?? []);
+			worstBeyond = Math.max(worstBeyond, beyond);
+			beyondByEvent.push(`${SIDE_LABELS[event]} ${ms(beyond)} ms`);
+			const sizes = [...(r.staticBytes ?? new Map<number, number>())];
+			const last = sizes[sizes.length - 1]?.[1] ?? Number.NaN;
+			const fresh = r.freshBaselineBytes ?? Number.NaN;
+			if (!(last <= fresh * 1.01)) allFlat = false;
+			const population =
+				event === 'stockChanged' ? `${thousands(options.triggerCities)} cities` : `${thousands(options.triggerProxies)} proxies`;
+			rows.push([
+				`Trigger poll, ${SIDE_LABELS[event]} (${population})`,
+				`poll (${r.times.length} polls after the baseline, ${r.items.reduce((a, b) => a + b, 0)} events)`,
+				...timing(r),
+				`${sameOrRange(r.requests)} per poll`,
+				`work beyond fetch ${ms(beyond)} ms; static data after ${sizes.map(([n]) => n).join(' / ')} polls: ${sizes.map(([, bytes]) => kb(bytes)).join(' / ')} (a new trigger's baseline then: ${kb(fresh)})`,
+				...memory(r),
+			]);
+			rows.push([
+				'',
+				`bare axios GET ${triggerPath(event)} + JSON.parse, same process`,
+				ms(median(r.fetchTimes ?? [])),
+				`${ms(min(r.fetchTimes ?? []))}–${ms(max(r.fetchTimes ?? []))}`,
+				'1 per poll',
+				'baseline',
+				'',
+				'',
+			]);
+		}
+		verdicts.push({
+			met: worstBeyond < 20,
+			text: `Trigger: work per poll beyond the HTTP fetch (median): ${beyondByEvent.join(', ')} (target: under 20 ms for each)`,
+		});
+		verdicts.push({
+			met: allFlat,
+			text: `Trigger: static data ${allFlat ? 'does not grow' : 'GROWS'} with the number of polls (for every event, after the last poll it is no larger than what a new trigger records as its baseline over the same account, +1%)`,
+		});
+	}
+
+	const table = markdownTable(
+		['Case', 'Side', 'Median ms', 'Min–max ms', 'HTTP requests per run', 'Compared', 'Peak RSS MB', 'RSS growth MB'],
+		rows,
+		['l', 'l', 'r', 'r', 'l', 'l', 'r', 'r'],
+	);
+	return { table, verdicts };
+}
+
+/** The commit, and whether the package's code had uncommitted changes when it was measured. */
+function codeVersion(): string {
+	const git = (args: string[]) => {
+		try {
+			return execFileSync('git', args, { cwd: join(__dirname, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		} catch {
+			return undefined;
+		}
+	};
+	const commit = git(['rev-parse', '--short', 'HEAD']);
+	if (!commit) return 'not a git checkout';
+	const changed = (git(['status', '--porcelain', '--', 'nodes', 'credentials']) ?? '').split('\n').filter((line) => line.trim() !== '').length;
+	return `commit ${commit}${changed > 0 ? ` with uncommitted changes in ${changed} file(s) of nodes/ or credentials/` : ''}`;
+}
+
+/** The 1-minute load average, e.g. `0.12`. */
+function load(): string {
+	return loadavg()[0].toFixed(2);
+}
+
+function machine(installDir: string, loads: { start: string; end: string }): string[] {
+	const run = (command: string, args: string[]) => {
+		try {
+			return execFileSync(command, args, { encoding: 'utf8' }).replace(/\s+$/, '');
+		} catch {
+			return undefined;
+		}
+	};
+	const version = (dir: string, pkg: string) => {
+		try {
+			return (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+		} catch {
+			return 'unknown';
+		}
+	};
+	const project = join(__dirname, '..');
+	return [
+		`CPU: ${run('nproc', []) ?? cpus().length} cores (nproc), ${cpus()[0]?.model ?? 'unknown model'}`,
+		`Memory (free -h):\n\n\`\`\`\n${run('free', ['-h']) ?? `${(totalmem() / 1024 ** 3).toFixed(1)} GiB total`}\n\`\`\``,
+		`Node.js ${process.version} (${process.platform} ${process.arch})`,
+		`Engine: n8n-core ${version(project, 'n8n-core')}, n8n-workflow ${version(project, 'n8n-workflow')} (the project's, WorkflowExecute)`,
+		`Baseline nodes: n8n-nodes-base ${version(installDir, 'n8n-nodes-base')} from n8n ${version(installDir, 'n8n')} (${installDir})`,
+		`Code measured: ${codeVersion()}`,
+		`Load average (1 min) when the run started: ${loads.start}; when it ended: ${loads.end} (other work on the machine inflates the timings, the slower sides most)`,
+	];
+}
+
+function method(options: Options): string[] {
+	return [
+		`Simulator: the package's own (test/simulator), seed ${SEED}, in the parent process on 127.0.0.1; each side runs in its own worker process (ts-node), so the simulator's work runs on the other core.`,
+		`Each side: ${options.warmup} warm-up run(s), then ${options.runs} timed runs, in rounds (each round runs every side of the case once, the first side rotating), so that other load on the machine falls on all sides alike; the median, min and max of the time from \`runWorkflow\` called to its end (\`process.hrtime.bigint()\`). The account is reset before every run (expiry dates, a wallet of ${thousands(BALANCE)}, request log and ledger).`,
+		'HTTP requests: counted by the simulator for each run, by route.',
+		`Extend: Manual Trigger items \`{proxy_name}\` for every proxy of an account of ${thousands(options.extendProxies)} proxies, one week each. The node reads the proxy list before and after extending. HTTP Request (typeVersion 4.2, no credential, \`Authorization: Bearer\` header) sends the same body shape \`{"proxies":{"time":[{proxy_name, interval, period}]}}\`: one line per request per item (n8n sends them all at once, its default), or every line after an Aggregate of \`proxy_name\`. Every run checks that every proxy was charged once.`,
+		`List: the node's Get Many with Return All and Filters > Expiring Within 24 h (Simplify on, its default); HTTP Request \`GET /v1/proxies\` -> Split Out \`data\` -> Filter (typeVersion 2.2) \`expires_at\` before or at \`$now.plus({hours: 24})\`; axios ${'`'}GET${'`'} with the body as text, \`JSON.parse\`, \`Array.filter\` on \`Date.parse(expires_at)\`. Every run checks that all three keep the same proxies.`,
+		`Trigger: n8n-core's PollContext over one Workflow (test/harness PollHarness), ${options.polls} scheduled polls per event, a fresh account each: ${thousands(options.triggerProxies)} proxies, ${thousands(options.triggerCities)} cities. Between polls the simulator's clock moves 5 minutes, 5 stock counts and 5 network statuses change, one proxy is replaced by a new one, and proxies within a day of expiry among 5 picked are extended. Each poll is preceded by a bare axios GET + JSON.parse of the same endpoint in the same process; "work beyond fetch" is the median of (poll time - that fetch time). The first poll (the baseline) is not timed.`,
+		'Memory: each worker loads the same modules (the package, n8n-core, the n8n-nodes-base nodes) before it starts; Peak RSS is the worker\'s `process.resourceUsage().maxRSS` after all its runs; RSS growth is that peak minus its RSS once loaded (after a GC).',
+	];
+}
+
+// ----- main ------------------------------------------------------------------------------------
+
+async function main() {
+	const options = parseOptions(process.argv.slice(2));
+	const command = `npm run ${options.smoke ? 'bench:smoke' : 'bench'}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+	let installDir = findN8nInstall();
+	if (!installDir) {
+		log(`n8n ${N8N_VERSION} is not installed in the cache yet: installing it (about 5 minutes, 3 GB; once)`);
+		installDir = await ensureN8nInstall((line) => log(line));
+	}
+	const loads = { start: load(), end: '' };
+	if (Number(loads.start) > cpus().length / 2) {
+		log(`the machine is busy (load average ${loads.start} on ${cpus().length} cores): timings will be inflated and noisy`);
+	}
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-proxy-account-bench-'));
+	const context: Context = { options, installDir, userFolder };
+	const started = Date.now();
+	const results: SideResult[] = [];
+	try {
+		if (options.only.includes('extend')) results.push(...(await measureExtend(context)));
+		if (options.only.includes('list')) results.push(...(await measureList(context)));
+		if (options.only.includes('trigger')) results.push(...(await measureTrigger(context)));
+	} finally {
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+	loads.end = load();
+	const { table, verdicts } = report(results, options);
+	const verdictLines = verdicts.map((v) => `- ${options.smoke ? 'not judged at smoke sizes' : v.met === undefined ? 'n/a' : v.met ? 'MET' : 'MISSED'}: ${v.text}`);
+	console.log(`\n${table}\n\nTargets:\n${verdictLines.join('\n')}\n`);
+	log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	if (options.write) {
+		const file = join(__dirname, 'RESULTS.md');
+		const text = [
+			'# Benchmark results',
+			'',
+			`Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${((Date.now() - started) / 1000).toFixed(0)} s). Sizes: ${options.smoke ? 'smoke (tiny)' : 'full'}.`,
+			'',
+			'## Results',
+			'',
+			table,
+			'',
+			'## Targets (issue 7)',
+			'',
+			...verdictLines,
+			'',
+			'## Machine',
+			'',
+			...machine(installDir, loads).map((line) => `- ${line.replace(/\n/g, '\n  ')}`),
+			'',
+			'## Method',
+			'',
+			...method(options).map((line) => `- ${line}`),
+			'',
+			'Stage-by-stage timings of the node (transport, validation, trigger state, per-item expressions): `npx ts-node --transpile-only --prefer-ts-exts bench/breakdown.ts`.',
+			'',
+		].join('\n');
+		writeFileSync(file, text);
+		log(`wrote ${file}`);
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		process.exit(1);
+	},
+);

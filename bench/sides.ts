@@ -1,0 +1,144 @@
+/**
+ * What one benchmark side does once: run a workflow through n8n-core's WorkflowExecute (the
+ * package's node, or n8n's own HTTP Request with Aggregate / Split Out / Filter), a bare axios GET
+ * outside n8n, or one poll of the trigger. Used by the worker processes of `npm run bench` and,
+ * in-process, by the smoke test.
+ */
+import axios from 'axios';
+import type { IDataObject } from 'n8n-workflow';
+
+import { ProxyAccountApi } from '../credentials/ProxyAccountApi.credentials';
+import { ProxyAccount } from '../nodes/ProxyAccount/ProxyAccount.node';
+import { ProxyAccountTrigger } from '../nodes/ProxyAccount/ProxyAccountTrigger.node';
+import { PollHarness, WorkflowHarness } from '../test/harness';
+import type { TestCredentials } from '../test/harness';
+import type { BaseNodes } from './n8n-base';
+import type { BenchWorkflow } from './workflows';
+import { extendAggregated, extendPerItem, extendWithNode, listWithHttpRequest, listWithNode, WITHIN_HOURS } from './workflows';
+
+export const CASES = ['extend', 'list', 'trigger'] as const;
+export type CaseId = (typeof CASES)[number];
+
+export const EXTEND_SIDES = ['node', 'nodeBatch1000', 'httpPerItem', 'httpAggregated'] as const;
+export const LIST_SIDES = ['node', 'httpFilter', 'axios'] as const;
+export const TRIGGER_EVENTS = ['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const;
+export type ExtendSide = (typeof EXTEND_SIDES)[number];
+export type ListSide = (typeof LIST_SIDES)[number];
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+export type SideId = ExtendSide | ListSide | TriggerEvent;
+
+export const SIDE_LABELS: Record<SideId, string> = {
+	node: 'Proxy Account node',
+	nodeBatch1000: 'Proxy Account node, Batch Size 1000',
+	httpPerItem: 'HTTP Request, one allocate per item',
+	httpAggregated: 'Aggregate + HTTP Request, one body',
+	httpFilter: 'HTTP Request + Split Out + Filter',
+	axios: 'bare axios GET + JSON.parse + filter (outside n8n)',
+	stockChanged: 'Stock Changed',
+	proxyExpiring: 'Proxy Expiring',
+	proxyStatusChanged: 'Proxy Status Changed',
+	newProxy: 'New Proxy',
+};
+
+/** The engine a worker runs on: the harness with the package's nodes and, when loaded, n8n's own. */
+export interface Engine {
+	harness: WorkflowHarness;
+	credentials: TestCredentials;
+}
+
+export function createEngine(credentials: TestCredentials, base: BaseNodes | undefined): Engine {
+	const harness = new WorkflowHarness([new ProxyAccount(), new ProxyAccountTrigger()], [new ProxyAccountApi()], base?.types ?? {});
+	return { harness, credentials };
+}
+
+export interface RunOutcome {
+	/** Output items of the job (or events of a poll). */
+	items: number;
+	/** Something that lets the caller check the sides did the same job (e.g. the matching names). */
+	check?: string;
+}
+
+async function runWorkflow(engine: Engine, workflow: BenchWorkflow, items?: IDataObject[]): Promise<IDataObject[]> {
+	const result = await engine.harness.runWorkflow(workflow, { credentials: engine.credentials, items });
+	if (result.status !== 'success') {
+		const error = result.error as { message?: string; description?: string } | undefined;
+		throw new Error(`workflow ${result.status}: ${error?.message ?? 'no message'}${error?.description ? ` (${error.description})` : ''}`);
+	}
+	return result.output(workflow.last).map((item) => item.json);
+}
+
+/** Extend `names` by one week (Manual Trigger items `{proxy_name}`). */
+export async function runExtend(engine: Engine, side: ExtendSide, names: string[], batchSize?: number): Promise<RunOutcome> {
+	const { baseUrl, apiKey } = engine.credentials;
+	const workflows: Record<ExtendSide, () => BenchWorkflow> = {
+		node: () => extendWithNode(batchSize),
+		nodeBatch1000: () => extendWithNode(1000),
+		httpPerItem: () => extendPerItem(baseUrl, apiKey),
+		httpAggregated: () => extendAggregated(baseUrl, apiKey),
+	};
+	const workflow = workflows[side]();
+	const output = await runWorkflow(engine, workflow, names.map((proxy_name) => ({ proxy_name })));
+	if (side === 'node' || side === 'nodeBatch1000') {
+		const extended = output.filter((item) => item.status === 'extended').length;
+		if (extended !== names.length) throw new Error(`${extended} of ${names.length} proxies extended`);
+	}
+	return { items: output.length };
+}
+
+/** The proxies of a `GET /v1/proxies` body expiring within the window (expired ones included). */
+export function expiringNames(records: Array<{ proxy_name: string; expires_at: string }>, now: number): string[] {
+	const limit = now + WITHIN_HOURS * 3_600_000;
+	return records.filter((record) => Date.parse(record.expires_at) <= limit).map((record) => record.proxy_name);
+}
+
+/** Marks the bare fetches, so the simulator's log tells them from a trigger's own requests. */
+export const BARE_FETCH_HEADER = 'x-bench-bare-fetch';
+
+/** A bare fetch of an endpoint outside n8n: axios GET, the body as text, JSON.parse. */
+export async function bareFetch(credentials: TestCredentials, path: string): Promise<{ ok: boolean; data: unknown[] }> {
+	const response = await axios.get<string>(`${credentials.baseUrl}${path}`, {
+		headers: { Authorization: `Bearer ${credentials.apiKey}`, Accept: 'application/json', [BARE_FETCH_HEADER]: '1' },
+		responseType: 'text',
+		transformResponse: (body: string) => body,
+	});
+	return JSON.parse(response.data) as { ok: boolean; data: unknown[] };
+}
+
+/** List every proxy and keep those expiring within a day. */
+export async function runList(engine: Engine, side: ListSide): Promise<RunOutcome> {
+	let names: string[];
+	if (side === 'axios') {
+		const body = await bareFetch(engine.credentials, '/v1/proxies');
+		names = expiringNames(body.data as Array<{ proxy_name: string; expires_at: string }>, Date.now());
+	} else {
+		const workflow = side === 'node' ? listWithNode() : listWithHttpRequest(engine.credentials.baseUrl, engine.credentials.apiKey);
+		const output = await runWorkflow(engine, workflow);
+		names = output.map((item) => String(item.proxy_name));
+	}
+	return { items: names.length, check: names.slice().sort().join('\n') };
+}
+
+/** The trigger's parameters for an event: n8n's defaults otherwise. */
+export function triggerParameters(event: TriggerEvent): Record<string, unknown> {
+	return { event };
+}
+
+export function createPoller(engine: Engine, event: TriggerEvent): PollHarness {
+	return new PollHarness(engine.harness, { type: 'proxyAccountTrigger', name: 'Proxy Account Trigger', parameters: triggerParameters(event) }, engine.credentials);
+}
+
+/** The endpoint a trigger event polls (what a bare fetch is compared with). */
+export function triggerPath(event: TriggerEvent): string {
+	return event === 'stockChanged' ? '/v1/stock' : '/v1/proxies';
+}
+
+/** One scheduled poll; the number of events it returned. */
+export async function pollOnce(poller: PollHarness): Promise<RunOutcome> {
+	const result = await poller.poll('activate');
+	return { items: result ? result[0].length : 0 };
+}
+
+/** Size in bytes of the trigger's static data as n8n would save it. */
+export function staticDataBytes(poller: PollHarness): number {
+	return Buffer.byteLength(JSON.stringify(poller.staticData));
+}

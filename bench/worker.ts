@@ -1,0 +1,87 @@
+/**
+ * One benchmark side in its own process, so its peak memory is its own. The parent (bench/run.ts)
+ * owns the simulator; it sends `init`, then `run` / `poll` as many times as it measures, then
+ * `finish`. Every worker loads the same modules (the package, n8n-core, n8n's own nodes) before it
+ * reports ready, so the memory each side adds is comparable.
+ */
+import type { PollHarness } from '../test/harness';
+import type { BaseNodes } from './n8n-base';
+import { loadBaseNodes } from './n8n-base';
+import type { Engine, ExtendSide, ListSide, TriggerEvent } from './sides';
+import { bareFetch, createEngine, createPoller, pollOnce, runExtend, runList, staticDataBytes, triggerPath } from './sides';
+import type { ParentMessage, WorkerMessage } from './protocol';
+
+let engine: Engine | undefined;
+let poller: PollHarness | undefined;
+let init: Extract<ParentMessage, { type: 'init' }> | undefined;
+let rssAfterLoadKb = 0;
+
+function send(message: WorkerMessage): void {
+	process.send?.(message);
+}
+
+const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+async function handle(message: ParentMessage): Promise<void> {
+	switch (message.type) {
+		case 'init': {
+			init = message;
+			const base: BaseNodes | undefined = message.installDir ? loadBaseNodes(message.installDir) : undefined;
+			engine = createEngine(message.credentials, base);
+			if (message.caseId === 'trigger') poller = createPoller(engine, message.side as TriggerEvent);
+			global.gc?.();
+			rssAfterLoadKb = Math.round(process.memoryUsage().rss / 1024);
+			send({ type: 'ready', rssAfterLoadKb });
+			return;
+		}
+		case 'run': {
+			if (!engine || !init) throw new Error('run before init');
+			const start = process.hrtime.bigint();
+			const outcome =
+				init.caseId === 'extend'
+					? await runExtend(engine, init.side as ExtendSide, init.names ?? [], init.batchSize)
+					: await runList(engine, init.side as ListSide);
+			send({ type: 'result', ms: elapsedMs(start), items: outcome.items, check: outcome.check });
+			return;
+		}
+		case 'poll': {
+			if (!engine || !init || !poller) throw new Error('poll before init');
+			// The same endpoint fetched bare first, then the poll: what the poll costs beyond the fetch.
+			let fetchMs: number | undefined;
+			if (message.withFetch) {
+				const fetchStart = process.hrtime.bigint();
+				await bareFetch(engine.credentials, triggerPath(init.side as TriggerEvent));
+				fetchMs = elapsedMs(fetchStart);
+			}
+			const start = process.hrtime.bigint();
+			const outcome = await pollOnce(poller);
+			const ms = elapsedMs(start);
+			send({ type: 'result', ms, fetchMs, items: outcome.items, staticDataBytes: staticDataBytes(poller) });
+			return;
+		}
+		case 'baseline': {
+			if (!engine || !init) throw new Error('baseline before init');
+			const fresh = createPoller(engine, init.side as TriggerEvent);
+			const start = process.hrtime.bigint();
+			const outcome = await pollOnce(fresh);
+			send({ type: 'result', ms: elapsedMs(start), items: outcome.items, staticDataBytes: staticDataBytes(fresh) });
+			return;
+		}
+		case 'finish':
+			send({ type: 'memory', maxRssKb: process.resourceUsage().maxRSS, rssAfterLoadKb });
+			setImmediate(() => process.exit(0));
+			return;
+		default:
+			throw new Error(`unknown message ${JSON.stringify(message)}`);
+	}
+}
+
+let queue = Promise.resolve();
+process.on('message', (message: ParentMessage) => {
+	queue = queue
+		.then(() => handle(message))
+		.catch((error: unknown) => {
+			send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+		});
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,134 @@
+/**
+ * Smoke run of the benchmark's sides at tiny sizes, in-process: the workflows run in n8n-core's
+ * WorkflowExecute, the requests they make are the ones the benchmark claims. No timing is asserted.
+ * The sides with n8n's own nodes need the real n8n install the end-to-end suite caches
+ * (`npm run n8n:install`); without it they are skipped, never installed from here.
+ */
+import { changeBetweenPolls, lcg } from '../../bench/changes';
+import { findN8nInstall, loadBaseNodes } from '../../bench/n8n-base';
+import type { Engine } from '../../bench/sides';
+import { createEngine, createPoller, pollOnce, runExtend, runList, staticDataBytes } from '../../bench/sides';
+import { EXTEND_INTERVAL, EXTEND_PERIOD } from '../../bench/workflows';
+import type { RouteKey } from '../simulator';
+import { ProxyAccountSimulator } from '../simulator';
+
+const installDir = findN8nInstall();
+const withN8n = installDir ? test : test.skip;
+if (!installDir) console.warn('n8n 2.41.1 is not in the cache (npm run n8n:install): the HTTP Request sides are skipped');
+
+jest.setTimeout(120_000);
+
+describe('benchmark sides, tiny sizes', () => {
+	let sim: ProxyAccountSimulator;
+	let engine: Engine;
+	let names: string[];
+	let expiries: Array<[{ expires_at: string }, string]>;
+
+	beforeAll(async () => {
+		sim = await ProxyAccountSimulator.start({ seed: 7, proxies: 20, cities: 8, balance: 1_000_000 });
+		engine = createEngine({ baseUrl: sim.url, apiKey: sim.demoApiKey }, installDir ? loadBaseNodes(installDir) : undefined);
+		names = [...sim.account().proxies.keys()];
+		expiries = [...sim.account().proxies.values()].map((record) => [record, record.expires_at]);
+	});
+
+	afterAll(async () => {
+		await sim?.stop();
+	});
+
+	// Every test starts from the same account, as every benchmark run does.
+	beforeEach(() => {
+		for (const [record, expiresAt] of expiries) record.expires_at = expiresAt;
+		sim.resetLogs();
+	});
+
+	const count = (route: RouteKey) => sim.requests.filter((request) => request.route === route).length;
+	const allocateBodies = () =>
+		sim.requests.filter((request) => request.route === 'POST /v1/proxies/allocate').map((request) => request.body as { proxies: { time: unknown[] } });
+	const line = (proxy_name: string) => ({ proxy_name, interval: EXTEND_INTERVAL, period: EXTEND_PERIOD });
+
+	test('Extend 20 proxies with Batch Size 10: 2 allocate requests (and the list read before and after)', async () => {
+		const outcome = await runExtend(engine, 'node', names, 10);
+		expect(outcome.items).toBe(20);
+		expect(count('POST /v1/proxies/allocate')).toBe(2);
+		expect(count('GET /v1/proxies')).toBe(2);
+		expect(sim.requests).toHaveLength(4);
+		expect(allocateBodies().map((body) => body.proxies.time.length)).toEqual([10, 10]);
+		expect(sim.ledger.map((charge) => charge.proxy_name).sort()).toEqual([...names].sort());
+	});
+
+	test('Extend with Batch Size 1000: one allocate request for all 20', async () => {
+		await runExtend(engine, 'nodeBatch1000', names);
+		expect(count('POST /v1/proxies/allocate')).toBe(1);
+		expect(allocateBodies()[0].proxies.time).toEqual(names.map(line));
+		expect(sim.ledger).toHaveLength(20);
+	});
+
+	withN8n('HTTP Request per item: 20 allocate requests, each with the same body shape as the node', async () => {
+		const outcome = await runExtend(engine, 'httpPerItem', names);
+		expect(outcome.items).toBe(20);
+		expect(sim.requests).toHaveLength(20);
+		expect(count('POST /v1/proxies/allocate')).toBe(20);
+		const bodies = allocateBodies();
+		expect(bodies.map((body) => body.proxies.time).sort((a, b) => String((a[0] as { proxy_name: string }).proxy_name).localeCompare(String((b[0] as { proxy_name: string }).proxy_name)))).toEqual(
+			[...names].sort().map((name) => [line(name)]),
+		);
+		expect(sim.requests.every((request) => request.status === 200)).toBe(true);
+		expect(sim.ledger).toHaveLength(20);
+	});
+
+	withN8n('Aggregate + HTTP Request: one allocate request with all 20 lines', async () => {
+		const outcome = await runExtend(engine, 'httpAggregated', names);
+		expect(outcome.items).toBe(1);
+		expect(sim.requests).toHaveLength(1);
+		expect(allocateBodies()[0].proxies.time).toEqual(names.map(line));
+		expect(sim.ledger).toHaveLength(20);
+	});
+
+	withN8n('List: the node, HTTP Request + Split Out + Filter and bare axios keep the same proxies, one request each', async () => {
+		const node = await runList(engine, 'node');
+		expect(sim.requests).toHaveLength(1);
+		sim.resetLogs();
+		const http = await runList(engine, 'httpFilter');
+		expect(sim.requests).toHaveLength(1);
+		sim.resetLogs();
+		const bare = await runList(engine, 'axios');
+		expect(sim.requests).toHaveLength(1);
+		expect(node.items).toBeGreaterThan(0);
+		expect(node.items).toBeLessThan(20);
+		expect(http.check).toBe(node.check);
+		expect(bare.check).toBe(node.check);
+	});
+
+	test('List without n8n: the node and bare axios keep the same proxies', async () => {
+		const node = await runList(engine, 'node');
+		const bare = await runList(engine, 'axios');
+		expect(bare.check).toBe(node.check);
+	});
+});
+
+describe('benchmark trigger polls, tiny sizes', () => {
+	test.each(['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const)(
+		'%s: one request per poll; static data after 10 polls no larger than a new baseline',
+		async (event) => {
+			const sim = await ProxyAccountSimulator.start({ seed: 7, proxies: 40, cities: 10, frozenClock: true });
+			try {
+				const engine = createEngine({ baseUrl: sim.url, apiKey: sim.demoApiKey }, undefined);
+				const poller = createPoller(engine, event);
+				const random = lcg(7);
+				for (let poll = 1; poll <= 10; poll++) {
+					if (poll > 1) changeBetweenPolls(sim, random);
+					sim.resetLogs();
+					await pollOnce(poller);
+					expect(sim.requests).toHaveLength(1);
+					expect(sim.requests[0].route).toBe(event === 'stockChanged' ? 'GET /v1/stock' : 'GET /v1/proxies');
+				}
+				const fresh = createPoller(engine, event);
+				await pollOnce(fresh);
+				expect(staticDataBytes(poller)).toBeGreaterThan(0);
+				expect(staticDataBytes(poller)).toBeLessThanOrEqual(staticDataBytes(fresh) * 1.01);
+			} finally {
+				await sim.stop();
+			}
+		},
+	);
+});

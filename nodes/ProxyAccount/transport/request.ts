@@ -11,7 +11,7 @@ import type { z } from 'zod';
 
 import type { RequestFailure, RequestInfo } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
-import { formatIssuePath } from './schemas';
+import { fastAcceptance, formatIssuePath } from './schemas';
 
 /** Every context a Proxy Account request can be made from. */
 export type ProxyAccountContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -197,6 +197,7 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	if (status < 200 || status >= 300 || okFlag === false) {
 		return { ok: false, failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
 	}
+	if (fastAcceptance.get(schema)?.(json)) return { ok: true, body: json as z.infer<S> };
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];

@@ -150,3 +150,61 @@ export function formatIssuePath(path: Array<string | number>): string {
 	}
 	return out === '' ? '(body)' : out;
 }
+
+/*
+ * Fast acceptance of the proxy list. zod's passthrough parse copies every record, which for a
+ * 10,000-proxy account costs several times the JSON parse itself. The check below reads the same
+ * field types from `proxyRecordSchema` (so zod stays the one definition) and only looks: a body
+ * it accepts is used as is; anything else goes through zod, which names the field at fault.
+ */
+type FieldKind = 'string' | 'int' | 'number' | 'boolean' | 'nullableString' | 'any';
+
+function kindOf(type: z.ZodTypeAny): FieldKind {
+	if (type instanceof z.ZodNullable) return type.unwrap() instanceof z.ZodString ? 'nullableString' : 'any';
+	if (type instanceof z.ZodString) return 'string';
+	if (type instanceof z.ZodNumber) return type.isInt ? 'int' : 'number';
+	if (type instanceof z.ZodBoolean) return 'boolean';
+	return 'any';
+}
+
+const PROXY_FIELD_KINDS = Object.entries(proxyRecordSchema.shape).map(
+	([field, type]) => [field, kindOf(type as z.ZodTypeAny)] as const,
+);
+
+function hasKind(value: unknown, kind: FieldKind): boolean {
+	switch (kind) {
+		case 'string':
+			return typeof value === 'string';
+		case 'int':
+			return typeof value === 'number' && Number.isInteger(value);
+		case 'number':
+			return typeof value === 'number' && !Number.isNaN(value);
+		case 'boolean':
+			return typeof value === 'boolean';
+		case 'nullableString':
+			return value === null || typeof value === 'string';
+		default:
+			return true;
+	}
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a value is a proxy record as `proxyRecordSchema` accepts it, without copying it. */
+export function isProxyRecord(value: unknown): boolean {
+	if (!isPlainObject(value)) return false;
+	for (const [field, kind] of PROXY_FIELD_KINDS) if (!hasKind(value[field], kind)) return false;
+	return true;
+}
+
+function isEnvelope(value: unknown): value is Record<string, unknown> {
+	return isPlainObject(value) && value.ok === true && (value.message === undefined || typeof value.message === 'string');
+}
+
+/** Schemas with a fast, non-copying acceptance check; what it does not accept, zod decides. */
+export const fastAcceptance = new Map<z.ZodTypeAny, (json: unknown) => boolean>([
+	[responseSchemas.proxyList, (json) => isEnvelope(json) && Array.isArray(json.data) && json.data.every(isProxyRecord)],
+	[responseSchemas.proxy, (json) => isEnvelope(json) && isProxyRecord(json.data)],
+]);

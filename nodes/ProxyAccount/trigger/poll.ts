@@ -150,7 +150,7 @@ export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptio
 		if (observation.listed === 0 && previous !== null) return null;
 		const { events, nextState } = observation.detect(previous);
 		const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
-		commitState(staticData, nextState);
+		commitState(staticData, nextState, previous);
 		return output;
 	} catch (error) {
 		throw asNodeError(ctx, error);

@@ -54,14 +54,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The stored map itself once every value is a string: detection only reads the previous state and
+ * builds a new one, so there is nothing to detach (and copying 10,000 entries each poll costs).
+ */
 function stringMap(value: unknown): Record<string, string> | undefined {
 	if (!isRecord(value)) return undefined;
-	const out: Array<[string, string]> = [];
-	for (const [key, item] of Object.entries(value)) {
-		if (typeof item !== 'string') return undefined;
-		out.push([key, item]);
-	}
-	return Object.fromEntries(out);
+	for (const key in value) if (typeof value[key] !== 'string') return undefined;
+	return value as Record<string, string>;
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {
@@ -101,26 +101,36 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 		case 'newProxy': {
 			const names = staticData.names;
 			if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
-			return { v: STATE_VERSION, event, names: [...(names as string[])] };
+			return { v: STATE_VERSION, event, names: names as string[] };
 		}
 		default:
 			return null;
 	}
 }
 
-/** The part of the static data this node owns, for comparison. */
-function ownedPart(staticData: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const key of STATE_KEYS) if (staticData[key] !== undefined) out[key] = staticData[key];
-	return out;
+/** Whether two JSON values are equal, key order aside. */
+function sameJson(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	if (Array.isArray(a) !== Array.isArray(b)) return false;
+	const left = a as Record<string, unknown>;
+	const right = b as Record<string, unknown>;
+	const keys = Object.keys(left);
+	if (keys.length !== Object.keys(right).length) return false;
+	for (const key of keys) {
+		if (!Object.prototype.hasOwnProperty.call(right, key) || !sameJson(left[key], right[key])) return false;
+	}
+	return true;
 }
 
 /**
  * Replaces the stored state with `next`. Called only once a poll has succeeded. Leaves the static
- * data untouched (and n8n with nothing to save) when nothing changed.
+ * data untouched (and n8n with nothing to save) when `next` equals the state the poll started from
+ * (`previous`, as `loadState` read it) and the static data holds nothing else.
  */
-export function commitState(staticData: IDataObject, next: TriggerState): void {
-	if (JSON.stringify(ownedPart(staticData)) === JSON.stringify(next)) return;
+export function commitState(staticData: IDataObject, next: TriggerState, previous: TriggerState | null): void {
+	const onlyOwnKeys = Object.keys(staticData).every((key) => (STATE_KEYS as readonly string[]).includes(key));
+	if (previous !== null && onlyOwnKeys && sameJson(previous, next)) return;
 	for (const key of Object.keys(staticData)) delete staticData[key];
 	Object.assign(staticData, next);
 }

@@ -139,13 +139,13 @@ async function triggerStages(context: () => PollContext) {
 	for (const [event, detect] of Object.entries(detectors)) {
 		console.log(`Trigger ${event}, over ${event === 'stockChanged' ? `${entries.length} cities` : `${proxies.length} proxies`} (nothing changed since the last poll)`);
 		const stored: IDataObject = {};
-		commitState(stored, detect(null).nextState);
+		commitState(stored, detect(null).nextState, null);
 		const saved = JSON.parse(JSON.stringify(stored)) as IDataObject;
-		await time('loadState (checks and copies the stored state)', () => loadState(saved, event as TriggerState['event']));
+		await time('loadState (checks the stored state)', () => loadState(saved, event as TriggerState['event']));
 		const previous = loadState(saved, event as TriggerState['event']);
 		let next = detect(previous).nextState;
 		await time('detect (events and the next state)', () => (next = detect(previous).nextState));
-		await time('commitState (JSON.stringify comparison, unchanged)', () => commitState(saved, next));
+		await time('commitState (compared with the previous state, unchanged)', () => commitState(saved, next, previous));
 	}
 }
 

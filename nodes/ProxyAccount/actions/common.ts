@@ -12,9 +12,13 @@ export type OperationExecute = (
 ) => Promise<INodeExecutionData[]>;
 
 /** Only NodeApiError and NodeOperationError leave the node, always with the item they belong to. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined && error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });

@@ -10,18 +10,21 @@ export const MAX_INTERVAL = 1000;
 /** A parameter value that is wrong, named the way the user sees it in the editor. */
 export function invalidParameter(
 	node: INode,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	field: string,
 	problem: string,
 	fix: string,
 ): NodeOperationError {
+	// A trigger's parameters belong to no input item.
+	if (itemIndex === undefined) return new NodeOperationError(node, `${field} ${problem}`, { description: fix });
 	return new NodeOperationError(node, `${field} ${problem} [item ${itemIndex}]`, {
 		description: fix,
 		itemIndex,
 	});
 }
 
-function shown(value: unknown): string {
+/** A value as a message shows it: quoted text, a number, or what kind of empty it is. */
+export function shown(value: unknown): string {
 	if (value === null) return 'empty (null)';
 	if (value === undefined) return 'empty';
 	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
@@ -84,17 +87,24 @@ export function parseName(node: INode, itemIndex: number, value: unknown, field:
 	return text;
 }
 
-/** A non-negative number of hours (decimals allowed), e.g. for Expiring Within. */
-export function parseHours(node: INode, itemIndex: number, value: unknown, field: string): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+/** A number, or a numeric string from an expression; NaN for anything else. */
+export function numberFrom(value: unknown): number {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '') return Number(value);
+	return Number.NaN;
+}
+
+/** A non-negative number of hours (decimals allowed, ten years at most), e.g. for Expiring Within. */
+export function parseHours(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+	fix = 'Enter a number of hours, e.g. 24 for one day or 168 for one week.',
+): number {
+	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number < 0 || number > 24 * 366 * 10) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
-			'Enter a number of hours, e.g. 24 for one day or 168 for one week.',
-		);
+		throw invalidParameter(node, itemIndex, field, `must be a number of hours of 0 or more, but it is ${shown(value)}`, fix);
 	}
 	return number;
 }
@@ -125,7 +135,7 @@ export function parseTimeoutSeconds(node: INode, itemIndex: number, value: unkno
 
 /** A positive amount of money, e.g. for Maximum Total Cost. */
 export function parseAmount(node: INode, itemIndex: number, value: unknown, field: string): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number < 0) {
 		throw invalidParameter(
 			node,

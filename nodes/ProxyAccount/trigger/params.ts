@@ -1,17 +1,14 @@
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { PlaceFilters, ProxyFilters } from '../helpers/filters';
 import { readPlaceFilters, readProxyFilters } from '../helpers/filters';
+import { invalidParameter, numberFrom, parseHours, shown } from '../helpers/validation';
 import type { TriggerEvent } from './state';
 import { TRIGGER_EVENTS } from './state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
 const STOCK_CHANGES: readonly StockChange[] = ['becameAvailable', 'anyChange', 'reachedThreshold'];
-
-/** Largest window accepted: ten years of hours is already absurd. */
-const MAX_HOURS = 24 * 366 * 10;
 
 export type StockFilters = PlaceFilters;
 
@@ -53,28 +50,15 @@ export interface NewProxyParams {
 
 export type TriggerParams = StockParams | ExpiringParams | StatusParams | NewProxyParams;
 
-function shown(value: unknown): string {
-	if (value === null || value === undefined) return 'empty';
-	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
-	if (typeof value === 'number') return String(value);
-	return typeof value;
-}
 
-function invalid(node: INode, field: string, problem: string, fix: string): NodeOperationError {
-	return new NodeOperationError(node, `${field} ${problem}`, { description: fix });
-}
 
-function toNumber(value: unknown): number {
-	if (typeof value === 'number') return value;
-	if (typeof value === 'string' && value.trim() !== '') return Number(value);
-	return Number.NaN;
-}
 
 export function parseThreshold(node: INode, value: unknown): number {
-	const number = toNumber(value);
+	const number = numberFrom(value);
 	if (!Number.isInteger(number) || number < 1) {
-		throw invalid(
+		throw invalidParameter(
 			node,
+			undefined,
 			'Threshold',
 			`must be a whole number of 1 or more, but it is ${shown(value)}`,
 			'Enter the count a carrier must reach in a city, e.g. 5.',
@@ -84,16 +68,13 @@ export function parseThreshold(node: INode, value: unknown): number {
 }
 
 export function parseWithinHours(node: INode, value: unknown): number {
-	const number = toNumber(value);
-	if (!Number.isFinite(number) || number < 0 || number > MAX_HOURS) {
-		throw invalid(
-			node,
-			'Expiring Within (Hours)',
-			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
-			'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
-		);
-	}
-	return number;
+	return parseHours(
+		node,
+		undefined,
+		value,
+		'Expiring Within (Hours)',
+		'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
+	);
 }
 
 function statusText(value: unknown): string {
@@ -119,13 +100,13 @@ export function readParameters(ctx: IPollFunctions): TriggerParams {
 	const node = ctx.getNode();
 	const event = ctx.getNodeParameter('event', 'stockChanged') as TriggerEvent;
 	if (!(TRIGGER_EVENTS as readonly string[]).includes(event)) {
-		throw invalid(node, 'Event', `must be one of the events in the list, but it is ${shown(event)}`, 'Open the node and pick an event from the list.');
+		throw invalidParameter(node, undefined, 'Event', `must be one of the events in the list, but it is ${shown(event)}`, 'Open the node and pick an event from the list.');
 	}
 	switch (event) {
 		case 'stockChanged': {
 			const change = ctx.getNodeParameter('stockChange', 'becameAvailable') as StockChange;
 			if (!STOCK_CHANGES.includes(change)) {
-				throw invalid(node, 'Stock Change', `must be one of the options in the list, but it is ${shown(change)}`, 'Open the node and pick a stock change from the list.');
+				throw invalidParameter(node, undefined, 'Stock Change', `must be one of the options in the list, but it is ${shown(change)}`, 'Open the node and pick a stock change from the list.');
 			}
 			const threshold = change === 'reachedThreshold' ? parseThreshold(node, ctx.getNodeParameter('threshold', 5)) : 1;
 			const filters = collection(ctx, 'stockFilters');

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../actions/common';
 import { matchesProxyFilters, matchesStockPlace } from '../helpers/filters';
 import type { CallOptions } from '../transport';
 import { getStock, listProxies } from '../transport';
@@ -108,12 +108,6 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 				summary,
 			};
 	}
-}
-
-/** Transport and parameter errors leave unchanged; anything else becomes a NodeOperationError. */
-function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 /**

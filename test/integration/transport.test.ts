@@ -273,7 +273,7 @@ describe('transport: an allocate that may have reached the service is never sent
 		const result = await probe({ call: 'allocate', lines: [allocateLine()], timeoutMs: 400 });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe('The Proxy Account service did not answer within 0.4 s (POST /v1/proxies/allocate)');
-		expect(description(result)).toMatch(/may still have applied the extension.*not sent again.*expiry dates/);
+		expect(description(result)).toMatch(/may have been applied.*not sent again.*expiry dates/);
 		await new Promise((resolve) => setTimeout(resolve, 1_300)); // let the slow answer finish
 		expect(apiRequests(sim, 'POST /v1/proxies/allocate')).toHaveLength(1);
 		expect(sim.ledger).toHaveLength(1);

@@ -132,7 +132,7 @@ describe('Proxy > Extend', () => {
 			'extended', 'extended', 'extended', 'extended', 'skipped', 'skipped', 'skipped',
 		]);
 		expect(first.items[4].json.reason).toMatch(/^expires in 30 h, later than the 24 h window$/);
-		expect(first.items[6].json.reason).toBe('already extended by item 0 of this run');
+		expect(first.items[6].json.reason).toBe('same proxy and extension as item 0 of this run, which stands for both');
 		expect(second.status).toBe('success');
 		expect(second.items.every((item) => item.json.status === 'skipped' && item.json.charged === 0)).toBe(true);
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([...soon, expired]);
@@ -154,7 +154,7 @@ describe('Proxy > Extend', () => {
 			expect(item.pairedItem).toEqual({ item: i });
 			if (i >= 10 && i < 20) {
 				expect(item.json.error).toMatch(/could not handle the request \(HTTP 503/);
-				expect(item.json.batch).toBe(2);
+				expect((item.json.details as IDataObject).batch).toBe(2);
 			} else {
 				expect(item.json.status).toBe('extended');
 			}
@@ -172,7 +172,7 @@ describe('Proxy > Extend', () => {
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/closed before its answer arrived \(POST \/v1\/proxies\/allocate\)/);
 		expect(description(result)).toMatch(/not sent again/);
-		expect(description(result)).toMatch(/batch 2 of 3 \(10 proxies\)\. Batches 1 to 1 \(10 proxies\) were extended before it/);
+		expect(description(result)).toMatch(/batch 2 of 3 \(10 proxies\)\. Extended before it in this run: (PRX-[^,]+, ){9}PRX-[^,]+ \(10 proxies\), charged \d+ in all\./);
 		expect(allocates()).toHaveLength(2);
 		expect(sim.ledger).toHaveLength(20); // batch 2 was processed before the connection dropped; it was not repeated
 	});
@@ -247,19 +247,23 @@ describe('Proxy > Extend', () => {
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([names()[0]]);
 	});
 
-	it('refuses to run with Retry On Fail unless a repeated run would skip what is already extended', async () => {
-		const unsafe = await extend([names()[0]], {}, { retryOnFail: true });
-		expect(unsafe.status).toBe('error');
-		expect(unsafe.error?.message).toBe('Retry On Fail is on, which could pay twice for the same extension');
+	it('refuses to run with Retry On Fail, the expiring guard set or not; Dry Run may run with it', async () => {
+		for (const options of [{}, { onlyIfExpiringWithinHours: 24 }, { onlyIfExpiringWithinHours: 50_000 }]) {
+			const unsafe = await extend([names()[0]], options, { retryOnFail: true });
+			expect(unsafe.status).toBe('error');
+			expect(unsafe.error?.message).toBe('Retry On Fail is on, which could pay twice for the same extension');
+		}
 		expect(sim.requests).toHaveLength(0);
 
-		const guarded = await extend([names()[0]], { onlyIfExpiringWithinHours: 50_000 }, { retryOnFail: true });
-		expect(guarded.status).toBe('success');
+		const dry = await extend([names()[0]], { dryRun: true }, { retryOnFail: true });
+		expect(dry.status).toBe('success');
+		expect(dry.items[0].json.status).toBe('dry_run');
+		expect(sim.ledger).toHaveLength(0);
 	});
 
 	it.each([0, Infinity])('refuses a Timeout (Seconds) of %s before any request', async (timeoutSeconds) => {
 		const result = await extend([names()[0]], { timeoutSeconds });
-		expect(result.error?.message).toBe(`Timeout (Seconds) must be 1 or more, but it is ${timeoutSeconds} [item 0]`);
+		expect(result.error?.message).toBe(`Timeout (Seconds) must be a number from 1 to 600, but it is ${timeoutSeconds} [item 0]`);
 		expect(sim.requests).toHaveLength(0);
 	});
 

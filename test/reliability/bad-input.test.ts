@@ -149,7 +149,7 @@ const extendOption = (options: IDataObject) => extendRun({}, options);
 refused('Extend > Batch Size', '0', 'Batch Size must be a whole number from 1 to 1000, but it is 0 [item 0]', extendOption({ batchSize: 0 }));
 refused('Extend > Batch Size', '1.5', 'Batch Size must be a whole number from 1 to 1000, but it is 1.5 [item 0]', extendOption({ batchSize: 1.5 }));
 refused('Extend > Batch Size', '5000', 'Batch Size must be a whole number from 1 to 1000, but it is 5000 [item 0]', extendOption({ batchSize: 5000 }));
-refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be 1 or more, but it is 0 [item 0]', extendOption({ timeoutSeconds: 0 }));
+refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', extendOption({ timeoutSeconds: 0 }));
 refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1 [item 0]', extendOption({ maxTotalCost: -1 }));
 refused(
 	'Extend > Maximum Total Cost',
@@ -209,7 +209,7 @@ function refusedByN8n(row: string, field: string, run: Case['run']): void {
 }
 
 refusedByN8n('Get > Proxy', 'Proxy', () => ({ parameters: { resource: 'proxy', operation: 'get', proxyName: { __rl: true, mode: 'name', value: '' } } }));
-refused('Get > Timeout (Seconds)', '0', 'Timeout (Seconds) must be 1 or more, but it is 0 [item 0]', (sim) => getRun(names(sim)[0], { timeoutSeconds: 0 })());
+refused('Get > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', (sim) => getRun(names(sim)[0], { timeoutSeconds: 0 })());
 
 for (const [label, odd] of ODD_NAMES) {
 	cases.push({
@@ -256,7 +256,7 @@ refused('Quote > Carrier', 'expression resolving to empty', 'Carrier is empty [i
 refusedByN8n('Quote > Carrier', 'Carrier Name or ID', quoteRun({ carrier: '' }));
 refused('Quote > City', 'expression resolving to null', 'City is empty [item 0]', quoteRun({ city: '={{ null }}' }));
 refused('Quote > Lines', 'none', 'Lines is empty [item 0]', () => ({ parameters: { resource: 'price', operation: 'quote', lines: { line: [] } } }));
-refused('Quote > Timeout (Seconds)', '0', 'Timeout (Seconds) must be 1 or more, but it is 0 [item 0]', quoteRun({}, { options: { timeoutSeconds: 0 } }));
+refused('Quote > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', quoteRun({}, { options: { timeoutSeconds: 0 } }));
 
 // Carriers and cities are the service's (a new one needs no release): an unknown one is refused by
 // the service, which charges nothing for a quote; the message names the item and the field.
@@ -308,8 +308,8 @@ refused(
 	'Expiring Within (Hours) must be a number of hours of 0 or more, but it is \u201cabc\u201d [item 0]',
 	getManyRun({ filters: { expiringWithinHours: 'abc' } }),
 );
-refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be 1 or more, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
-refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be 1 or more, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
+refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
+refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
 
 // ----- the credential (through Stock > Get Many, the cheapest read)
 

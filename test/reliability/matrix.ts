@@ -308,9 +308,9 @@ function allocateExpectation(column: ColumnId): Expectation {
 		case 'ok-false':
 			return { ok: false, attempts: 1, charged: false, message: messages.okFalse };
 		case 'drift-missing':
-			return { ok: false, attempts: 1, charged: true, message: messages.shape(drift.missing.field, 'is missing', ALLOCATE), description: /probably applied/ };
+			return { ok: false, attempts: 1, charged: true, message: messages.shape(drift.missing.field, 'is missing', ALLOCATE), description: /may have been applied/ };
 		case 'drift-type':
-			return { ok: false, attempts: 1, charged: true, message: messages.shape(drift.type.field, drift.type.issue, ALLOCATE), description: /probably applied/ };
+			return { ok: false, attempts: 1, charged: true, message: messages.shape(drift.type.field, drift.type.issue, ALLOCATE), description: /may have been applied/ };
 		case 'empty':
 			return { ok: true, attempts: 1, charged: true, empty: true };
 		case 'drift-extra':
@@ -328,7 +328,9 @@ export function expectationFor(kind: RowKind, column: ColumnId, route: RouteKey,
 			if (column === 'empty' && route === 'GET /v1/proxies') return { ok: false, attempts: 1, charged: false, empty: true };
 			return { ...read, charged: read.ok };
 		case 'readback':
-			// The money has moved: the items stay extended; a failed read-back is said in a note.
+			// The money has moved: a failed read-back leaves the items unconfirmed, with a note. A
+			// list without the proxies is read again (a read lagging behind the charge).
+			if (column === 'empty') return { ok: true, attempts: 2, charged: true };
 			return { ...read, charged: true };
 		case 'poll':
 			if (column === 'timeout') return { ok: true, attempts: 2 };
@@ -343,11 +345,11 @@ export function describeExpectation(kind: RowKind, e: Expectation): string {
 	let text: string;
 	if (e.empty && kind === 'poll') text = 'no event, the state is kept; the next good poll emits the pending event';
 	else if (e.empty && kind === 'guard') text = 'every item: \u201cProxy \u2026 was not found\u201d, nothing sent';
-	else if (e.empty && kind === 'allocate') text = 'extended, charged amount unknown (null)';
+	else if (e.empty && kind === 'allocate') text = 'unconfirmed, charged amount unknown (null), a note says to check the expiry';
 	else if (e.empty && kind === 'readback') text = 'extended; a note says the new expiry is unknown';
 	else if (e.empty) text = `OK, no items (${attempts})`;
 	else if (e.ok) text = `recovers (${attempts}${e.minMs ? `, waits \u2265 ${e.minMs / 1000} s` : ''})`;
-	else if (kind === 'readback') text = `extended; the note says \u201c${e.message}\u201d (${attempts})`;
+	else if (kind === 'readback') text = `unconfirmed; the note says \u201c${e.message}\u201d (${attempts})`;
 	else text = `fails (${attempts}${e.attempts > 1 ? ', within the 30 s budget' : ''}): \u201c${e.message}\u201d`;
 	if (kind === 'poll' && !e.ok) text += '; state unchanged; the next good poll emits the pending event';
 	if (kind === 'poll' && e.ok && !e.empty) text += '; emits the pending event';
@@ -363,8 +365,8 @@ export function shortOf(kind: RowKind, e: Expectation, items: number): string {
 	const req = `${e.attempts} req`;
 	let text: string;
 	if (kind === 'poll') text = e.empty ? `no event \u00b7 ${req}` : e.ok ? `ok \u00b7 ${req}` : `error \u00b7 ${req}`;
-	else if (kind === 'readback') text = e.ok && !e.empty ? `ok \u00b7 ${req}` : `ok + note \u00b7 ${req}`;
-	else if (e.empty && e.ok) text = kind === 'allocate' ? `ok, charge unknown \u00b7 ${req}` : `ok, 0 items \u00b7 ${req}`;
+	else if (kind === 'readback') text = e.ok && !e.empty ? `ok \u00b7 ${req}` : `unconfirmed + note \u00b7 ${req}`;
+	else if (e.empty && e.ok) text = kind === 'allocate' ? `unconfirmed \u00b7 ${req}` : `ok, 0 items \u00b7 ${req}`;
 	else text = `${e.ok ? 'ok' : 'error'} \u00b7 ${req}`;
 	if (e.charged !== undefined) text += ` \u00b7 ${e.charged ? items : 0} charged`;
 	return text;
@@ -420,14 +422,17 @@ function extendRow(label: string, kind: ActionRow['kind'], route: RouteKey, endp
 			expect(outputs).toHaveLength(1);
 			const json = outputs[0].json;
 			expect(json.proxy_name).toBe(input.name);
-			expect(json.status).toBe('extended');
+			const unconfirmed = (column === 'empty' && kind === 'allocate') || (kind === 'readback' && !e.ok);
+			expect(json.status).toBe(unconfirmed ? 'unconfirmed' : 'extended');
 			const entry = sim.ledger.find((charge) => charge.proxy_name === input.name);
-			if (column === 'empty' && kind === 'allocate') expect(json.charged).toBeNull();
-			else expect(json.charged).toBe(entry?.amount);
-			if (kind === 'readback' && (!e.ok || e.empty)) {
+			if (column === 'empty' && kind === 'allocate') {
+				expect(json.charged).toBeNull();
+				expect(String(json.note)).toMatch(/did not list this proxy.*Check its expiry/);
+			} else expect(json.charged).toBe(entry?.amount);
+			if (kind === 'readback' && !e.ok) {
 				expect(json.new_expires_at).toBeNull();
-				expect(String(json.note)).toContain(e.empty ? 'not in the list' : String(e.message));
-			} else {
+				expect(String(json.note)).toContain(String(e.message));
+			} else if (!(column === 'empty' && kind === 'allocate')) {
 				expect(json.new_expires_at).toBe(sim.account().proxies.get(String(input.name))?.expires_at);
 				expect(json.note).toBeUndefined();
 			}
@@ -547,7 +552,10 @@ function summary(outputs: Map<number, INodeExecutionData[]>, inputs: number): st
 		if (error) parts.push(`item ${i}: error item \u201c${String(error.json.error)}\u201d`);
 		else {
 			const first = items[0]?.json;
-			const status = first?.status === 'extended' ? ` extended, charged ${String(first.charged)}${first.note ? ', with a note' : ''}` : '';
+			const status =
+				first?.status === 'extended' || first?.status === 'unconfirmed'
+					? ` ${String(first.status)}, charged ${String(first.charged)}${first.note ? ', with a note' : ''}`
+					: '';
 			parts.push(`item ${i}: ${items.length} item${items.length === 1 ? '' : 's'}${status}`);
 		}
 	}
@@ -604,7 +612,7 @@ export async function runActionCell(results: Results, audit: SecretAudit, row: A
 					if (i < failing) {
 						expect(items).toHaveLength(1);
 						expect(items[0].json.error).toBe(e.message ?? `Proxy \u201c${String(inputs[i].name)}\u201d was not found in this Proxy Account [item ${i}]`);
-						if (e.description) expect(String(items[0].json.description)).toMatch(e.description);
+						if (e.description) expect(String((items[0].json.details as IDataObject | undefined)?.description)).toMatch(e.description);
 					} else {
 						// Only the first request carries the fault (the others are normal answers).
 						row.verify(items, inputs[i], sim, e, i === 0 || !row.perItem ? column : null);

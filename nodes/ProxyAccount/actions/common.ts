@@ -24,11 +24,16 @@ export function asNodeError(
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** The output item `continueOnFail` turns an error into. */
+/**
+ * The output item `continueOnFail` turns an error into: `error` says what happened, `details` how
+ * to fix it (`description`) and what the item was about. n8n tells a failed item from a good one by
+ * its json holding only `error`, `message` and `details`: such an item leaves on the error branch
+ * with *Continue (using error output)*, and stays readable on the regular one otherwise.
+ */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
-	const json: IDataObject = { ...extra, error: error.message };
-	if (error.description) json.description = error.description;
-	return { json, pairedItem: { item: itemIndex } };
+	const details: IDataObject = { ...extra };
+	if (error.description) details.description = error.description;
+	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 
 /**

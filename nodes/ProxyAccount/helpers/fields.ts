@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../transport';
+import { MAX_TIMEOUT_SECONDS } from './validation';
 
 /* Field definitions the action node and the trigger share, so the same filter reads the same. */
 
@@ -53,10 +54,10 @@ export const readTimeoutOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',
 	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
+	typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
 	default: DEFAULT_READ_TIMEOUT_SECONDS,
 	description:
-		'How long to wait for the service to answer one request. A request that times out is tried again while the 30 s retry budget lasts.',
+		'The longest one request may take, its whole answer included (at most 600). A request that times out is tried again while the retry budget lasts: 30 s, or this timeout when it is longer.',
 };
 
 export const includePasswordOption: INodeProperties = {

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Period } from '../transport';
@@ -28,8 +28,16 @@ export function shown(value: unknown): string {
 	if (value === null) return 'empty (null)';
 	if (value === undefined) return 'empty';
 	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
-	if (typeof value === 'number') return String(value);
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return typeof value;
+}
+
+/**
+ * Whether an option is set in a collection. An option the user added whose expression resolves to
+ * nothing is still set: a safety option must then fail, not quietly fall back to its default.
+ */
+export function isSet(collection: IDataObject, name: string): boolean {
+	return Object.prototype.hasOwnProperty.call(collection, name);
 }
 
 /** A whole number of periods, 1 to MAX_INTERVAL. Accepts numeric strings from expressions. */
@@ -124,13 +132,62 @@ export function parseLimit(node: INode, itemIndex: number, value: unknown): numb
 	return number;
 }
 
-/** Timeout (Seconds): 1 or more (decimals allowed), returned in milliseconds. */
-export function parseTimeoutSeconds(node: INode, itemIndex: number, value: unknown, fallbackSeconds: number): number {
-	const seconds = value === undefined ? fallbackSeconds : value;
-	if (typeof seconds !== 'number' || !(seconds >= 1) || !Number.isFinite(seconds)) {
-		throw invalidParameter(node, itemIndex, 'Timeout (Seconds)', `must be 1 or more, but it is ${shown(seconds)}`, 'Enter a number of seconds, e.g. 30.');
+/** The longest Timeout (Seconds) accepted: ten minutes. */
+export const MAX_TIMEOUT_SECONDS = 600;
+
+/**
+ * Timeout (Seconds) of an Options collection: 1 to MAX_TIMEOUT_SECONDS (decimals allowed, a numeric
+ * string from an expression too), returned in milliseconds. Not set: the fallback. Set to anything
+ * else, an expression that resolves to nothing included: an error.
+ */
+export function parseTimeoutSeconds(node: INode, itemIndex: number, options: IDataObject, fallbackSeconds: number): number {
+	if (!isSet(options, 'timeoutSeconds')) return fallbackSeconds * 1000;
+	const value = options.timeoutSeconds;
+	const seconds = numberFrom(value);
+	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
+		throw invalidParameter(
+			node,
+			itemIndex,
+			'Timeout (Seconds)',
+			`must be a number from 1 to ${MAX_TIMEOUT_SECONDS}, but it is ${shown(value)}`,
+			'Enter a number of seconds, e.g. 30. If it is an expression, make sure it resolves to a number.',
+		);
 	}
 	return seconds * 1000;
+}
+
+/**
+ * A switch that may come from an expression: a boolean, or the text "true" or "false". Anything
+ * else is an error, so a safety switch such as Dry Run never reads a typo as "off".
+ */
+export function parseBoolean(node: INode, itemIndex: number, value: unknown, field: string): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true') return true;
+	if (text === 'false') return false;
+	throw invalidParameter(
+		node,
+		itemIndex,
+		field,
+		`must be true or false, but it is ${shown(value)}`,
+		`Turn ${field} on or off, or make its expression resolve to true or false.`,
+	);
+}
+
+/** A whole number from `min` to `max` (a string of digits from an expression too). */
+export function parseWholeNumber(
+	node: INode,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	range: { min: number; max: number },
+	fix: string,
+): number {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+	if (!Number.isInteger(number) || number < range.min || number > range.max) {
+		throw invalidParameter(node, itemIndex, field, `must be a whole number from ${range.min} to ${range.max}, but it is ${shown(value)}`, fix);
+	}
+	return number;
 }
 
 /** A positive amount of money, e.g. for Maximum Total Cost. */

@@ -24,6 +24,8 @@ export type RequestFailure =
 			bodyProblem?: 'html' | 'malformed' | 'empty';
 			/** Title of an HTML page, when there was one. */
 			pageTitle?: string;
+			/** A redirect (3xx), not followed: the origin it pointed at, null when unreadable. */
+			redirectTo?: string | null;
 	  }
 	| {
 			kind: 'schema';
@@ -156,10 +158,27 @@ export function businessErrorKind(status: number, body: ErrorBody): BusinessErro
 	return 'other';
 }
 
-function outcomeNote(info: RequestInfo): string {
-	return info.chargesMoney
-		? ' The request may have reached the service, so it was not sent again: check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.'
-		: '';
+/**
+ * Whether the service may have acted on a request that failed this way. Only a refusal is certain:
+ * a 4xx, or an `ok: false` body in a 2xx; and nothing reached the service when the connection was
+ * refused or its address was not found. Anything else (a redirect, a 5xx, a timeout, a cut
+ * connection, an answer that cannot be read or does not fit the document) may have come after the
+ * service acted. Decided from the status class and the body's `ok` flag only, never from wording.
+ */
+export function mayHaveActed(failure: RequestFailure): boolean {
+	if (failure.kind === 'network') return failure.reason !== 'refused' && failure.reason !== 'dns';
+	if (failure.kind === 'schema') return true;
+	if (failure.status >= 400 && failure.status < 500) return false;
+	const isAnswer = failure.status >= 200 && failure.status < 300 && failure.bodyProblem === undefined;
+	return !(isAnswer && failure.body?.ok === false);
+}
+
+/** What a failed request that moves money says about the money, always and only from `mayHaveActed`. */
+function moneyNote(failure: RequestFailure): string {
+	if (failure.kind === 'network' && !mayHaveActed(failure)) return 'Nothing was sent, so nothing was charged.';
+	return mayHaveActed(failure)
+		? 'The extension may have been applied: the request may have reached the service, so it was not sent again. Check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.'
+		: 'The service refused the request before acting on it, so nothing was charged.';
 }
 
 function retriedNote(info: RequestInfo): string {
@@ -167,46 +186,43 @@ function retriedNote(info: RequestInfo): string {
 }
 
 function mapNetwork(failure: Extract<RequestFailure, { kind: 'network' }>, info: RequestInfo): Mapped {
+	const retried = retriedNote(info).trim();
 	switch (failure.reason) {
 		case 'refused':
 			return {
 				message: `Could not connect to the Proxy Account service at ${info.baseUrl}`,
-				description: `Nothing was sent.${retriedNote(info)} Check the Base URL in the Proxy Account credential and that n8n can reach that address.`,
+				description: `${info.chargesMoney ? '' : 'Nothing was sent. '}${retried} Check the Base URL in the Proxy Account credential and that n8n can reach that address.`,
 				cause: 'temporarily-unavailable',
 			};
 		case 'dns':
 			return {
 				message: `The address of the Proxy Account service could not be resolved (${info.baseUrl})`,
-				description: `Check the Base URL in the Proxy Account credential for typos.${retriedNote(info)}`,
+				description: `Check the Base URL in the Proxy Account credential for typos. ${retried}`,
 				cause: 'configuration-invalid',
 			};
 		case 'timeout':
 			return {
 				message: `The Proxy Account service did not answer within ${seconds(info.timeoutMs)} (${info.endpoint})`,
-				description: info.chargesMoney
-					? `The service may still have applied the extension.${outcomeNote(info)}`
-					: `${retriedNote(info).trim()} The service is slow or unreachable right now; try again later.`.trim(),
+				description: info.chargesMoney ? '' : `${retried} The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).`,
 				cause: 'temporarily-unavailable',
 			};
 		case 'reset':
 			return {
 				message: `The connection to the Proxy Account service closed before its answer arrived (${info.endpoint})`,
 				description: info.chargesMoney
-					? `The service may have applied the extension.${outcomeNote(info)}`
-					: `${retriedNote(info).trim()} Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.`.trim(),
+					? ''
+					: `${retried} Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.`,
 				cause: 'temporarily-unavailable',
 			};
 		case 'aborted':
 			return {
 				message: `The request to the Proxy Account service was cancelled (${info.endpoint})`,
-				description: info.chargesMoney
-					? `The execution was stopped while the request was under way.${outcomeNote(info)}`
-					: 'The execution was stopped while the request was under way.',
+				description: 'The execution was stopped while the request was under way.',
 			};
 		default:
 			return {
 				message: `The request to the Proxy Account service could not be completed (${info.endpoint}, ${failure.code})`,
-				description: `${retriedNote(info).trim()} Check the Base URL in the credential and the network between n8n and the service.${outcomeNote(info)}`.trim(),
+				description: `${retried} Check the Base URL in the credential and the network between n8n and the service.`,
 			};
 	}
 }
@@ -220,14 +236,26 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 	if (failure.bodyProblem === 'html') {
 		return {
 			message: `The Proxy Account service answered with a web page instead of data (HTTP ${status}, ${info.endpoint})`,
-			description: `${failure.pageTitle ? `The page was titled \u201c${failure.pageTitle}\u201d. ` : ''}A gateway in front of the service is failing, or the Base URL points at a website rather than the API (it should be the address before /v1).${retriedNote(info)}${status >= 500 ? outcomeNote(info) : ''}`,
+			description: `${failure.pageTitle ? `The page was titled \u201c${failure.pageTitle}\u201d. ` : ''}A gateway in front of the service is failing, or the Base URL points at a website rather than the API (it should be the address before /v1).${retriedNote(info)}`,
 			httpCode,
 			cause: status >= 500 ? 'temporarily-unavailable' : 'configuration-invalid',
 		};
 	}
 
-	// A business answer (`ok: false`) is an error whatever the HTTP status.
-	if (body && body.ok === false) {
+	// A redirect is reported, never followed: the API key and the body stay with the Base URL.
+	if (failure.redirectTo !== undefined) {
+		return {
+			message: `The Proxy Account service answered with a redirect (HTTP ${status}) to ${failure.redirectTo ?? 'an address that could not be read'}, which was not followed (${info.endpoint})`,
+			description:
+				'Requests are never sent on to another address, so the API key and the request stay with the Base URL. Check the Base URL in the Proxy Account credential: if the service has moved (e.g. from http:// to https://), enter its new address.',
+			httpCode,
+			cause: 'configuration-invalid',
+		};
+	}
+
+	// A business answer (`ok: false`) is an error whatever the 2xx or 4xx status; with a 5xx it is
+	// server-side trouble like any other 5xx, answered below.
+	if (body && body.ok === false && status < 500) {
 		const kind = businessErrorKind(status, body);
 		// A 404 about no proxy, from an endpoint without one in its path: the address is wrong,
 		// answered below as such.
@@ -251,26 +279,25 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 					diff !== undefined
 						? `The wallet is ${formatMoney(diff)} short for this extension`
 						: 'The wallet does not hold enough funds for this extension',
-				description: `${funds !== undefined ? `The wallet holds ${formatMoney(funds)}. ` : ''}The service refused the whole request, so nothing was charged. Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time.`,
+				description: `${funds !== undefined ? `The wallet holds ${formatMoney(funds)}. ` : ''}Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time.`,
 				httpCode,
 			};
 		}
 		if (kind === 'invalid-input') {
 			return {
 				message: `The Proxy Account service rejected the request: ${serviceMessage ?? 'invalid input'}`,
-				description: `Check the parameters named in the message (${info.endpoint}).${info.chargesMoney ? ' Nothing was charged.' : ''}`,
+				description: `Check the parameters named in the message (${info.endpoint}).`,
 				httpCode,
 				cause: 'configuration-invalid',
 			};
 		}
-		if (status < 500 && !missingEndpoint) {
+		if (!missingEndpoint) {
 			return {
 				message: `The Proxy Account service could not process the request: ${serviceMessage ?? 'no reason given'}`,
 				description: `HTTP ${status} from ${info.endpoint}. Check the parameters and try again.${retriedNote(info)}`,
 				httpCode,
 			};
 		}
-		// A 5xx with an `ok: false` body is a server-side trouble like any other 5xx.
 	}
 
 	if (status === 401 || status === 403) {
@@ -288,7 +315,7 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 		const wait = failure.retryAfterSeconds;
 		return {
 			message: 'The Proxy Account service is limiting how often it can be called',
-			description: `${wait !== undefined ? `It asked to wait ${formatMoney(wait)} s before the next request. ` : ''}${retriedNote(info).trim()} Run the workflow again later or space its runs further apart.${info.chargesMoney ? ' The service refused the request, so nothing was charged.' : ''}`.replace(/\s+/g, ' ').trim(),
+			description: `${wait !== undefined ? `It asked to wait ${formatMoney(wait)} s before the next request. ` : ''}${retriedNote(info).trim()} Run the workflow again later or space its runs further apart.`.replace(/\s+/g, ' ').trim(),
 			httpCode,
 			cause: 'rate-limited',
 		};
@@ -296,7 +323,7 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 	if (failure.bodyProblem === 'malformed' || failure.bodyProblem === 'empty') {
 		return {
 			message: `The Proxy Account service sent a reply that is not valid JSON (HTTP ${status}, ${info.endpoint})`,
-			description: `${failure.bodyProblem === 'empty' ? 'The reply was empty. ' : 'The reply was cut off or garbled. '}Try again later.${retriedNote(info)}${outcomeNote(info)}`,
+			description: `${failure.bodyProblem === 'empty' ? 'The reply was empty. ' : 'The reply was cut off or garbled. '}Try again later.${retriedNote(info)}`,
 			httpCode,
 			cause: 'temporarily-unavailable',
 		};
@@ -304,7 +331,7 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 	if (status >= 500) {
 		return {
 			message: `The Proxy Account service could not handle the request (HTTP ${status}, ${info.endpoint})`,
-			description: `${said.trim()}${retriedNote(info)} Try again later.${outcomeNote(info)}`.trim(),
+			description: `${said.trim()}${retriedNote(info)} Try again later.`.trim(),
 			httpCode,
 			cause: 'temporarily-unavailable',
 		};
@@ -327,7 +354,7 @@ function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: Reque
 function mapSchema(failure: Extract<RequestFailure, { kind: 'schema' }>, info: RequestInfo): Mapped {
 	return {
 		message: `The Proxy Account service sent data in an unexpected shape: ${failure.field} ${failure.issue} (${info.endpoint})`,
-		description: `The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.${info.chargesMoney ? ' The request was answered, so the extension was probably applied: check the proxies\u2019 expiry dates before running it again.' : ''}`,
+		description: `The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.`,
 		httpCode: String(failure.status),
 		cause: 'node-defect',
 	};
@@ -339,11 +366,22 @@ export function describeFailure(failure: RequestFailure, info: RequestInfo): Map
 	return mapHttp(failure, info);
 }
 
+/**
+ * What a request error says about the service having acted: `refused` (certainly not), `uncertain`
+ * (it may have), or undefined for an error that did not come from a request.
+ */
+export function requestOutcome(error: unknown): 'refused' | 'uncertain' | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const outcome = (error.errorResponse as JsonObject | undefined)?.outcome;
+	return outcome === 'refused' || outcome === 'uncertain' ? outcome : undefined;
+}
+
 /** Builds the node error for a failed request: message, how to fix it, never a secret. */
 export function toNodeApiError(node: INode, failure: RequestFailure, info: RequestInfo): NodeApiError {
 	const mapped = describeFailure(failure, info);
 	const message = redact(mapped.message, info.secrets);
-	const description = redact(mapped.description, info.secrets);
+	const text = info.chargesMoney ? `${mapped.description} ${moneyNote(failure)}` : mapped.description;
+	const description = redact(text.replace(/\s+/g, ' ').trim(), info.secrets);
 	const summary: JsonObject = {
 		message,
 		endpoint: info.endpoint,
@@ -352,7 +390,9 @@ export function toNodeApiError(node: INode, failure: RequestFailure, info: Reque
 	if (failure.kind === 'http' || failure.kind === 'schema') summary.httpCode = String(failure.status);
 	// What the service said in a business refusal, for an operation that can tell the user which
 	// of its fields it was about.
-	if (failure.kind === 'http' && failure.body?.ok === false) {
+	// Whether the service may have acted: what an operation tells its user about the money.
+	summary.outcome = mayHaveActed(failure) ? 'uncertain' : 'refused';
+	if (failure.kind === 'http' && failure.body?.ok === false && failure.status < 500) {
 		summary.refusal = businessErrorKind(failure.status, failure.body);
 		const said = textOf(failure.body.message);
 		if (said) summary.serviceMessage = redact(said, info.secrets);

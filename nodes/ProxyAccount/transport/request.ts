@@ -79,6 +79,21 @@ interface Connection {
 	apiKey: string;
 }
 
+const EXAMPLE_URL = 'e.g. https://api.proxy-account.com';
+
+/**
+ * How a Base URL that cannot be used is shown in a message: never a value that holds or looks like
+ * the API key, nor a long or multi-line one. Only plain host-like text is repeated.
+ */
+function shownBaseUrl(raw: string, apiKey: string): string {
+	if (apiKey.length >= 4 && raw.includes(apiKey)) return 'a value that looks like the API key, so it is not shown';
+	if (raw.length > 100 || /\s/.test(raw)) return `a value of ${raw.length} characters, not shown`;
+	// A long run of letters and digits without dots or slashes is a token, not an address.
+	if (/^[A-Za-z0-9_~+=-]{16,}$/.test(raw)) return 'a value that looks like a key, so it is not shown';
+	if (raw.includes('@')) return 'a value with an @, not shown';
+	return `\u201c${raw}\u201d`;
+}
+
 /** Reads and checks the credential before anything is sent. */
 export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Promise<Connection> {
 	const credentials = await ctx.getCredentials<{ baseUrl?: unknown; apiKey?: unknown }>(
@@ -88,54 +103,48 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 	const rawUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	const node = ctx.getNode();
+	const refuse = (message: string, fix: string) => new NodeOperationError(node, message, { description: fix, itemIndex });
 	if (rawUrl === '') {
-		throw new NodeOperationError(node, 'The Proxy Account credential has no Base URL', {
-			description: 'Open the credential and enter the Base URL, e.g. https://api.proxy-account.com.',
-			itemIndex,
-		});
+		throw refuse('The Proxy Account credential has no Base URL', `Open the credential and enter the Base URL, ${EXAMPLE_URL}.`);
 	}
 	if (!/^https?:\/\//i.test(rawUrl)) {
-		throw new NodeOperationError(
-			node,
-			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is \u201c${rawUrl.slice(0, 100)}\u201d)`,
-			{ description: 'Open the credential and enter the full address, e.g. https://api.proxy-account.com.', itemIndex },
+		throw refuse(
+			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is ${shownBaseUrl(rawUrl, apiKey)})`,
+			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
 	let parsed: URL;
 	try {
 		parsed = new URL(rawUrl);
 	} catch {
-		throw new NodeOperationError(
-			node,
-			`The Base URL in the Proxy Account credential is not a valid address (\u201c${rawUrl.slice(0, 100)}\u201d)`,
-			{ description: 'Open the credential and enter the full address, e.g. https://api.proxy-account.com.', itemIndex },
+		throw refuse(
+			`The Base URL in the Proxy Account credential is not a valid address (it is ${shownBaseUrl(rawUrl, apiKey)})`,
+			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
-	if (parsed.search !== '' || parsed.hash !== '') {
-		throw new NodeOperationError(
-			node,
+	if (parsed.username !== '' || parsed.password !== '') {
+		// Never repeated: the part before the @ is a password.
+		throw refuse(
+			'The Base URL in the Proxy Account credential must not contain a user name or password',
+			`Remove the user:password@ part and enter only the address of the API, ${EXAMPLE_URL}. The API key goes in the API Key field.`,
+		);
+	}
+	if (parsed.search !== '' || parsed.hash !== '' || rawUrl.includes('?') || rawUrl.includes('#')) {
+		throw refuse(
 			'The Base URL in the Proxy Account credential must not contain ? or #',
-			{ description: 'Enter only the address of the API, e.g. https://api.proxy-account.com.', itemIndex },
+			`Enter only the address of the API, ${EXAMPLE_URL}.`,
 		);
 	}
 	// A path is kept (a service behind a prefix); a trailing slash or a trailing /v1 is not,
-	// because every endpoint path starts with /v1.
-	const baseUrl = rawUrl.replace(/\/+$/, '').replace(/\/v1$/i, '');
+	// because every endpoint path starts with /v1. Built from the parsed URL: origin and path only.
+	const baseUrl = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '').replace(/\/v1$/i, '');
 	if (apiKey === '') {
-		throw new NodeOperationError(node, 'The Proxy Account credential has no API key', {
-			description: 'Open the credential and paste the master API key from the dashboard.',
-			itemIndex,
-		});
+		throw refuse('The Proxy Account credential has no API key', 'Open the credential and paste the master API key from the dashboard.');
 	}
 	if (hasInvisibleCharacter(apiKey)) {
-		throw new NodeOperationError(
-			node,
+		throw refuse(
 			'The API key in the Proxy Account credential contains a space, a line break or another invisible character',
-			{
-				description:
-					'Open the credential and paste the master API key again as one unbroken piece of text.',
-				itemIndex,
-			},
+			'Open the credential and paste the master API key again as one unbroken piece of text.',
 		);
 	}
 	return { baseUrl, apiKey };
@@ -163,12 +172,24 @@ function serverTimeOf(headers: IDataObject | undefined): number {
 	return Number.isNaN(parsed) ? Date.now() : parsed;
 }
 
+/** The origin a `location` header points at (relative to the request), or null when unreadable. */
+function redirectOrigin(location: string | undefined, requestUrl: string | undefined): string | null {
+	if (location === undefined || location.trim() === '') return null;
+	try {
+		const origin = new URL(location.trim(), requestUrl).origin;
+		return origin === 'null' ? null : origin;
+	} catch {
+		return null;
+	}
+}
+
 type Classified<T> = { ok: true; body: T } | { ok: false; failure: RequestFailure };
 
 /** Turns one HTTP response into validated data or a failure. */
 export function classifyResponse<S extends z.ZodTypeAny>(
 	response: IN8nHttpFullResponse,
 	schema: S,
+	requestUrl?: string,
 ): Classified<z.infer<S>> {
 	const status = response.statusCode;
 	const headers = response.headers as IDataObject | undefined;
@@ -177,6 +198,12 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
 	const retryAfterSeconds = parseRetryAfter(headerValue(headers, 'retry-after'), serverTimeOf(headers));
 	const base = { kind: 'http' as const, status, contentType, retryAfterSeconds };
+
+	// A redirect is never followed (the API key and the body would go to another address): it is
+	// a failure that names where it pointed, by origin only.
+	if (status >= 300 && status < 400) {
+		return { ok: false, failure: { ...base, redirectTo: redirectOrigin(headerValue(headers, 'location'), requestUrl) } };
+	}
 
 	const trimmed = text.trimStart();
 	if (contentType.includes('text/html') || /^<(!doctype|html|head|body)/i.test(trimmed)) {
@@ -248,17 +275,21 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 	const connection = await getConnection(ctx, request.itemIndex ?? 0);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...request.retry };
 	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	// A read may take its whole timeout at least once, and never more than its budget in all.
+	const budgetMs = Math.max(policy.budgetMs, timeoutMs);
 	const started = Date.now();
+	const url = `${connection.baseUrl}${request.path}`;
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${connection.baseUrl}${request.path}`,
+		url,
 		headers: { Accept: 'application/json' },
 		// The body is read as text so an HTML page or a cut-off reply can be told apart from JSON.
 		encoding: 'text',
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: timeoutMs,
+		// Never sent on to another address: a redirect is reported, not followed.
+		disableFollowRedirect: true,
 	};
 	if (request.body !== undefined) {
 		options.body = request.body;
@@ -267,24 +298,36 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 
 	for (let attempt = 1; ; attempt++) {
 		let failure: RequestFailure;
+		// Each attempt ends by its deadline, a reply trickled byte by byte included. A charge gets
+		// its whole timeout; a read what is left of its budget.
+		const attemptMs =
+			request.idempotency === 'charge' ? timeoutMs : Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-				...options,
-				headers: { ...options.headers },
-			})) as IN8nHttpFullResponse;
-			const classified = classifyResponse(response, request.schema);
-			if (classified.ok) {
-				const mismatch = request.check?.(classified.body);
-				if (!mismatch) {
-					return {
-						body: classified.body,
-						serverTime: serverTimeOf(response.headers as IDataObject),
-						attempts: attempt,
-					};
-				}
-				failure = { kind: 'schema', status: response.statusCode, ...mismatch };
+			const answer = await withDeadline(
+				ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+					...options,
+					headers: { ...options.headers },
+					timeout: attemptMs,
+				}) as Promise<IN8nHttpFullResponse>,
+				attemptMs,
+			);
+			if (answer === DEADLINE) {
+				failure = { kind: 'network', reason: 'timeout', code: 'DEADLINE' };
 			} else {
-				failure = classified.failure;
+				const classified = classifyResponse(answer, request.schema, url);
+				if (classified.ok) {
+					const mismatch = request.check?.(classified.body);
+					if (!mismatch) {
+						return {
+							body: classified.body,
+							serverTime: serverTimeOf(answer.headers as IDataObject),
+							attempts: attempt,
+						};
+					}
+					failure = { kind: 'schema', status: answer.statusCode, ...mismatch };
+				} else {
+					failure = classified.failure;
+				}
 			}
 		} catch (error) {
 			failure = classifyThrown(error);
@@ -305,7 +348,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		if (attempt < policy.maxAttempts && isRetriable(failure, request.idempotency)) {
 			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
 			const wait = asked !== undefined ? Math.ceil(asked * 1000) : backoffMs(attempt, policy);
-			if (elapsed + wait <= policy.budgetMs) {
+			if (elapsed + wait < budgetMs) {
 				ctx.logger.debug('Proxy Account request will be retried', {
 					endpoint: request.endpoint,
 					attempt,
@@ -317,5 +360,24 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 			}
 		}
 		throw toNodeApiError(ctx.getNode(), failure, info);
+	}
+}
+
+const DEADLINE = Symbol('deadline');
+
+/**
+ * Waits for `work` at most `ms` milliseconds of wall-clock time. n8n's own timeout only notices a
+ * silent connection, not one that trickles its reply; past the deadline the answer is dropped.
+ */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof DEADLINE> {
+	const settled = new AbortController();
+	// A late answer or failure is of no interest any more, but must not go unhandled.
+	work.catch(() => undefined);
+	const expired = (): typeof DEADLINE => DEADLINE;
+	const deadline = sleep(ms, settled.signal).then(expired, expired);
+	try {
+		return await Promise.race([work, deadline]);
+	} finally {
+		settled.abort();
 	}
 }

@@ -108,7 +108,7 @@ export const description: INodeProperties[] = [
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return parseTimeoutSeconds(ctx.getNode(), itemIndex, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+	return parseTimeoutSeconds(ctx.getNode(), itemIndex, options, DEFAULT_READ_TIMEOUT_SECONDS);
 }
 
 /** Reads and checks an item's lines; throws naming the item, the line and the field. */
@@ -256,7 +256,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	} catch (error) {
 		const nodeError = asNodeError(this, explainRefusal(this, error, lines, owners), owners[0]);
 		if (!this.continueOnFail()) throw nodeError;
-		out.push({ ...errorItem(nodeError, owners[0]), pairedItem });
+		// Every item whose lines were in the quote failed with it, each on its own error item.
+		for (const { item } of pairedItem) out.push(errorItem(nodeError, item));
 	}
 	return out;
 }

@@ -1,18 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { hoursUntil, expiresWithin } from '../../helpers/time';
 import {
-	invalidParameter,
+	isSet,
+	MAX_TIMEOUT_SECONDS,
 	parseAmount,
+	parseBoolean,
 	parseHours,
 	parseInterval,
 	parseName,
 	parsePeriod,
 	parseTimeoutSeconds,
+	parseWholeNumber,
 } from '../../helpers/validation';
-import type { AllocateLine, Period, ProxyRecord } from '../../transport';
-import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices } from '../../transport';
+import type { AllocateLine, Period, ProxyRecord, QuoteLine } from '../../transport';
+import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestOutcome } from '../../transport';
 import { asNodeError, errorItem } from '../common';
 import { linesWithPrices, periodOptions } from '../price/quote.operation';
 import { proxyLocator } from './fields';
@@ -22,6 +25,22 @@ const show = { resource: ['proxy'], operation: ['extend'] };
 export const DEFAULT_BATCH_SIZE = 100;
 export const MAX_BATCH_SIZE = 1000;
 const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** The shortest length of each period, in hours (a month is at least 28 days). */
+export const MIN_PERIOD_HOURS: Record<Period, number> = {
+	hourly: 1,
+	daily: 24,
+	weekly: 168,
+	monthly: 672,
+	yearly: 8760,
+};
+
+/** Reads of the list after the charge, at most, while the service still shows the old expiry. */
+const READ_BACK_ATTEMPTS = 3;
+const READ_BACK_PAUSE_MS = 1_000;
+
+/** Proxies named in a message before the rest is only counted. */
+const NAMES_SHOWN = 20;
 
 export const description: INodeProperties[] = [
 	proxyLocator(['extend'], 'The proxy to add paid time to. With several input items, each item names one proxy.'),
@@ -75,7 +94,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 100,
 				description:
-					'Get a quote first and extend nothing, sending no extension at all, when the total for all proxies of the run would be more than this amount',
+					'Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.',
 			},
 			{
 				displayName: 'Only If Expiring Within (Hours)',
@@ -84,16 +103,17 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 24,
 				description:
-					'Skip proxies that expire later than this many hours from now. A scheduled workflow that runs twice then pays only once: the second run finds the proxies already extended.',
+					'Skip proxies that expire later than this many hours from now. Keep it shorter than the extension (Interval \u00d7 Period), e.g. 24 with 1 week: a second run then finds the proxies extended past the window and pays nothing.',
+				hint: 'A window as long as the extension or longer extends the same proxies again on a second run',
 			},
 			{
 				displayName: 'Timeout (Seconds)',
 				name: 'timeoutSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
+				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
 				default: DEFAULT_TIMEOUT_SECONDS,
 				description:
-					'How long to wait for the service to answer one request (its reads wait at most 30 s). An extension request that times out is never sent again automatically.',
+					'The longest one request may take, its whole answer included (at most 600; the reads around the extension wait at most 30 s). An extension request that times out is never sent again automatically.',
 			},
 		],
 	},
@@ -120,29 +140,24 @@ interface RunOptions {
 	readTimeoutMs: number;
 }
 
+/**
+ * The options of the run, from the first item. An option that is set but resolves to nothing or
+ * to something else than its type is an error: a safety option never falls back to "off".
+ */
 function readOptions(ctx: IExecuteFunctions): RunOptions {
 	const node = ctx.getNode();
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-	if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
-		throw invalidParameter(
-			node,
-			0,
-			'Batch Size',
-			`must be a whole number from 1 to ${MAX_BATCH_SIZE}, but it is ${String(batchSize)}`,
-			`Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-		);
-	}
-	const timeoutMs = parseTimeoutSeconds(node, 0, options.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS);
+	const batchSize = isSet(options, 'batchSize')
+		? parseWholeNumber(node, 0, options.batchSize, 'Batch Size', { min: 1, max: MAX_BATCH_SIZE }, `Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`)
+		: DEFAULT_BATCH_SIZE;
+	const timeoutMs = parseTimeoutSeconds(node, 0, options, DEFAULT_TIMEOUT_SECONDS);
 	return {
 		batchSize,
-		dryRun: options.dryRun === true,
-		maxTotalCost:
-			options.maxTotalCost === undefined ? undefined : parseAmount(node, 0, options.maxTotalCost, 'Maximum Total Cost'),
-		window:
-			options.onlyIfExpiringWithinHours === undefined
-				? undefined
-				: parseHours(node, 0, options.onlyIfExpiringWithinHours, 'Only If Expiring Within (Hours)'),
+		dryRun: isSet(options, 'dryRun') ? parseBoolean(node, 0, options.dryRun, 'Dry Run') : false,
+		maxTotalCost: isSet(options, 'maxTotalCost') ? parseAmount(node, 0, options.maxTotalCost, 'Maximum Total Cost') : undefined,
+		window: isSet(options, 'onlyIfExpiringWithinHours')
+			? parseHours(node, 0, options.onlyIfExpiringWithinHours, 'Only If Expiring Within (Hours)')
+			: undefined,
 		timeoutMs,
 		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 	};
@@ -156,13 +171,25 @@ function chunk<T>(list: T[], size: number): T[][] {
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
+/** Up to NAMES_SHOWN names, then how many more. */
+function nameList(names: string[]): string {
+	const shown = names.slice(0, NAMES_SHOWN).join(', ');
+	return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
+}
+
+function itemList(items: number[]): string {
+	return items.length === 2 ? `${items[0]} and ${items[1]}` : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+const quoteLineOf = (p: Planned): QuoteLine => ({ isp: p.record.isp, location: p.record.city, interval: p.interval, period: p.period });
+
 /**
  * Proxy > Extend. Every item is checked and every proxy looked up before anything is charged;
- * extensions go out in batches; an extension request is never repeated automatically.
+ * extensions go out in batches; an extension request is never repeated automatically, and the
+ * node refuses to run where n8n would repeat it (Retry On Fail).
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const options = readOptions(this);
 	const continueOnFail = this.continueOnFail();
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
 
@@ -173,14 +200,30 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		results[itemIndex] = errorItem(nodeError, itemIndex, extra);
 	};
 	const output = () => results.filter((result): result is INodeExecutionData => result !== undefined);
+	// A refusal of the whole run, before anything is sent: every item carries it.
+	const failAll = (error: unknown) => {
+		for (let i = 0; i < items.length; i++) fail(i, error);
+		return output();
+	};
 
-	// n8n's Retry On Fail would run the node again after a failure, paying again for every proxy
-	// extended before it. That is only safe when a repeated run skips what is already extended.
-	if (node.retryOnFail === true && !options.dryRun && options.window === undefined) {
-		throw new NodeOperationError(node, 'Retry On Fail is on, which could pay twice for the same extension', {
-			description:
-				'Turn off Retry On Fail in this node\u2019s settings, or add the option Only If Expiring Within so a repeated run skips proxies that are already extended.',
-		});
+	let options: RunOptions;
+	try {
+		options = readOptions(this);
+	} catch (error) {
+		return failAll(error);
+	}
+
+	// n8n's Retry On Fail runs the whole node again after a failure, or after an error item (with
+	// Continue On Fail): an extension that timed out after the service applied it, or one that
+	// the proxy list does not show yet, would be paid again. No guard can rule that out, so the
+	// node does not charge under it. Reads are retried inside the node already.
+	if (node.retryOnFail === true && !options.dryRun) {
+		return failAll(
+			new NodeOperationError(node, 'Retry On Fail is on, which could pay twice for the same extension', {
+				description:
+					'Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and an extension is never sent twice. To try again after a failure, check the proxies\u2019 expiry dates first (Proxy Account > Get Many). Dry Run works with Retry On Fail.',
+			}),
+		);
 	}
 
 	// 1. Check every item's parameters; nothing is sent before all are read.
@@ -197,24 +240,71 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			fail(i, error);
 		}
 	}
-	if (wanted.length === 0) return output();
 
-	// 2. One read of the account's proxies: unknown names are caught before anything is charged,
+	// 2. A proxy named by several items is extended at most once. The same extension again is
+	//    skipped; a different one is a contradiction that fails all its items before any charge.
+	const byNameItems = new Map<string, Wanted[]>();
+	for (const w of wanted) byNameItems.set(w.name, [...(byNameItems.get(w.name) ?? []), w]);
+	const unique: Wanted[] = [];
+	const repeats: Array<{ w: Wanted; first: Wanted }> = [];
+	for (const [name, group] of byNameItems) {
+		const [first] = group;
+		if (group.some((w) => w.interval !== first.interval || w.period !== first.period)) {
+			const list = group.map((w) => w.item);
+			const asked = [...new Set(group.map((w) => `${w.interval} ${w.period}`))].join(' and ');
+			for (const w of group) {
+				fail(
+					w.item,
+					new NodeOperationError(node, `Proxy \u201c${name}\u201d is named by items ${itemList(list)} with different extensions (${asked}) [item ${w.item}]`, {
+						description: 'Each proxy can be extended once per run. Give its items the same Interval and Period, or remove the extra items. Nothing was sent or charged for this proxy.',
+						itemIndex: w.item,
+					}),
+					{ proxy_name: name },
+				);
+			}
+			continue;
+		}
+		unique.push(first);
+		for (const w of group.slice(1)) repeats.push({ w, first });
+	}
+	const finishRepeats = () => {
+		for (const { w, first } of repeats) {
+			const firstResult = results[first.item];
+			if (firstResult?.error) {
+				fail(w.item, firstResult.error, { proxy_name: w.name });
+				continue;
+			}
+			results[w.item] = {
+				json: {
+					proxy_name: w.name,
+					status: 'skipped',
+					reason: `same proxy and extension as item ${first.item} of this run, which stands for both`,
+					interval: w.interval,
+					period: w.period,
+					charged: 0,
+				},
+				pairedItem: { item: w.item },
+			};
+		}
+		return output();
+	};
+	if (unique.length === 0) return finishRepeats();
+
+	// 3. One read of the account's proxies: unknown names are caught before anything is charged,
 	//    and it gives each proxy's expiry, carrier and city.
 	let before: Awaited<ReturnType<typeof listProxies>>;
 	try {
-		before = await listProxies(this, { itemIndex: wanted[0].item, timeoutMs: options.readTimeoutMs });
+		before = await listProxies(this, { itemIndex: unique[0].item, timeoutMs: options.readTimeoutMs });
 	} catch (error) {
-		for (const w of wanted) fail(w.item, error, { proxy_name: w.name });
-		return output();
+		for (const w of unique) fail(w.item, error, { proxy_name: w.name });
+		return finishRepeats();
 	}
 	const byName = new Map(before.proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	const now = before.serverTime;
 
-	// 3. Resolve names and apply the expiring-only guard.
-	const planned: Planned[] = [];
-	const extendedBy = new Map<string, number>();
-	for (const w of wanted) {
+	// 4. Resolve names and apply the expiring-only guard.
+	let planned: Planned[] = [];
+	for (const w of unique) {
 		const record = byName.get(w.name);
 		if (!record) {
 			fail(
@@ -227,53 +317,77 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			);
 			continue;
 		}
-		if (options.window !== undefined) {
-			const skipReason = !expiresWithin(record.expires_at, now, options.window)
-				? `expires in ${hoursUntil(record.expires_at, now)} h, later than the ${options.window} h window`
-				: extendedBy.has(w.name)
-					? `already extended by item ${extendedBy.get(w.name)} of this run`
-					: undefined;
-			if (skipReason) {
-				results[w.item] = {
-					json: {
-						proxy_name: w.name,
-						status: 'skipped',
-						reason: skipReason,
-						interval: w.interval,
-						period: w.period,
-						charged: 0,
-						previous_expires_at: record.expires_at,
-						new_expires_at: record.expires_at,
-					},
-					pairedItem: { item: w.item },
-				};
-				continue;
-			}
+		if (options.window !== undefined && !expiresWithin(record.expires_at, now, options.window)) {
+			results[w.item] = {
+				json: {
+					proxy_name: w.name,
+					status: 'skipped',
+					reason: `expires in ${hoursUntil(record.expires_at, now)} h, later than the ${options.window} h window`,
+					interval: w.interval,
+					period: w.period,
+					charged: 0,
+					previous_expires_at: record.expires_at,
+					new_expires_at: record.expires_at,
+				},
+				pairedItem: { item: w.item },
+			};
+			continue;
 		}
-		extendedBy.set(w.name, w.item);
 		planned.push({ ...w, record });
 	}
-	if (planned.length === 0) return output();
+	if (options.window !== undefined && planned.some((p) => options.window! >= p.interval * MIN_PERIOD_HOURS[p.period])) {
+		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
+		this.addExecutionHints?.({
+			message: `Only If Expiring Within (${options.window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	if (planned.length === 0) return finishRepeats();
 
-	const batches = chunk(planned, options.batchSize);
-	const linesOf = (batch: Planned[]): AllocateLine[] =>
-		batch.map((p) => ({ proxy_name: p.name, interval: p.interval, period: p.period }));
-
-	// 4. Dry Run and Maximum Total Cost: quote exactly the batches that would be sent.
+	// 5. Dry Run and Maximum Total Cost: quote exactly the batches that would be sent. A line the
+	//    service will not price fails its own item; the others are quoted again without it.
+	let batches = chunk(planned, options.batchSize);
+	let batchQuotes: number[] = [];
 	if (options.dryRun || options.maxTotalCost !== undefined) {
 		const estimates = new Map<number, number | null>();
-		let total = 0;
-		try {
-			for (const batch of batches) {
-				const lines = batch.map((p) => ({ isp: p.record.isp, location: p.record.city, interval: p.interval, period: p.period }));
-				const { quote } = await quotePrices(this, lines, { itemIndex: batch[0].item, timeoutMs: options.readTimeoutMs });
-				linesWithPrices(lines, quote).forEach(({ item }, k) => estimates.set(batch[k].item, item?.total ?? null));
-				total = cents(total + quote.total.due);
+		for (;;) {
+			batches = chunk(planned, options.batchSize);
+			batchQuotes = [];
+			let refused: { planned: Planned; error: unknown } | undefined;
+			try {
+				for (const batch of batches) {
+					const lines = batch.map(quoteLineOf);
+					try {
+						const { quote } = await quotePrices(this, lines, { itemIndex: batch[0].item, timeoutMs: options.readTimeoutMs });
+						linesWithPrices(lines, quote).forEach(({ item }, k) => estimates.set(batch[k].item, item?.total ?? null));
+						batchQuotes.push(quote.total.due);
+					} catch (error) {
+						const culprit = await refusedLine(this, lines, error, options.readTimeoutMs, batch[0].item);
+						if (culprit === undefined) throw asNodeError(this, error, batch[0].item);
+						refused = { planned: batch[culprit], error };
+						break;
+					}
+				}
+			} catch (error) {
+				for (const p of planned) fail(p.item, error, { proxy_name: p.name });
+				return finishRepeats();
 			}
-		} catch (error) {
-			for (const p of planned) fail(p.item, error, { proxy_name: p.name });
-			return output();
+			if (!refused) break;
+			const bad = refused.planned;
+			const said = refused.error instanceof NodeApiError ? refused.error.message : String(refused.error);
+			fail(
+				bad.item,
+				new NodeOperationError(node, `Proxy \u201c${bad.name}\u201d cannot be priced for this extension [item ${bad.item}]`, {
+					description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
+					itemIndex: bad.item,
+				}),
+				{ proxy_name: bad.name },
+			);
+			planned = planned.filter((p) => p !== bad);
+			if (planned.length === 0) return finishRepeats();
 		}
+		const total = cents(batchQuotes.reduce((sum, due) => sum + due, 0));
 		if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
 			const refusal = new NodeOperationError(
 				node,
@@ -284,7 +398,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				},
 			);
 			for (const p of planned) fail(p.item, refusal, { proxy_name: p.name, estimated_total: total });
-			return output();
+			return finishRepeats();
 		}
 		if (options.dryRun) {
 			for (const p of planned) {
@@ -302,66 +416,169 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					pairedItem: { item: p.item },
 				};
 			}
-			return output();
+			return finishRepeats();
 		}
 	}
 
-	// 5. Extend, batch by batch. A failed batch fails only its own items; it is not sent again.
-	const charged = new Map<number, { amount: number | null; batch: number }>();
-	let extendedCount = 0;
+	// 6. Extend, batch by batch. A failed batch fails only its own items; it is never sent again.
+	//    With Maximum Total Cost, what each batch was charged is held against its quote: no batch
+	//    is sent once the run would pass the cap, or after a batch was charged more than quoted.
+	const charged = new Map<number, { amount: number | null; batch: number; overcharge?: string }>();
+	const extendedNames: string[] = [];
+	let chargedSoFar = 0;
+	let uncertainBatches = 0;
+	let stop: string | undefined;
+	const progress = () =>
+		extendedNames.length === 0
+			? `No proxy was extended before it${uncertainBatches > 0 ? ' for sure' : ''}.`
+			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedSoFar)} in all.`;
+	const cap = options.maxTotalCost;
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
-		try {
-			const { result } = await allocateTime(this, linesOf(batch), {
+		const lines: AllocateLine[] = batch.map((p) => ({ proxy_name: p.name, interval: p.interval, period: p.period }));
+		if (cap !== undefined && stop === undefined && cents(chargedSoFar + batchQuotes[b]) > cap) {
+			stop = `Batch ${b + 1} was not sent: with the ${cents(chargedSoFar)} charged so far, its quote of ${batchQuotes[b]} would pass the Maximum Total Cost of ${cap}`;
+		}
+		if (stop !== undefined) {
+			const stopped = new NodeOperationError(node, stop, {
+				description: `${progress()} These proxies were not extended and nothing was charged for them. Check the prices in the Proxy Account dashboard before running the extension again.`,
 				itemIndex: batch[0].item,
-				timeoutMs: options.timeoutMs,
 			});
-			const lines = result.proxies.time;
+			for (const p of batch) fail(p.item, stopped, { proxy_name: p.name, batch: b + 1, charged: 0 });
+			continue;
+		}
+		try {
+			const { result } = await allocateTime(this, lines, { itemIndex: batch[0].item, timeoutMs: options.timeoutMs });
+			const replied = result.proxies.time;
+			const batchCharged = result.total;
+			let overcharge: string | undefined;
+			if (cap !== undefined && batchCharged > cents(batchQuotes[b] + 0.005)) {
+				overcharge = `Batch ${b + 1} was charged ${batchCharged}, more than its quote of ${batchQuotes[b]}`;
+				if (b + 1 < batches.length) stop = `${overcharge}, so no further batch was sent`;
+			}
 			batch.forEach((p, k) => {
-				const line = lines[k]?.proxy_name === p.name ? lines[k] : lines.find((l) => l.proxy_name === p.name);
-				charged.set(p.item, { amount: line ? line.individual_total : null, batch: b + 1 });
+				const line = replied[k]?.proxy_name === p.name ? replied[k] : replied.find((l) => l.proxy_name === p.name);
+				charged.set(p.item, { amount: line ? line.individual_total : null, batch: b + 1, overcharge });
 			});
-			extendedCount += batch.length;
+			extendedNames.push(...batch.map((p) => p.name));
+			chargedSoFar = cents(chargedSoFar + batchCharged);
 		} catch (error) {
+			const uncertain = requestOutcome(error) !== 'refused';
 			const nodeError = asNodeError(this, error, batch[0].item);
 			if (batches.length > 1) {
-				const earlier = b > 0 ? ` Batches 1 to ${b} (${extendedCount} proxies) were extended before it and are not affected.` : '';
-				nodeError.description = `${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies).${earlier}`.trim();
+				nodeError.description = `${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies). ${progress()}`.trim();
+			}
+			if (uncertain) {
+				uncertainBatches++;
+				// What the batch may have cost counts against the cap, as if it had been charged.
+				if (cap !== undefined) chargedSoFar = cents(chargedSoFar + batchQuotes[b]);
 			}
 			if (!continueOnFail) throw nodeError;
-			for (const p of batch) results[p.item] = errorItem(nodeError, p.item, { proxy_name: p.name, batch: b + 1 });
+			for (const p of batch) {
+				results[p.item] = errorItem(nodeError, p.item, { proxy_name: p.name, batch: b + 1, charged: uncertain ? null : 0 });
+			}
 		}
 	}
 
-	// 6. Read the new expiry dates back (one request). The money has moved: a failed read-back
-	//    must not hide that, so it leaves the new expiry empty instead of failing the items.
+	// 7. Read the new expiry dates back. The money has moved: a failed read-back must not hide that,
+	//    so it leaves the item unconfirmed rather than failed. A list that still shows the old
+	//    expiry (a read lagging behind the charge) is read again, a few times.
+	const confirmedBy = (list: Map<string, ProxyRecord> | undefined, p: Planned) => {
+		const after = list?.get(p.name);
+		return after !== undefined && Date.parse(after.expires_at) > Date.parse(p.record.expires_at);
+	};
+	const done = planned.filter((p) => charged.has(p.item));
 	let after: Map<string, ProxyRecord> | undefined;
-	let readBackNote: string | undefined;
-	if (charged.size > 0) {
+	let readBackError: string | undefined;
+	let reads = 0;
+	while (done.length > 0 && reads < READ_BACK_ATTEMPTS) {
+		if (reads > 0) await sleep(READ_BACK_PAUSE_MS * reads);
+		reads++;
 		try {
-			const { proxies } = await listProxies(this, { itemIndex: planned[0].item, timeoutMs: options.readTimeoutMs });
+			const { proxies } = await listProxies(this, { itemIndex: done[0].item, timeoutMs: options.readTimeoutMs });
 			after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+			readBackError = undefined;
 		} catch (error) {
-			readBackNote = `Extended, but the new expiry could not be read back: ${asNodeError(this, error, planned[0].item).message}`;
+			readBackError = asNodeError(this, error, done[0].item).message;
+			break;
 		}
+		if (done.every((p) => charged.get(p.item)?.amount === null || confirmedBy(after, p))) break;
 	}
-	for (const p of planned) {
-		const done = charged.get(p.item);
-		if (!done) continue;
+	for (const p of done) {
+		const entry = charged.get(p.item)!;
 		const readBack = after?.get(p.name);
 		const json: IDataObject = {
 			proxy_name: p.name,
 			status: 'extended',
 			interval: p.interval,
 			period: p.period,
-			charged: done.amount,
+			charged: entry.amount,
 			previous_expires_at: p.record.expires_at,
 			new_expires_at: readBack?.expires_at ?? null,
-			batch: done.batch,
+			batch: entry.batch,
 		};
-		if (readBackNote) json.note = readBackNote;
-		else if (after && !readBack) json.note = 'Extended, but the proxy was not in the list read back afterwards, so its new expiry is unknown';
+		const paid = entry.amount === null ? '' : ` (charged ${entry.amount})`;
+		let note: string | undefined;
+		if (entry.amount === null) {
+			note = 'The service\u2019s answer did not list this proxy, so whether it was extended and what it cost is not known. Check its expiry (Proxy Account > Get) before running the extension again.';
+		} else if (readBackError !== undefined) {
+			note = `The service reported the extension${paid}, but the new expiry could not be read back to confirm it: ${readBackError}`;
+		} else if (!readBack) {
+			note = `The service reported the extension${paid}, but the proxy was not in the list read back afterwards, so its new expiry is unknown.`;
+		} else if (!confirmedBy(after, p)) {
+			note = `The service reported the extension${paid}, but the proxy\u2019s expiry had not moved when it was read back (${reads} ${reads === 1 ? 'read' : 'reads'}). Check it (Proxy Account > Get) before running the extension again.`;
+		}
+		if (note !== undefined) {
+			json.status = 'unconfirmed';
+			json.note = note;
+		}
+		if (entry.overcharge) json.note = `${json.note ? `${String(json.note)} ` : ''}${entry.overcharge}.`;
 		results[p.item] = { json, pairedItem: { item: p.item } };
 	}
-	return output();
+	return finishRepeats();
+}
+
+/**
+ * Which line of a refused quote the service will not price, if a quote refused it (a 4xx or an
+ * `ok: false`: the service said no before doing anything) and one line alone is to blame: the
+ * line its message points at (`proxies[2]`) when quoting that line alone is refused too, else the
+ * one found by quoting halves. Quotes charge nothing. Undefined when the refusal is not about one
+ * line, or for any other failure.
+ */
+async function refusedLine(
+	ctx: IExecuteFunctions,
+	lines: QuoteLine[],
+	error: unknown,
+	timeoutMs: number,
+	itemIndex: number,
+): Promise<number | undefined> {
+	// Only a refusal of the input: the service said no to what was asked, before doing anything.
+	const refusesInput = (failure: unknown) =>
+		requestOutcome(failure) === 'refused' &&
+		failure instanceof NodeApiError &&
+		(failure.errorResponse as { refusal?: unknown } | undefined)?.refusal === 'invalid-input';
+	if (!refusesInput(error)) return undefined;
+	const isRefused = async (indices: number[]) => {
+		try {
+			await quotePrices(ctx, indices.map((i) => lines[i]), { itemIndex, timeoutMs });
+			return false;
+		} catch (failure) {
+			if (refusesInput(failure)) return true;
+			throw asNodeError(ctx, failure, itemIndex);
+		}
+	};
+	const hint = /proxies\[(\d+)\]/.exec((error as NodeApiError).message)?.[1];
+	if (hint !== undefined && Number(hint) < lines.length && (lines.length === 1 || (await isRefused([Number(hint)])))) {
+		return Number(hint);
+	}
+	// The whole set is refused: narrow it down to one line, half by half.
+	let candidates = lines.map((_, i) => i);
+	while (candidates.length > 1) {
+		const half = candidates.slice(0, Math.ceil(candidates.length / 2));
+		const rest = candidates.slice(half.length);
+		if (await isRefused(half)) candidates = half;
+		else if (await isRefused(rest)) candidates = rest;
+		else return undefined;
+	}
+	return candidates[0];
 }

@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
 		return [
 			paired(

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import { parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import { isSet, parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import {
 	carrierFilter,
 	cityFilter,
@@ -87,11 +87,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const sort = this.getNodeParameter('sort', i, 'none') as string;
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const window =
-			filters.expiringWithinHours === undefined
-				? undefined
-				: parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)');
-		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+		const window = isSet(filters, 'expiringWithinHours')
+			? parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)')
+			: undefined;
+		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 
 		const { proxies, serverTime } = await load();
 		const place = readProxyFilters(filters);

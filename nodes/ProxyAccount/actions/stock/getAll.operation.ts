@@ -47,10 +47,16 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** One stock entry as an output item: the entry as returned, its carrier counts as a map, and their total. */
-export function stockOutput(entry: StockEntry): IDataObject {
+/**
+ * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
+ * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
+ */
+export function stockOutput(entry: StockEntry, onlyCarrier?: string): IDataObject {
 	const { carriers, ...raw } = entry;
-	const total = Object.values(carriers).reduce((sum, count) => sum + count, 0);
+	const total =
+		onlyCarrier === undefined
+			? Object.values(carriers).reduce((sum, count) => sum + count, 0)
+			: (carriers[onlyCarrier] ?? 0);
 	return { ...(raw as IDataObject), carriers, total };
 }
 
@@ -61,7 +67,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options.timeoutSeconds, DEFAULT_READ_TIMEOUT_SECONDS);
+		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 		const limit = returnAll ? Infinity : parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const place = readPlaceFilters(filters);
@@ -74,7 +80,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (place.carrier !== undefined && matchedKey === undefined) continue;
 			const relevant = matchedKey === undefined ? Object.values(entry.carriers) : [entry.carriers[matchedKey]];
 			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0))) continue;
-			out.push(paired(stockOutput(entry), i));
+			out.push(paired(stockOutput(entry, matchedKey), i));
 		}
 		return out;
 	});

@@ -36,7 +36,11 @@ export interface NodeUnderTest {
 	/** Node parameters as in a workflow's JSON. */
 	parameters: Record<string, unknown>;
 	continueOnFail?: boolean;
+	/** n8n's On Error setting; wins over `continueOnFail`. `continueErrorOutput` adds the error output (index 1). */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 	alwaysOutputData?: boolean;
 }
 
@@ -124,8 +128,10 @@ export class WorkflowHarness {
 			parameters: node.parameters as INodeParameters,
 			credentials: { [CREDENTIAL_NAME]: { id: 'cred-1', name: 'Proxy Account account' } },
 			continueOnFail: node.continueOnFail,
-			onError: node.continueOnFail ? 'continueRegularOutput' : undefined,
+			onError: node.onError ?? (node.continueOnFail ? 'continueRegularOutput' : undefined),
 			retryOnFail: node.retryOnFail,
+			maxTries: node.maxTries,
+			waitBetweenTries: node.waitBetweenTries,
 			alwaysOutputData: node.alwaysOutputData,
 		};
 	}

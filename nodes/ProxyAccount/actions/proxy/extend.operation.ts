@@ -192,11 +192,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
+	const failures = new Map<number, NodeApiError | NodeOperationError>();
 
 	// A failed item: an error item when the node continues on fail, otherwise the node stops here.
 	const fail = (itemIndex: number, error: unknown, extra: IDataObject = {}) => {
 		const nodeError = asNodeError(this, error, itemIndex);
 		if (!continueOnFail) throw nodeError;
+		failures.set(itemIndex, nodeError);
 		results[itemIndex] = errorItem(nodeError, itemIndex, extra);
 	};
 	const output = () => results.filter((result): result is INodeExecutionData => result !== undefined);
@@ -269,9 +271,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}
 	const finishRepeats = () => {
 		for (const { w, first } of repeats) {
-			const firstResult = results[first.item];
-			if (firstResult?.error) {
-				fail(w.item, firstResult.error, { proxy_name: w.name });
+			const failure = failures.get(first.item);
+			if (failure) {
+				fail(w.item, failure, { proxy_name: w.name });
 				continue;
 			}
 			results[w.item] = {
@@ -474,9 +476,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				if (cap !== undefined) chargedSoFar = cents(chargedSoFar + batchQuotes[b]);
 			}
 			if (!continueOnFail) throw nodeError;
-			for (const p of batch) {
-				results[p.item] = errorItem(nodeError, p.item, { proxy_name: p.name, batch: b + 1, charged: uncertain ? null : 0 });
-			}
+			for (const p of batch) fail(p.item, nodeError, { proxy_name: p.name, batch: b + 1, charged: uncertain ? null : 0 });
 		}
 	}
 

@@ -150,6 +150,35 @@ refused('Extend > Batch Size', '0', 'Batch Size must be a whole number from 1 to
 refused('Extend > Batch Size', '1.5', 'Batch Size must be a whole number from 1 to 1000, but it is 1.5 [item 0]', extendOption({ batchSize: 1.5 }));
 refused('Extend > Batch Size', '5000', 'Batch Size must be a whole number from 1 to 1000, but it is 5000 [item 0]', extendOption({ batchSize: 5000 }));
 refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', extendOption({ timeoutSeconds: 0 }));
+refused(
+	'Extend > Timeout (Seconds)',
+	'2\u00b3\u00b9 ms (beyond Node\u2019s timer limit)',
+	'Timeout (Seconds) must be a number from 1 to 600, but it is 2147484 [item 0]',
+	extendOption({ timeoutSeconds: 2_147_484 }),
+);
+// Safety options set by expressions that resolve to nothing or to another type: never "off".
+refused('Extend > Dry Run', 'expression resolving to "yes"', 'Dry Run must be true or false, but it is \u201cyes\u201d [item 0]', extendOption({ dryRun: '={{ "yes" }}' }));
+refused('Extend > Dry Run', 'expression resolving to nothing', 'Dry Run must be true or false, but it is empty [item 0]', extendOption({ dryRun: '={{ $json.nothing }}' }));
+refused(
+	'Extend > Maximum Total Cost',
+	'expression resolving to nothing',
+	'Maximum Total Cost must be an amount of 0 or more, but it is empty [item 0]',
+	extendOption({ maxTotalCost: '={{ $json.nothing }}' }),
+);
+refused('Extend > Maximum Total Cost', 'expression resolving to NaN', 'Maximum Total Cost must be an amount of 0 or more, but it is NaN [item 0]', extendOption({ maxTotalCost: '={{ NaN }}' }));
+refused(
+	'Extend > Only If Expiring Within (Hours)',
+	'expression resolving to nothing',
+	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is empty [item 0]',
+	extendOption({ onlyIfExpiringWithinHours: '={{ $json.nothing }}' }),
+);
+refused('Extend > Batch Size', 'expression resolving to nothing', 'Batch Size must be a whole number from 1 to 1000, but it is empty [item 0]', extendOption({ batchSize: '={{ $json.nothing }}' }));
+refused(
+	'Extend > Timeout (Seconds)',
+	'expression resolving to nothing',
+	'Timeout (Seconds) must be a number from 1 to 600, but it is empty [item 0]',
+	extendOption({ timeoutSeconds: '={{ $json.nothing }}' }),
+);
 refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1 [item 0]', extendOption({ maxTotalCost: -1 }));
 refused(
 	'Extend > Maximum Total Cost',
@@ -326,6 +355,40 @@ refused(
 	withCredential('127.0.0.1:9'),
 );
 refused('Credential > Base URL', 'empty', 'The Proxy Account credential has no Base URL', withCredential(''));
+// The Base URL leaks nothing: a password in it, or the API key pasted into it, is never repeated.
+const URL_PASSWORD = 'Hunter2-base-url-password';
+refused(
+	'Credential > Base URL',
+	'with user:password@',
+	'The Base URL in the Proxy Account credential must not contain a user name or password',
+	() => ({ ...withCredential('')(), baseUrl: `http://admin:${URL_PASSWORD}@127.0.0.1:9` }),
+	() => audit.addKey(URL_PASSWORD),
+);
+refused(
+	'Credential > Base URL',
+	'the API key pasted into it',
+	'The Base URL in the Proxy Account credential must start with http:// or https:// (it is a value that looks like the API key, so it is not shown)',
+	withCredential('{key}'),
+);
+refused(
+	'Credential > Base URL',
+	'a key-like token',
+	'The Base URL in the Proxy Account credential must start with http:// or https:// (it is a value that looks like a key, so it is not shown)',
+	withCredential('pa_live_0123456789abcdef0123456789abcdef'),
+	() => audit.addKey('pa_live_0123456789abcdef0123456789abcdef'),
+);
+refused(
+	'Credential > Base URL',
+	'300 characters of text',
+	'The Base URL in the Proxy Account credential must start with http:// or https:// (it is a value of 300 characters, not shown)',
+	withCredential('x'.repeat(300)),
+);
+refused(
+	'Credential > Base URL',
+	'the API key in a query ("?key=\u2026")',
+	'The Base URL in the Proxy Account credential must not contain ? or #',
+	withCredential('{url}/?key={key}'),
+);
 refused('Credential > Base URL', 'with a query ("?a=1")', 'The Base URL in the Proxy Account credential must not contain ? or #', withCredential('{url}?a=1'));
 for (const [label, suffix] of [
 	['with a trailing slash', '/'],

@@ -15,6 +15,7 @@ const TABLES = [
 	['bad-input', 'Bad input'],
 	['secret-audit', 'Secret audit'],
 	['load', 'Load'],
+	['randomized', 'Randomized'],
 ];
 
 function fail(message) {
@@ -188,6 +189,16 @@ out.push('');
 out.push(`${load.length} scenarios, ${load.filter((c) => c.pass).length} passed.`);
 out.push('');
 out.push(detailTable(load, { withColumn: false }));
+out.push('');
+
+const randomized = byOrder('randomized', of('randomized'));
+out.push('## Randomized');
+out.push('');
+out.push(
+	`${randomized.length} property test${randomized.length === 1 ? '' : 's'}, ${randomized.filter((c) => c.pass).length} passed: many seeded random scenarios, each a real workflow execution, checked against the simulator\u2019s charge ledger rather than against what the node says.`,
+);
+out.push('');
+out.push(detailTable(randomized));
 out.push('');
 
 writeFileSync(target, `${out.join('\n')}\n`);

@@ -16,7 +16,7 @@ import type { SimulatorOptions } from '../simulator';
 
 export const RESULTS_DIR = join(__dirname, '.results');
 
-export type TableId = 'fault-matrix' | 'bad-input' | 'secret-audit' | 'load';
+export type TableId = 'fault-matrix' | 'bad-input' | 'secret-audit' | 'load' | 'randomized';
 
 export interface CellMeta {
 	table: TableId;

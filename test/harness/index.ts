@@ -3,6 +3,7 @@ import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { TransportProbe } from '../fixtures/TransportProbe.node';
 import { WorkflowHarness } from './workflow';
 
+export * from './hostile';
 export { capturedLogs } from './logger';
 export { PollHarness } from './poll';
 export type { NodeResult, NodeUnderTest, RunOptions, TestCredentials, WorkflowResult } from './workflow';

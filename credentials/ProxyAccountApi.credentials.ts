@@ -57,8 +57,18 @@ export class ProxyAccountApi implements ICredentialType {
 			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}',
 			url: '/v1/stock',
 			method: 'GET',
+			// Never sent on to another address: the key would go with it.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message:
+						'The Base URL redirects to another address, which is not followed so the API key stays with the Base URL. Enter the address the service redirects to (e.g. https:// instead of http://).',
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

@@ -3,7 +3,7 @@ import type { INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ProxyAccountApi } from '../../credentials/ProxyAccountApi.credentials';
-import { createHarness } from '../harness';
+import { createHarness, HostileFront } from '../harness';
 import { resolve } from '../harness/credentials-helper';
 import { ProxyAccountSimulator } from '../simulator';
 import { apiRequests, credentialsFor, visibleText } from './helpers';
@@ -106,6 +106,8 @@ describe('credential ProxyAccountApi', () => {
 				headers,
 				validateStatus: () => true,
 				proxy: false,
+				// As n8n's HTTP client does with the request's disableFollowRedirect.
+				maxRedirects: request.disableFollowRedirect === true ? 0 : 5,
 			});
 			const rule = credentialType.test.rules?.find(
 				(r) => r.type === 'responseCode' && r.properties.value === response.status,
@@ -117,6 +119,21 @@ describe('credential ProxyAccountApi', () => {
 		it('passes with the right key, using a cheap read', async () => {
 			await expect(runCredentialTest({ baseUrl: `${sim.url}/`, apiKey: ` ${sim.demoApiKey} ` })).resolves.toEqual({ status: 'OK' });
 			expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/stock']);
+		});
+
+		it('does not follow a redirect: the key never reaches the other address', async () => {
+			const front = await HostileFront.start(sim.url);
+			try {
+				for (const status of [301, 302, 307, 308] as const) front.add({ route: 'GET /v1/stock', kind: 'redirect', status });
+				for (let i = 0; i < 4; i++) {
+					const outcome = await runCredentialTest({ baseUrl: front.url, apiKey: sim.demoApiKey });
+					expect(outcome.status).toBe('Error');
+					expect(outcome.message).toMatch(/^The Base URL redirects to another address, which is not followed/);
+				}
+				expect(front.sink.requests).toHaveLength(0);
+			} finally {
+				await front.stop();
+			}
 		});
 
 		it('fails with a wrong key with a message to check the key, not echoing it', async () => {

@@ -7,13 +7,20 @@ import { TestCredentialsHelper } from './credentials-helper';
 import type { NodeUnderTest, TestCredentials, WorkflowHarness } from './workflow';
 import { CREDENTIAL_NAME } from './workflow';
 
+/** Each harness is its own workflow, with its own id, as each active workflow is in n8n. */
+let harnesses = 0;
+
 /**
  * Drives a polling trigger's `poll()` through n8n-core's PollContext over one Workflow object, so
  * `getWorkflowStaticData('node')` persists between polls as in an active workflow. `restart()`
- * saves the static data as JSON and loads it into a fresh Workflow, as n8n does across a restart.
+ * saves the static data as JSON and loads it into a fresh Workflow, as n8n does across a restart
+ * when it saved the latest static data; `restartFrom()` loads older static data instead, as n8n
+ * 2.x does after a restart (it saves static data only when a poll emits).
  */
 export class PollHarness {
 	private workflow!: Workflow;
+
+	private readonly workflowId = `wf-poll-${++harnesses}`;
 
 	private readonly node: INode;
 
@@ -35,7 +42,7 @@ export class PollHarness {
 
 	private load(staticData: IDataObject) {
 		this.workflow = new Workflow({
-			id: 'wf-poll',
+			id: this.workflowId,
 			name: 'Poll workflow',
 			nodes: [this.node],
 			connections: {},
@@ -47,7 +54,7 @@ export class PollHarness {
 	}
 
 	private additionalData(mode: 'trigger' | 'manual') {
-		return buildAdditionalData(this.credentialsHelper, mode, 'poll', { id: 'wf-poll', nodes: [this.node], connections: {} });
+		return buildAdditionalData(this.credentialsHelper, mode, 'poll', { id: this.workflowId, nodes: [this.node], connections: {} });
 	}
 
 	/**
@@ -70,5 +77,13 @@ export class PollHarness {
 	/** Saves static data as JSON and loads it into a fresh Workflow, like an n8n restart. */
 	restart(): void {
 		this.load(this.staticData);
+	}
+
+	/**
+	 * Loads `staticData` (e.g. a copy of `staticData` taken earlier) into a fresh Workflow of the
+	 * same id, like an n8n restart that comes back with static data saved before the latest polls.
+	 */
+	restartFrom(staticData: IDataObject): void {
+		this.load(JSON.parse(JSON.stringify(staticData)) as IDataObject);
 	}
 }

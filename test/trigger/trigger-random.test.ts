@@ -1,14 +1,24 @@
 /**
  * Randomized test of the Proxy Account Trigger: over many seeded rounds of random stock changes,
  * city openings and closings, new and removed proxies, status changes, extensions (through the
- * allocate endpoint and directly), clock advances, injected faults, restarts and "Fetch Test
- * Event" runs, the events the trigger emits must equal exactly the events a simple reference model
- * computes from the sequence of states the trigger observed successfully.
+ * allocate endpoint and directly), clock advances, injected faults, partial lists (a reply that
+ * leaves some entries out), restarts (n8n 1.x style, with the latest static data, and n8n 2.x
+ * style, back to the static data saved at the last emitting poll) and "Fetch Test Event" runs, the
+ * events the trigger emits must equal exactly the events a simple reference model computes from
+ * the sequence of lists the trigger observed successfully; and no change is ever reported twice.
  *
  * The reference model below is written from the event definitions, not from the node's code: it
  * works on the service's raw payloads (fetched by the test, not by the node) and keeps its own
  * memory. With a frozen clock nothing changes between the test's fetch and the trigger's poll, so
- * that payload is the state the poll saw.
+ * that payload, less the entries a partial reply leaves out, is the list the poll saw.
+ *
+ * The definitions, with the grace period: an entry (city or proxy) the memory holds but the list
+ * does not is kept unchanged and marked missing (polls in a row, and the service's time of the
+ * first); it is forgotten once missing from 3 polls in a row or more AND for an hour or more. When
+ * it is listed again its mark is cleared and it is compared with what was kept. n8n 2.x saves the
+ * trigger's memory only when a poll emits; after such a restart the marks are trusted only when
+ * they are the ones the trigger stored last (it restarts them otherwise: the entries stay, and count
+ * as missing from the next poll on).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -93,6 +103,34 @@ async function snapshot(client: SimClient, carrierKeys: string[]): Promise<Snaps
 
 // ----- the reference model ---------------------------------------------------------------------------
 
+const GRACE_POLLS = 3;
+const GRACE_MS = HOUR;
+
+/**
+ * What a trigger remembers: a value per entry (city or proxy), and the marks of the entries that
+ * were missing from the latest list ([polls in a row, service time of the first]). Never changed
+ * in place: each poll makes a new one, so an older one can be kept (n8n 2.x's saved copy).
+ */
+interface Memory<V> {
+	values: Map<string, V>;
+	marks: Map<string, [number, number]>;
+}
+
+/** The memory that follows `previous` for the entries of `listed` (their new values already set in `values`). */
+function withGrace<V>(previous: Memory<V>, listed: Set<string>, values: Map<string, V>, now: number): Memory<V> {
+	const marks = new Map<string, [number, number]>();
+	for (const [key, value] of previous.values) {
+		if (listed.has(key)) continue;
+		const mark = previous.marks.get(key);
+		const polls = (mark?.[0] ?? 0) + 1;
+		const since = mark ? Math.min(mark[1], now) : now;
+		if (polls >= GRACE_POLLS && now - since >= GRACE_MS) continue; // forgotten
+		values.set(key, value);
+		marks.set(key, [polls, since]);
+	}
+	return { values, marks };
+}
+
 interface Config {
 	label: string;
 	parameters: INodeParameters;
@@ -100,9 +138,9 @@ interface Config {
 	model: Model;
 }
 
-/** Computes the expected events (as comparable keys) of one successful poll; null state = baseline. */
+/** Computes the expected events (as comparable keys) of one successful poll of `seen`; null memory = baseline. */
 interface Model {
-	observe(previous: Snapshot | null, current: Snapshot): string[];
+	observe(previous: Memory<unknown> | null, seen: Snapshot): { events: string[]; memory: Memory<unknown> };
 }
 
 const lower = (text: string) => text.toLowerCase();
@@ -111,14 +149,22 @@ function inList(value: string, list: string[] | undefined): boolean {
 	return list === undefined || list.map(lower).includes(lower(value));
 }
 
+interface CityValue {
+	status: string;
+	counts: Record<string, number>;
+}
+
 function stockModel(kind: 'becameAvailable' | 'anyChange' | 'reachedThreshold', opts: { cities?: string[]; states?: string[]; carrier?: string; threshold?: number }): Model {
 	return {
-		observe(previous, current) {
-			if (!previous) return [];
+		observe(prev, seen) {
+			const previous = prev as Memory<CityValue> | null;
+			const values = new Map<string, CityValue>();
 			const out: string[] = [];
-			for (const now of current.cities) {
-				if (!inList(now.city, opts.cities) || !inList(now.state, opts.states)) continue;
-				const before = previous.cities.find((c) => c.city === now.city && c.state === now.state);
+			for (const now of seen.cities) {
+				const key = `${now.city}|${now.state}`;
+				const before = previous?.values.get(key);
+				values.set(key, { status: now.status, counts: now.counts });
+				if (!previous || !inList(now.city, opts.cities) || !inList(now.state, opts.states)) continue;
 				for (const carrier of Object.keys(now.counts)) {
 					if (opts.carrier !== undefined && carrier !== opts.carrier) continue;
 					const b = before ? before.counts[carrier] : 0;
@@ -131,7 +177,8 @@ function stockModel(kind: 'becameAvailable' | 'anyChange' | 'reachedThreshold', 
 					if (change) out.push(`${change}|${now.city}|${carrier}|${b}|${bs}|${a}|${now.status}`);
 				}
 			}
-			return out;
+			const listed = new Set(seen.cities.map((c) => `${c.city}|${c.state}`));
+			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
 		},
 	};
 }
@@ -149,52 +196,72 @@ function proxyMatches(p: Proxy, f: ProxyFilter): boolean {
 	return true;
 }
 
-/** Once per proxy per expiry: remembers every (name, expiry) seen inside the window. */
+/**
+ * Once per proxy per expiry: the memory holds, per proxy, the expiry it was reported (or at the
+ * baseline seen) inside the window for. A listed proxy with another expiry is reported when the
+ * new one is inside the window, and otherwise not remembered.
+ */
 function expiringModel(hours: number, filter: ProxyFilter): Model {
-	const seen = new Set<string>();
 	return {
-		observe(previous, current) {
-			const names = new Set(current.proxies.map((p) => p.name));
-			for (const key of [...seen]) if (!names.has(key.split('\u0000')[0])) seen.delete(key);
+		observe(prev, seen) {
+			const previous = prev as Memory<number> | null;
+			const values = new Map<string, number>();
 			const out: string[] = [];
-			for (const p of current.proxies) {
+			for (const p of seen.proxies) {
 				const expires = Date.parse(p.expires_at);
-				const key = `${p.name}\u0000${expires}`;
-				if (expires - current.now > hours * HOUR || seen.has(key)) continue;
-				seen.add(key);
+				if (previous?.values.get(p.name) === expires) {
+					values.set(p.name, expires);
+					continue;
+				}
+				if (expires - seen.now > hours * HOUR) continue;
+				values.set(p.name, expires);
 				if (previous && proxyMatches(p, filter)) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
 			}
-			return out;
+			const listed = new Set(seen.proxies.map((p) => p.name));
+			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
 		},
 	};
 }
 
 function statusModel(filter: ProxyFilter, from?: string, to?: string): Model {
 	return {
-		observe(previous, current) {
-			if (!previous) return [];
+		observe(prev, seen) {
+			const previous = prev as Memory<string> | null;
+			const values = new Map<string, string>();
 			const out: string[] = [];
-			for (const p of current.proxies) {
-				const before = previous.proxies.find((q) => q.name === p.name);
-				if (!before || before.status === p.status || !proxyMatches(p, filter)) continue;
-				if (from !== undefined && before.status !== from) continue;
+			for (const p of seen.proxies) {
+				values.set(p.name, p.status);
+				const before = previous?.values.get(p.name);
+				if (before === undefined || before === p.status || !proxyMatches(p, filter)) continue;
+				if (from !== undefined && before !== from) continue;
 				if (to !== undefined && p.status !== to) continue;
-				out.push(`proxy_status_changed|${p.name}|${before.status}|${p.status}`);
+				out.push(`proxy_status_changed|${p.name}|${before}|${p.status}`);
 			}
-			return out;
+			const listed = new Set(seen.proxies.map((p) => p.name));
+			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
 		},
 	};
 }
 
 function newProxyModel(filter: ProxyFilter): Model {
 	return {
-		observe(previous, current) {
-			if (!previous) return [];
-			return current.proxies
-				.filter((p) => !previous.proxies.some((q) => q.name === p.name) && proxyMatches(p, filter))
-				.map((p) => `new_proxy|${p.name}`);
+		observe(prev, seen) {
+			const previous = prev as Memory<true> | null;
+			const values = new Map<string, true>();
+			const out: string[] = [];
+			for (const p of seen.proxies) {
+				if (previous && !previous.values.has(p.name) && proxyMatches(p, filter)) out.push(`new_proxy|${p.name}`);
+				values.set(p.name, true);
+			}
+			const listed = new Set(seen.proxies.map((p) => p.name));
+			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
 		},
 	};
+}
+
+/** The marks as comparable text. */
+function marksText(memory: Memory<unknown> | null): string {
+	return JSON.stringify([...(memory?.marks ?? new Map<string, [number, number]>())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The same keys, read from an emitted item. */
@@ -233,11 +300,21 @@ function faultFor(route: RouteKey, rnd: ReturnType<typeof prng>): { spec: FaultS
 	return rnd.pick(options);
 }
 
+/** The indices of up to `most` entries to leave out of a reply (none that `mayDrop` refuses; one entry always stays). */
+function pickDrops(keys: string[], most: number, mayDrop: (key: string) => boolean, rnd: ReturnType<typeof prng>): number[] {
+	const candidates = keys.map((key, index) => ({ key, index })).filter(({ key }) => mayDrop(key));
+	const drops = new Set<number>();
+	for (let n = rnd.int(1, most); n > 0 && candidates.length > 0 && drops.size < keys.length - 1; n--) {
+		drops.add(candidates.splice(rnd.int(0, candidates.length - 1), 1)[0].index);
+	}
+	return [...drops].sort((a, b) => b - a);
+}
+
 describe('randomized: emitted events equal the events of the observed states', () => {
 	let sim: ProxyAccountSimulator;
 	afterAll(async () => await sim?.stop());
 
-	it(`${ROUNDS} rounds of random changes, faults and restarts over 10 triggers (seed ${SEED})`, async () => {
+	it(`${ROUNDS} rounds of random changes, faults, partial lists and restarts over 10 triggers (seed ${SEED})`, async () => {
 		sim = await ProxyAccountSimulator.start({ seed: 77, proxies: 30, cities: 10, frozenClock: true, now: START, balance: 10_000_000 });
 		const rnd = prng(SEED);
 		const client = simClient(sim.url, sim.demoApiKey);
@@ -292,12 +369,32 @@ describe('randomized: emitted events equal the events of the observed states', (
 		const triggers = configs.map((config) => ({
 			config,
 			poll: new PollHarness(harness, { type: 'proxyAccountTrigger', parameters: config.parameters }, { baseUrl: sim.url, apiKey: sim.demoApiKey }),
-			last: null as Snapshot | null,
+			/** The model's memory, as the trigger's static data holds it. */
+			memory: null as Memory<unknown> | null,
+			/** The marks the trigger stored last (what it trusts after going back to older static data). */
+			lastMarks: marksText(null),
+			/** n8n 2.x: the static data (and the model's memory) saved at the last emitting poll. */
+			saved: { staticData: {} as IDataObject, memory: null as Memory<unknown> | null },
+			/** Polls in a row each entry was left out of this trigger's list (never more than 2). */
+			dropped: new Map<string, number>(),
 			emitted: [] as string[],
 			expected: [] as string[],
+			/** Each reported change with the version of the entry it was reported for. */
+			reported: new Set<string>(),
+			repeated: [] as string[],
 		}));
 
-		const counts = { polls: 0, failed: 0, retried: 0, restarts: 0, manual: 0, events: 0, extensions: 0 };
+		// Versions of each entry's value, so that a change reported twice can be told from the same
+		// kind of change happening again: a city's counts and status, a proxy's status.
+		const version = new Map<string, number>();
+		const bump = (key: string) => version.set(key, (version.get(key) ?? 0) + 1);
+		const setCount = (city: string, carrier: string, count: number) => {
+			const entry = sim.stock.find((c) => c.city === city)!;
+			if ((entry.counts[carrier] ?? 0) !== count) bump(`${entry.city}|${entry.state}`);
+			sim.setStockCount(city, carrier, count);
+		};
+
+		const counts = { polls: 0, failed: 0, retried: 0, restarts: 0, reverts: 0, manual: 0, partial: 0, events: 0, extensions: 0, deleted: 0, forgotten: 0 };
 		let added = 0;
 		const maxSize = new Map<string, number>();
 
@@ -306,10 +403,11 @@ describe('randomized: emitted events equal the events of the observed states', (
 			const changes = rnd.int(0, 3);
 			for (let i = 0; i < changes; i++) {
 				const city = rnd.pick(sim.stock);
-				sim.setStockCount(city.city, rnd.pick(carrierKeys), rnd.pick([0, 0, 0, 1, 2, 3, 4, 6, rnd.int(0, 20)]));
+				setCount(city.city, rnd.pick(carrierKeys), rnd.pick([0, 0, 0, 1, 2, 3, 4, 6, rnd.int(0, 20)]));
 			}
 			if (rnd.chance(0.12)) {
 				const city = rnd.pick(sim.stock);
+				bump(`${city.city}|${city.state}`);
 				sim.setCityOpen(city.city, !city.open);
 			}
 			const proxies = sim.account().proxies;
@@ -327,7 +425,10 @@ describe('randomized: emitted events equal the events of the observed states', (
 				});
 			}
 			for (let i = rnd.int(0, 2); i > 0; i--) {
-				rnd.pick([...proxies.values()]).network_status = rnd.pick(['online', 'online', 'offline', 'rebooting']);
+				const proxy = rnd.pick([...proxies.values()]);
+				const status = rnd.pick(['online', 'online', 'offline', 'rebooting']);
+				if (proxy.network_status !== status) bump(proxy.proxy_name);
+				proxy.network_status = status;
 			}
 			if (rnd.chance(0.25)) {
 				counts.extensions += 1;
@@ -342,7 +443,11 @@ describe('randomized: emitted events equal the events of the observed states', (
 					proxy.expires_at = new Date(Math.max(Date.parse(proxy.expires_at), sim.clock.now()) + rnd.int(1, 48) * HOUR).toISOString();
 				}
 			}
-			if (rnd.chance(0.05) && proxies.size > 12) proxies.delete(rnd.pick([...proxies.keys()]));
+			// A proxy that goes for good (never added again under its name).
+			if (rnd.chance(0.05) && proxies.size > 12) {
+				counts.deleted += 1;
+				proxies.delete(rnd.pick([...proxies.keys()]));
+			}
 			if (rnd.chance(0.8)) sim.clock.advance(rnd.int(0, 5 * 3600) * 1000);
 			if (rnd.chance(0.03)) sim.clock.advance(rnd.int(24, 60) * HOUR);
 
@@ -352,8 +457,14 @@ describe('randomized: emitted events equal the events of the observed states', (
 			// --- every trigger polls ----------------------------------------------------------------------
 			for (const t of triggers) {
 				if (rnd.chance(0.03)) {
+					// n8n 1.x (or its durable scheduler): the latest static data is back after the restart.
 					counts.restarts += 1;
 					t.poll.restart();
+				} else if (rnd.chance(0.05)) {
+					// n8n 2.x: back to the static data saved at the last emitting poll (none before the first).
+					counts.reverts += 1;
+					t.poll.restartFrom(t.saved.staticData);
+					t.memory = t.saved.memory;
 				}
 				if (rnd.chance(0.03)) {
 					counts.manual += 1;
@@ -364,7 +475,14 @@ describe('randomized: emitted events equal the events of the observed states', (
 					expect(JSON.stringify(t.poll.staticData)).toBe(before);
 				}
 				const fault = rnd.chance(0.12) ? faultFor(t.config.route, rnd) : undefined;
+				// A partial list: a reply that leaves out a few entries (never an entry already left out of
+				// this trigger's last 2 lists, so the grace period never runs out for one still there).
+				// Not at a baseline: what a partial baseline does not list is simply unknown.
+				const isStock = t.config.route === STOCK;
+				const keys = isStock ? current.cities.map((c) => `${c.city}|${c.state}`) : current.proxies.map((p) => p.name);
+				const drops = !fault && t.memory !== null && rnd.chance(0.25) ? pickDrops(keys, 3, (key) => (t.dropped.get(key) ?? 0) < 2, rnd) : [];
 				if (fault) sim.injectFault(fault.spec);
+				if (drops.length > 0) sim.injectFault({ route: t.config.route, kind: 'drift', remove: drops.map((index) => `data.${index}`) });
 				sim.resetLogs();
 				const stateBefore = JSON.stringify(t.poll.staticData);
 				counts.polls += 1;
@@ -383,12 +501,24 @@ describe('randomized: emitted events equal the events of the observed states', (
 				}
 				expect(fault === undefined || fault.retried).toBe(true);
 				if (fault?.retried) counts.retried += 1;
+				if (drops.length > 0) counts.partial += 1;
 				// One endpoint, one request (two when a 503 was retried).
 				expect(sim.requests.map((r) => r.route)).toEqual(fault?.retried ? [t.config.route, t.config.route] : [t.config.route]);
 				expect(sim.pendingFaults()).toHaveLength(0);
 
-				const expected = t.config.model.observe(t.last, current);
-				t.last = current;
+				// What this poll saw: the service's list less the entries the reply left out.
+				const left = new Set(drops);
+				const seen: Snapshot = isStock
+					? { ...current, cities: current.cities.filter((_, index) => !left.has(index)) }
+					: { ...current, proxies: current.proxies.filter((_, index) => !left.has(index)) };
+				for (const [index, key] of keys.entries()) t.dropped.set(key, left.has(index) ? (t.dropped.get(key) ?? 0) + 1 : 0);
+				// The marks are trusted only when they are the ones the trigger stored last.
+				const previous = t.memory && marksText(t.memory) !== t.lastMarks ? { values: t.memory.values, marks: new Map() } : t.memory;
+				const { events: expected, memory } = t.config.model.observe(previous, seen);
+				if (previous) for (const key of previous.values.keys()) if (!memory.values.has(key) && !keys.includes(key)) counts.forgotten += 1;
+				t.memory = memory;
+				t.lastMarks = marksText(memory);
+
 				const emitted = (items ?? []).map(keyOf);
 				if (items !== null) expect(items.length).toBeGreaterThan(0);
 				for (const item of items ?? []) {
@@ -400,6 +530,22 @@ describe('randomized: emitted events equal the events of the observed states', (
 						`round ${round}, trigger "${t.config.label}": emitted ${JSON.stringify(emitted)} but the observed states give ${JSON.stringify(expected)}`,
 					);
 				}
+				// The trigger remembers the same entries as the model, with the same missing marks.
+				const stored = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
+				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status) as object);
+				const storedMarks = JSON.stringify(Object.entries((stored.gone ?? {}) as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+				if (storedMarks !== t.lastMarks || JSON.stringify([...storedKeys].sort()) !== JSON.stringify([...memory.values.keys()].sort())) {
+					throw new Error(`round ${round}, trigger "${t.config.label}": the trigger remembers ${JSON.stringify(stored)}, the model ${JSON.stringify([[...memory.values.keys()], t.lastMarks])}`);
+				}
+				// Across every kind of restart, a change of an entry is reported at most once: the same
+				// event key for the same version of the entry is a repeat.
+				for (const item of items ?? []) {
+					const entry = item.event === 'stock_changed' ? `${item.city}|${item.state}` : String(item.proxy_name);
+					const identity = `${keyOf(item)}#${item.event === 'stock_changed' || item.event === 'proxy_status_changed' ? (version.get(entry) ?? 0) : ''}`;
+					if (t.reported.has(identity)) t.repeated.push(`round ${round}: ${identity}`);
+					t.reported.add(identity);
+				}
+				if (items !== null) t.saved = { staticData: t.poll.staticData, memory };
 				t.emitted.push(...emitted);
 				t.expected.push(...expected);
 				counts.events += emitted.length;
@@ -411,6 +557,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 		// Exactly the events of the observed states: none missed, none repeated.
 		for (const t of triggers) {
 			expect(t.emitted).toEqual(t.expected);
+			expect(t.repeated).toEqual([]);
 			if (t.config.parameters.event === 'proxyExpiring' || t.config.parameters.event === 'newProxy') {
 				expect(new Set(t.emitted).size).toBe(t.emitted.length);
 			}
@@ -421,16 +568,23 @@ describe('randomized: emitted events equal the events of the observed states', (
 		expect(counts.failed).toBeGreaterThan(50);
 		expect(counts.retried).toBeGreaterThan(0);
 		expect(counts.restarts).toBeGreaterThan(10);
+		expect(counts.reverts).toBeGreaterThan(20);
 		expect(counts.manual).toBeGreaterThan(10);
+		expect(counts.partial).toBeGreaterThan(100);
 		expect(counts.extensions).toBeGreaterThan(10);
+		expect(counts.forgotten).toBeGreaterThan(0);
 
-		// Bounded state: one entry per city or proxy at most, whatever the number of polls.
+		// Bounded state: one entry per city or proxy listed, plus entries inside their grace period,
+		// each of those with a mark; whatever the number of polls.
 		const proxyCount = sim.account().proxies.size;
 		for (const t of triggers) {
 			const state = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-			const entries = Object.keys((state.stock ?? state.reported ?? state.status ?? {}) as object).length + ((state.names as string[] | undefined)?.length ?? 0);
-			expect(entries).toBeLessThanOrEqual(state.stock ? sim.stock.length : proxyCount);
-			expect(maxSize.get(t.config.label)).toBeLessThan(state.stock ? 2_000 : 200 * (30 + added));
+			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? {}) as object);
+			const gone = Object.keys((state.gone ?? {}) as object);
+			for (const key of gone) expect(stored).toContain(key);
+			expect(stored.length).toBeLessThanOrEqual((state.stock ? sim.stock.length : proxyCount) + gone.length);
+			expect(gone.length).toBeLessThanOrEqual(state.stock ? sim.stock.length : 3 + counts.deleted);
+			expect(maxSize.get(t.config.label)).toBeLessThan(state.stock ? 2_500 : 200 * (30 + added));
 		}
 		const perTrigger = Object.fromEntries(triggers.map((t) => [t.config.label, t.emitted.length]));
 		console.log(`randomized trigger run: ${JSON.stringify({ ...counts, proxies: proxyCount, added, perTrigger })}`);

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { pollTrigger, SAMPLE_LIMIT } from '../../nodes/ProxyAccount/trigger/poll';
+import { GRACE_MS, GRACE_POLLS, STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
 import { createHarness, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, ProxyRecord, RequestLogEntry } from '../simulator';
@@ -91,7 +92,8 @@ describe('baseline', () => {
 		expect(first.items).toBeNull();
 		expect(first.requests.map((r) => r.route)).toEqual([route]);
 		const state = t.staticData['node:Trigger Under Test'] as IDataObject;
-		expect(state).toMatchObject({ v: 1, event });
+		expect(state).toMatchObject({ v: STATE_VERSION, event });
+		// No `gone` (missing marks) while nothing is missing.
 		expect(Object.keys(state).sort()).toEqual(['event', key, 'v'].sort());
 
 		const second = await pollWithRequests(t);
@@ -396,7 +398,7 @@ function order(name: string): number {
 }
 
 describe('New Proxy', () => {
-	it('emits once per new name, filtered, and forgets proxies that are gone', async () => {
+	it('emits once per new name, filtered, and forgets proxies once gone for the grace period', async () => {
 		const all = trigger({ event: 'newProxy' });
 		const filtered = trigger({ event: 'newProxy', proxyFilters: { nameContains: 'fleet' } });
 		await poll(all);
@@ -415,11 +417,18 @@ describe('New Proxy', () => {
 		expect(await poll(all)).toBeNull();
 		expect(await poll(filtered)).toBeNull();
 
+		// A proxy that is gone is kept for the grace period (GRACE_POLLS polls and GRACE_MS), then forgotten.
 		sim.account().proxies.delete('PRX-OTHER-2');
+		const names = () => (all.staticData['node:Trigger Under Test'] as IDataObject).names as string[];
+		for (let i = 1; i < GRACE_POLLS; i++) {
+			expect(await poll(all)).toBeNull();
+			expect(names()).toContain('PRX-OTHER-2');
+			sim.clock.advance(GRACE_MS / 2);
+		}
 		expect(await poll(all)).toBeNull();
-		const names = (all.staticData['node:Trigger Under Test'] as IDataObject).names as string[];
-		expect(names).not.toContain('PRX-OTHER-2');
-		expect(names).toHaveLength(sim.account().proxies.size);
+		expect(names()).not.toContain('PRX-OTHER-2');
+		expect(names()).toHaveLength(sim.account().proxies.size);
+		expect((all.staticData['node:Trigger Under Test'] as IDataObject).gone).toBeUndefined();
 	});
 });
 
@@ -619,9 +628,435 @@ describe('state across restarts and over time', () => {
 		expect(Object.keys((expiring.staticData['node:Trigger Under Test'] as IDataObject).reported as object).length).toBeLessThanOrEqual(
 			sim.account().proxies.size,
 		);
+		// Proxies that go are kept for the grace period (marked missing), then forgotten.
 		for (const name of [...sim.account().proxies.keys()].slice(0, 6)) sim.account().proxies.delete(name);
+		const statusMap = () => (status.staticData['node:Trigger Under Test'] as IDataObject).status as object;
+		for (let i = 1; i < GRACE_POLLS; i++) {
+			for (const t of all) await poll(t);
+			expect(Object.keys(statusMap())).toHaveLength(12);
+			sim.clock.advance(GRACE_MS / 2);
+		}
 		for (const t of all) await poll(t);
-		expect(Object.keys((status.staticData['node:Trigger Under Test'] as IDataObject).status as object)).toHaveLength(6);
+		expect(Object.keys(statusMap())).toHaveLength(6);
 		expect(size(status)).toBeLessThan(initial[1]);
 	});
 });
+
+// ----- partial lists (grace period) -------------------------------------------------------------------
+
+const MINUTE = 60_000;
+
+function nodeState(t: PollHarness): IDataObject {
+	return t.staticData['node:Trigger Under Test'] as IDataObject;
+}
+
+/** Polls while the service leaves `names` out of its proxy list; the same records are put back after. */
+async function pollWithoutProxies(t: PollHarness, names: string[]): Promise<IDataObject[] | null> {
+	const proxies = sim.account().proxies;
+	const removed = names.map((name) => [name, proxy(name)] as const);
+	for (const name of names) proxies.delete(name);
+	try {
+		return await poll(t);
+	} finally {
+		for (const [name, record] of removed) proxies.set(name, record);
+	}
+}
+
+/** Polls while the service leaves `cities` out of its stock; they are put back, in place, after. */
+async function pollWithoutCities(t: PollHarness, cities: string[]): Promise<IDataObject[] | null> {
+	const all = [...sim.stock];
+	sim.stock.splice(0, sim.stock.length, ...all.filter((entry) => !cities.includes(entry.city)));
+	try {
+		return await poll(t);
+	} finally {
+		sim.stock.splice(0, sim.stock.length, ...all);
+	}
+}
+
+/** A `drift` fault that removes the entries at these positions from the next list reply. */
+function dropFromNextList(route: 'GET /v1/proxies' | 'GET /v1/stock', positions: number[]): void {
+	sim.injectFault({ route, kind: 'drift', remove: positions.map((position) => `data.${position}`) });
+}
+
+describe('partial lists: a missing entry is kept for the grace period', () => {
+	it('Proxy Expiring: a reported proxy missing from two replies (removed, then dropped by the service) is not reported a second time', async () => {
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		sim.addProxy(null, { proxy_name: 'PRX-EXP-P', expires_at: timestamp(START + 30 * HOUR) });
+		expect(await poll(t)).toBeNull();
+		sim.clock.advance(7 * HOUR);
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual(['PRX-EXP-P']);
+		sim.clock.advance(10 * MINUTE);
+		expect(await pollWithoutProxies(t, ['PRX-EXP-P'])).toBeNull();
+		sim.clock.advance(10 * MINUTE);
+		dropFromNextList('GET /v1/proxies', [order('PRX-EXP-P')]);
+		expect(await poll(t)).toBeNull();
+		expect(nodeState(t).gone).toEqual({ 'PRX-EXP-P': [2, START + 7 * HOUR + 10 * MINUTE] });
+		expect((nodeState(t).reported as IDataObject)['PRX-EXP-P']).toBe(timestamp(START + 30 * HOUR));
+		// Back, with the same expiry: nothing, and the mark is gone.
+		sim.clock.advance(10 * MINUTE);
+		expect(await poll(t)).toBeNull();
+		expect(nodeState(t).gone).toBeUndefined();
+		// Missing again, and extended while missing: back with a new expiry inside the window, reported once.
+		expect(await pollWithoutProxies(t, ['PRX-EXP-P'])).toBeNull();
+		proxy('PRX-EXP-P').expires_at = timestamp(START + 31 * HOUR);
+		const again = (await poll(t)) ?? [];
+		expect(again.map((item) => [item.proxy_name, item.before, item.expires_at])).toEqual([
+			['PRX-EXP-P', { expires_at: timestamp(START + 30 * HOUR) }, timestamp(START + 31 * HOUR)],
+		]);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('New Proxy: proxies missing from partial replies are not new when they come back, nor a proxy re-added under the same name within the grace period', async () => {
+		const t = trigger({ event: 'newProxy' });
+		await poll(t);
+		const [first, second, third] = [...sim.account().proxies.keys()];
+		expect(await pollWithoutProxies(t, [first, second])).toBeNull();
+		dropFromNextList('GET /v1/proxies', [order(first), order(third)]);
+		expect(await poll(t)).toBeNull();
+		// `second` was listed again: its mark is cleared; `first` is missing from 2 replies in a row.
+		expect(nodeState(t).gone).toEqual({ [first]: [2, START], [third]: [1, START] });
+		expect(await poll(t)).toBeNull();
+		expect(nodeState(t).gone).toBeUndefined();
+		// Removed and re-added as another record with the same name within the grace period: not new.
+		sim.account().proxies.delete(third);
+		sim.clock.advance(30 * MINUTE);
+		expect(await poll(t)).toBeNull();
+		sim.addProxy(null, { proxy_name: third });
+		sim.clock.advance(30 * MINUTE);
+		expect(await poll(t)).toBeNull();
+		// Gone for GRACE_POLLS polls over GRACE_MS: forgotten, so its return is new.
+		sim.account().proxies.delete(third);
+		for (let i = 0; i < GRACE_POLLS; i++) {
+			if (i > 0) sim.clock.advance(GRACE_MS / (GRACE_POLLS - 1));
+			expect(await poll(t)).toBeNull();
+		}
+		expect(nodeState(t).names).not.toContain(third);
+		sim.addProxy(null, { proxy_name: third });
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual([third]);
+	});
+
+	it('Stock Changed (became available): a city missing from partial replies is not "available again" when it comes back; a change while missing is compared with what was kept', async () => {
+		const t = stockTrigger();
+		await poll(t);
+		expect(await pollWithoutCities(t, ['Austin', 'Denver'])).toBeNull();
+		dropFromNextList('GET /v1/stock', [sim.stock.findIndex((entry) => entry.city === 'Austin')]);
+		expect(await poll(t)).toBeNull();
+		expect(Object.keys(nodeState(t).gone as object).sort()).toEqual(['Austin|TX']);
+		expect(await poll(t)).toBeNull();
+		// Denver (out of stock) is missing while Verizon gets 4 there: back, it became available, once,
+		// from the status that was kept ('out'), not from an unknown city.
+		sim.setStockCount('Denver', 'verizon', 4);
+		expect(await pollWithoutCities(t, ['Denver'])).toBeNull();
+		const items = (await poll(t)) ?? [];
+		expect(items.map((item) => [item.change, item.city, item.carrier, item.before, item.after])).toEqual([
+			['became_available', 'Denver', 'verizon', { count: 0, status: 'out' }, { count: 4, status: 'available' }],
+		]);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('Stock Changed (any change, threshold): a city back unchanged is not a change from zero', async () => {
+		const any = stockTrigger({ stockChange: 'anyChange' });
+		const threshold = stockTrigger({ stockChange: 'reachedThreshold', threshold: 5 });
+		for (const t of [any, threshold]) {
+			await poll(t);
+			expect(await pollWithoutCities(t, ['Austin', 'Houston'])).toBeNull();
+			expect(await poll(t)).toBeNull();
+		}
+		sim.setStockCount('Austin', 'att', 64);
+		for (const t of [any, threshold]) expect(await pollWithoutCities(t, ['Austin'])).toBeNull();
+		expect((await poll(any))?.map((item) => [item.change, item.city, item.carrier, item.before])).toEqual([
+			['count_changed', 'Austin', 'att', { count: 65, status: 'available' }],
+		]);
+		expect(await poll(threshold)).toBeNull();
+	});
+
+	it('Proxy Status Changed: a proxy back unchanged is no change; a status changed while it was missing is reported once, from the kept status', async () => {
+		const t = trigger({ event: 'proxyStatusChanged' });
+		await poll(t);
+		expect(await pollWithoutProxies(t, ['PRX-US-CL1-0004'])).toBeNull();
+		expect(await poll(t)).toBeNull();
+		expect(await pollWithoutProxies(t, ['PRX-US-CL1-0004'])).toBeNull();
+		proxy('PRX-US-CL1-0004').network_status = 'offline';
+		dropFromNextList('GET /v1/proxies', [order('PRX-US-CL1-0004')]);
+		expect(await poll(t)).toBeNull();
+		expect((nodeState(t).status as IDataObject)['PRX-US-CL1-0004']).toBe('online');
+		expect((await poll(t))?.map((item) => [item.proxy_name, item.before, item.after])).toEqual([
+			['PRX-US-CL1-0004', { network_status: 'online' }, { network_status: 'offline' }],
+		]);
+		expect(await poll(t)).toBeNull();
+	});
+
+	it('an entirely empty list still keeps the state (and its marks) and emits nothing; Fetch Test Event leaves the marks alone', async () => {
+		const t = trigger({ event: 'newProxy' });
+		await poll(t);
+		expect(await pollWithoutProxies(t, ['PRX-US-CL1-0004'])).toBeNull();
+		const marked = JSON.stringify(t.staticData);
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
+		expect(await poll(t)).toBeNull();
+		expect(JSON.stringify(t.staticData)).toBe(marked);
+		await poll(t, 'manual');
+		expect(JSON.stringify(t.staticData)).toBe(marked);
+		expect(await poll(t)).toBeNull();
+		expect(nodeState(t).gone).toBeUndefined();
+	});
+
+	it('a version 1 state from the previous release is used as it is: no new baseline, no event', async () => {
+		const names = [...sim.account().proxies.keys()];
+		const t = trigger({ event: 'newProxy' }, { 'node:Trigger Under Test': { v: 1, event: 'newProxy', names } });
+		sim.addProxy(null, { proxy_name: 'PRX-AFTER-UPGRADE' });
+		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual(['PRX-AFTER-UPGRADE']);
+		expect(nodeState(t)).toMatchObject({ v: STATE_VERSION, names: [...names, 'PRX-AFTER-UPGRADE'] });
+		const unchanged = trigger({ event: 'proxyStatusChanged' }, {
+			'node:Trigger Under Test': { v: 1, event: 'proxyStatusChanged', status: Object.fromEntries([...sim.account().proxies.values()].map((p) => [p.proxy_name, p.network_status])) },
+		});
+		expect(await poll(unchanged)).toBeNull();
+		expect(nodeState(unchanged).v).toBe(1);
+	});
+});
+
+// ----- n8n 2.x restarts: back to the state saved at the last emitting poll ---------------------------------
+
+/**
+ * n8n 2.x saves the trigger's static data only when a poll emits. This models it: `saved` is a copy
+ * taken after each emitting poll, and a restart loads it (or nothing, before the first event).
+ */
+class N8n2 {
+	saved: IDataObject = {};
+
+	constructor(readonly t: PollHarness) {}
+
+	async poll(kind: 'activate' | 'manual' = 'activate'): Promise<IDataObject[] | null> {
+		const items = await poll(this.t, kind);
+		if (items !== null && kind === 'activate') this.saved = this.t.staticData;
+		return items;
+	}
+
+	async pollWithout(names: string[]): Promise<IDataObject[] | null> {
+		const items = await pollWithoutProxies(this.t, names);
+		if (items !== null) this.saved = this.t.staticData;
+		return items;
+	}
+
+	async pollWithoutCities(cities: string[]): Promise<IDataObject[] | null> {
+		const items = await pollWithoutCities(this.t, cities);
+		if (items !== null) this.saved = this.t.staticData;
+		return items;
+	}
+
+	/** Restarts n8n: the same trigger comes back with the static data of the last emitting poll. */
+	restart(): void {
+		this.t.restartFrom(this.saved);
+	}
+}
+
+describe('n8n 2.x restarts: a revert to the last emitting poll can miss a change, never repeat one', () => {
+	/**
+	 * The hard case for the missing marks: an entry is marked missing at the last emitting poll, comes
+	 * back in a poll that is then lost, is missing again, and n8n restarts. Counting on from the saved
+	 * mark would take it for missing from 3 polls over an hour and forget it, and report it again
+	 * when it returns. The trigger restarts marks it did not store itself, so it is kept.
+	 */
+	const flap: Array<[string, INodeParameters, string, (n: N8n2) => Promise<IDataObject[] | null>, (n: N8n2) => Promise<IDataObject[] | null>]> = [
+		[
+			'New Proxy',
+			{ event: 'newProxy' },
+			'PRX-US-CL1-0004',
+			async (n) => {
+				sim.addProxy(null, { proxy_name: 'PRX-EMIT-1' });
+				return await n.pollWithout(['PRX-US-CL1-0004']);
+			},
+			async (n) => await n.pollWithout(['PRX-US-CL1-0004']),
+		],
+		[
+			'Proxy Expiring',
+			{ event: 'proxyExpiring', withinHours: 24 },
+			'PRX-US-NY1-0003',
+			async (n) => {
+				sim.addProxy(null, { proxy_name: 'PRX-EMIT-2', expires_at: timestamp(START + 2 * HOUR) });
+				return await n.pollWithout(['PRX-US-NY1-0003']);
+			},
+			async (n) => await n.pollWithout(['PRX-US-NY1-0003']),
+		],
+		[
+			'Stock Changed',
+			{ event: 'stockChanged' },
+			'Austin',
+			async (n) => {
+				sim.setStockCount('Denver', 'verizon', 4);
+				return await n.pollWithoutCities(['Austin']);
+			},
+			async (n) => await n.pollWithoutCities(['Austin']),
+		],
+		[
+			'Proxy Status Changed',
+			{ event: 'proxyStatusChanged' },
+			'PRX-US-CL1-0004',
+			async (n) => {
+				proxy('PRX-US-HO2-0008').network_status = 'offline';
+				return await n.pollWithout(['PRX-US-CL1-0004']);
+			},
+			async (n) => await n.pollWithout(['PRX-US-CL1-0004']),
+		],
+	];
+
+	it.each(flap)(
+		'%s: an entry missing at the last emitting poll, back only in lost polls, is not forgotten early nor reported again',
+		async (_label, parameters, subject, emitWhileMissing, pollMissing) => {
+			// The same trigger restarted in this process, then (second round) the saved static data loaded
+			// by a trigger this process has never polled, as after a real restart of n8n.
+			for (const newProcess of [false, true]) {
+				const n = new N8n2(trigger(parameters));
+				expect(await n.poll()).toBeNull(); // baseline (not saved by n8n 2.x)
+				sim.clock.advance(10 * MINUTE);
+				expect(await pollMissing(n)).toBeNull(); // missing: 1
+				sim.clock.advance(10 * MINUTE);
+				expect((await emitWhileMissing(n))?.length).toBe(1); // missing: 2, and saved
+				expect(Object.keys(nodeState(n.t).gone as object).some((key) => key.startsWith(subject))).toBe(true);
+				sim.clock.advance(10 * MINUTE);
+				expect(await n.poll()).toBeNull(); // back: lost at the restart
+				sim.clock.advance(10 * MINUTE);
+				expect(await pollMissing(n)).toBeNull(); // missing again (1): lost too
+				let t = n.t;
+				if (newProcess) t = trigger(parameters, n.saved);
+				else n.restart();
+				sim.clock.advance(50 * MINUTE); // more than an hour after the first miss
+				expect(await pollWithoutProxiesOrCities(t, subject)).toBeNull();
+				expect(JSON.stringify(nodeState(t))).toContain(subject); // still kept
+				sim.clock.advance(10 * MINUTE);
+				expect(await poll(t)).toBeNull(); // back: not new, not expiring again, not available again
+				expect(await poll(t)).toBeNull();
+				// Undo this round's emitting change for the second round.
+				sim.account().proxies.delete('PRX-EMIT-1');
+				sim.account().proxies.delete('PRX-EMIT-2');
+				sim.setStockCount('Denver', 'verizon', 0);
+				proxy('PRX-US-HO2-0008').network_status = 'online';
+			}
+		},
+	);
+
+	it('a status change in a lost poll is missed, and the next one is reported once, from the saved status', async () => {
+		const n = new N8n2(trigger({ event: 'proxyStatusChanged', toStatus: 'offline' }));
+		await n.poll();
+		proxy('PRX-US-HO2-0008').network_status = 'offline';
+		expect((await n.poll())?.map((item) => item.proxy_name)).toEqual(['PRX-US-HO2-0008']);
+		proxy('PRX-US-CL1-0004').network_status = 'rebooting';
+		expect(await n.poll()).toBeNull(); // online -> rebooting: not to offline, nothing emitted, lost
+		n.restart();
+		proxy('PRX-US-CL1-0004').network_status = 'offline';
+		// Without the restart the event would be rebooting -> offline; the intermediate change is missed.
+		expect((await n.poll())?.map((item) => [item.proxy_name, item.before, item.after])).toEqual([
+			['PRX-US-CL1-0004', { network_status: 'online' }, { network_status: 'offline' }],
+		]);
+		n.restart();
+		expect(await n.poll()).toBeNull();
+	});
+
+	it('Stock Changed: a sell-out in a lost poll is missed, so stock coming back is not "available again"; nothing twice', async () => {
+		const n = new N8n2(stockTrigger());
+		await n.poll();
+		sim.setStockCount('Denver', 'verizon', 4);
+		expect((await n.poll())?.map((item) => `${item.city}/${item.carrier}`)).toEqual(['Denver/verizon']);
+		for (const carrier of ['att', 'verizon', 'tmobile']) sim.setStockCount('Austin', carrier, 0);
+		expect(await n.poll()).toBeNull(); // Austin sold out: not an availability event; lost at the restart
+		n.restart();
+		sim.setStockCount('Austin', 'att', 5);
+		// Compared with Austin as saved (available): the sell-out and its end are both missed.
+		expect(await n.poll()).toBeNull();
+		// Without the restart, the same changes are reported once.
+		const t = stockTrigger();
+		await poll(t);
+		for (const carrier of ['att', 'verizon', 'tmobile']) sim.setStockCount('Austin', carrier, 0);
+		expect(await poll(t)).toBeNull();
+		sim.setStockCount('Austin', 'att', 5);
+		expect((await poll(t))?.map((item) => `${item.city}/${item.carrier}`)).toEqual(['Austin/att']);
+	});
+
+	it('a restart before the first event starts a new baseline: what changed meanwhile is missed, nothing is reported twice', async () => {
+		const n = new N8n2(trigger({ event: 'newProxy' }));
+		await n.poll();
+		sim.addProxy(null, { proxy_name: 'PRX-BEFORE-RESTART' });
+		expect((await n.poll())?.map((item) => item.proxy_name)).toEqual(['PRX-BEFORE-RESTART']);
+		n.restart();
+		expect(await n.poll()).toBeNull();
+		const fresh = new N8n2(trigger({ event: 'newProxy' }));
+		await fresh.poll();
+		sim.addProxy(null, { proxy_name: 'PRX-MISSED' });
+		fresh.restart(); // nothing was saved: the baseline is lost
+		expect(await fresh.poll()).toBeNull();
+		sim.addProxy(null, { proxy_name: 'PRX-AFTER' });
+		expect((await fresh.poll())?.map((item) => item.proxy_name)).toEqual(['PRX-AFTER']);
+	});
+
+	it('random restarts back to the last emitting poll, with partial lists, over the four events: no event twice', async () => {
+		const rnd = seeded(20_250_301);
+		const triggers = [
+			new N8n2(trigger({ event: 'newProxy' })),
+			new N8n2(trigger({ event: 'proxyExpiring', withinHours: 24 })),
+			new N8n2(trigger({ event: 'proxyStatusChanged' })),
+			new N8n2(stockTrigger({ stockChange: 'anyChange' })),
+		];
+		// A change's identity: for status and stock, which change of the entry it is (a counter).
+		const version = new Map<string, number>();
+		const bump = (key: string) => version.set(key, (version.get(key) ?? 0) + 1);
+		const seen = new Set<string>();
+		const repeated: string[] = [];
+		let emitted = 0;
+		let restarts = 0;
+		const misses = new Map<string, number>();
+		for (let round = 0; round < 40; round++) {
+			sim.clock.advance(rnd.int(5, 40) * MINUTE);
+			if (rnd.chance(0.3)) sim.addProxy(null, { proxy_name: `PRX-R-${round}`, expires_at: timestamp(sim.clock.now() + rnd.int(1, 30) * HOUR) });
+			const names = [...sim.account().proxies.keys()];
+			const flip = names[rnd.int(0, names.length - 1)];
+			proxy(flip).network_status = proxy(flip).network_status === 'online' ? 'offline' : 'online';
+			bump(flip);
+			const place = sim.stock[rnd.int(0, sim.stock.length - 1)];
+			sim.setStockCount(place.city, 'att', rnd.int(0, 9));
+			bump(`${place.city}|${place.state}`);
+			// A partial list: a few proxies and cities left out, none from more than 2 lists in a row.
+			const dropNames = names.filter((name) => (misses.get(name) ?? 0) < 2 && rnd.chance(0.2));
+			const dropCities = sim.stock.map((entry) => entry.city).filter((name) => (misses.get(name) ?? 0) < 2 && rnd.chance(0.2));
+			for (const name of [...names, ...sim.stock.map((entry) => entry.city)]) misses.set(name, dropNames.includes(name) || dropCities.includes(name) ? (misses.get(name) ?? 0) + 1 : 0);
+			for (const n of triggers) {
+				if (rnd.chance(0.2)) {
+					restarts += 1;
+					n.restart();
+				}
+				const items = (n === triggers[3] ? await n.pollWithoutCities(dropCities) : await n.pollWithout(dropNames)) ?? [];
+				for (const item of items) {
+					const entry = item.event === 'stock_changed' ? `${item.city}|${item.state}` : String(item.proxy_name);
+					const key =
+						item.event === 'proxy_expiring'
+							? `expiring|${entry}|${item.expires_at}`
+							: item.event === 'new_proxy'
+								? `new|${entry}`
+								: `${item.event}|${entry}|${item.carrier ?? ''}|#${version.get(entry)}`;
+					emitted += 1;
+					if (seen.has(key)) repeated.push(`round ${round}: ${key}`);
+					seen.add(key);
+				}
+			}
+		}
+		expect(repeated).toEqual([]);
+		expect(restarts).toBeGreaterThan(20);
+		expect(emitted).toBeGreaterThan(30);
+	});
+});
+
+/** The subject left out of the next reply of the trigger's list, whichever list it is. */
+async function pollWithoutProxiesOrCities(t: PollHarness, subject: string): Promise<IDataObject[] | null> {
+	return subject.startsWith('PRX-') ? await pollWithoutProxies(t, [subject]) : await pollWithoutCities(t, [subject]);
+}
+
+/** mulberry32 */
+function seeded(seed: number) {
+	let a = seed >>> 0;
+	const next = () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return { int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), chance: (p: number) => next() < p };
+}

@@ -16,8 +16,8 @@ import {
 	statusSamples,
 	uniqueProxies,
 } from './proxies';
-import type { ExpiringState, NewProxyState, StatusState, StockState, TriggerState } from './state';
-import { commitState, loadState } from './state';
+import type { ExpiringState, MissingMarks, NewProxyState, StatusState, StockState, TriggerState } from './state';
+import { commitState, loadState, sameJson, withoutMarks } from './state';
 import type { Detection } from './stock';
 import { detectStockChanges, stockSamples, uniqueEntries } from './stock';
 
@@ -55,7 +55,7 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 		const { entries, serverTime } = await getStock(ctx, requestOptions);
 		return {
 			listed: entries.length,
-			detect: (previous) => detectStockChanges(previous as StockState | null, { entries }, params),
+			detect: (previous) => detectStockChanges(previous as StockState | null, { entries, now: serverTime }, params),
 			samples: () => stockSamples(entries, params, SAMPLE_LIMIT),
 			summary: () => {
 				const cities = uniqueEntries(entries);
@@ -111,6 +111,36 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 }
 
 /**
+ * The missing marks this process last stored, by trigger (workflow and node): one small entry per
+ * trigger that polled.
+ *
+ * n8n 2.x saves a polling trigger's static data only when a poll emits: the changes of a poll
+ * that emits nothing stay in memory, and after a restart the state is the one saved at the last
+ * emitting poll. Going back to that state is harmless for the entries themselves (the polls in
+ * between emitted nothing, so it is as if they had not happened), but not for the missing marks:
+ * an entry marked missing then may have come back at a poll that was lost, and counting on from
+ * the old mark could forget it too early, and report it again when it returns. So the marks are
+ * used only when they are exactly the ones this process stored last for this trigger (as they
+ * are whenever n8n kept or saved the latest static data); otherwise they are restarted: the
+ * entries are kept and count as missing from this poll on.
+ */
+const storedMarks = new Map<string, MissingMarks | undefined>();
+
+function triggerKey(ctx: IPollFunctions): string | undefined {
+	const workflowId = ctx.getWorkflow().id;
+	if (workflowId === undefined || workflowId === '') return undefined;
+	const node = ctx.getNode();
+	return `${workflowId}\u0000${node.id ?? node.name}`;
+}
+
+/** The stored state to compare with: its missing marks restarted unless this process stored them. */
+function comparedState(stored: TriggerState | null, key: string | undefined): TriggerState | null {
+	if (stored === null || stored.gone === undefined) return stored;
+	const continued = key !== undefined && storedMarks.has(key) && sameJson(storedMarks.get(key), stored.gone);
+	return continued ? stored : withoutMarks(stored);
+}
+
+/**
  * One poll of the Proxy Account Trigger.
  *
  * - Scheduled poll: observes, compares with the stored state, stores the new state only once
@@ -121,7 +151,9 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
  *   state when nothing matches; it never reads or changes the stored state.
  *
  * A failed request throws the transport's NodeApiError unchanged and leaves the state as it was,
- * so the next good poll emits what was pending. An empty list leaves the state as it was too.
+ * so the next good poll emits what was pending. An empty list leaves the state as it was too. A
+ * city or proxy missing from a list that is not empty is kept for a grace period (see
+ * `keepMissing` in state.ts), so a partial list does not make the trigger report it again.
  * `requestOptions` is for tests (timeouts, retries).
  */
 export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptions = {}): Promise<INodeExecutionData[][] | null> {
@@ -137,14 +169,16 @@ export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptio
 
 		// Only now that the service has answered is the stored state read, compared and replaced.
 		const staticData = ctx.getWorkflowStaticData('node');
-		const previous = loadState(staticData, params.event);
+		const stored = loadState(staticData, params.event);
 		// Once a state is stored, an empty list is far more often a glitch than an account (or the
 		// stock) emptied at once: taken at its word it would make the trigger forget every city or
 		// proxy and report them all again at the next poll. It emits nothing and keeps the state.
-		if (observation.listed === 0 && previous !== null) return null;
-		const { events, nextState } = observation.detect(previous);
+		if (observation.listed === 0 && stored !== null) return null;
+		const key = triggerKey(ctx);
+		const { events, nextState } = observation.detect(comparedState(stored, key));
 		const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
-		commitState(staticData, nextState, previous);
+		commitState(staticData, nextState, stored);
+		if (key !== undefined) storedMarks.set(key, nextState.gone);
 		return output;
 	} catch (error) {
 		throw asNodeError(ctx, error);

@@ -5,8 +5,8 @@ import { matchesProxyFilters } from '../helpers/filters';
 import { expiresWithin, hoursUntil } from '../helpers/time';
 import type { ProxyRecord } from '../transport';
 import type { ExpiringParams, NewProxyParams, OutputOptions, StatusParams } from './params';
-import type { ExpiringState, NewProxyState, StatusState } from './state';
-import { STATE_VERSION } from './state';
+import type { ExpiringState, MissingMark, NewProxyState, StatusState } from './state';
+import { keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
 
 export interface ProxyObservation {
@@ -15,14 +15,20 @@ export interface ProxyObservation {
 	now: number;
 }
 
-/** The proxies with one record per name (the first wins: a repeated record says nothing new). */
-export function uniqueProxies(proxies: ProxyRecord[]): ProxyRecord[] {
-	const seen = new Set<string>();
-	return proxies.filter((proxy) => {
-		if (seen.has(proxy.proxy_name)) return false;
-		seen.add(proxy.proxy_name);
+/** The proxies with one record per name (the first wins), and the set of those names. */
+function listedProxies(proxies: ProxyRecord[]): { unique: ProxyRecord[]; names: Set<string> } {
+	const names = new Set<string>();
+	const unique = proxies.filter((proxy) => {
+		if (names.has(proxy.proxy_name)) return false;
+		names.add(proxy.proxy_name);
 		return true;
 	});
+	return { unique, names };
+}
+
+/** The proxies with one record per name (the first wins: a repeated record says nothing new). */
+export function uniqueProxies(proxies: ProxyRecord[]): ProxyRecord[] {
+	return listedProxies(proxies).unique;
 }
 
 /** Whether two `expires_at` values name the same instant (or are the same text when unreadable). */
@@ -88,8 +94,10 @@ export function newProxyItem(proxy: ProxyRecord, output: OutputOptions, now: num
  * Proxy Expiring: a proxy is reported once when its `expires_at` is within the window (or past)
  * and it has not been reported for that same `expires_at`. Extending the proxy changes
  * `expires_at`, which arms it again. At the baseline every proxy already inside the window is
- * recorded as seen, so it is not reported for that expiry. Proxies that are no longer listed, and
- * records for an expiry a proxy no longer has, are forgotten.
+ * recorded as seen, so it is not reported for that expiry. A listed proxy whose expiry is no
+ * longer the one recorded is forgotten unless the new one is within the window. A recorded proxy
+ * missing from the list is kept as it was while its grace period lasts (see `keepMissing`): if it
+ * comes back with the same expiry it is not reported again.
  */
 export function detectExpiring(
 	previous: ExpiringState | null,
@@ -98,7 +106,8 @@ export function detectExpiring(
 ): Detection<ExpiringState> {
 	const next: Array<[string, string]> = [];
 	const events: IDataObject[] = [];
-	for (const proxy of uniqueProxies(observation.proxies)) {
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
 		const reported = previous ? ownValue(previous.reported, proxy.proxy_name) : undefined;
 		if (reported !== undefined && sameExpiry(reported, proxy.expires_at)) {
 			next.push([proxy.proxy_name, reported]);
@@ -110,10 +119,18 @@ export function detectExpiring(
 			events.push(expiringItem(proxy, reported ?? null, params, observation.now));
 		}
 	}
-	return { events, nextState: { v: STATE_VERSION, event: 'proxyExpiring', reported: Object.fromEntries(next) } };
+	const gone = previous ? keepMissing(previous.reported, names, previous.gone, observation.now, next) : undefined;
+	const nextState: ExpiringState = { v: STATE_VERSION, event: 'proxyExpiring', reported: Object.fromEntries(next) };
+	if (gone) nextState.gone = gone;
+	return { events, nextState };
 }
 
-/** Proxy Status Changed: a listed proxy's `network_status` differs from the previous poll's. */
+/**
+ * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. A proxy
+ * that was not stored is recorded without an event. A stored proxy missing from the list is kept
+ * as it was while its grace period lasts (see `keepMissing`), so when it comes back it is
+ * compared with the status it had before it went missing.
+ */
 export function detectStatusChanges(
 	previous: StatusState | null,
 	observation: ProxyObservation,
@@ -121,7 +138,8 @@ export function detectStatusChanges(
 ): Detection<StatusState> {
 	const next: Array<[string, string]> = [];
 	const events: IDataObject[] = [];
-	for (const proxy of uniqueProxies(observation.proxies)) {
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
 		next.push([proxy.proxy_name, proxy.network_status]);
 		const before = previous ? ownValue(previous.status, proxy.proxy_name) : undefined;
 		if (before === undefined || before === proxy.network_status) continue;
@@ -130,24 +148,42 @@ export function detectStatusChanges(
 		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus) continue;
 		events.push(statusItem(proxy, before, params.output, observation.now));
 	}
-	return { events, nextState: { v: STATE_VERSION, event: 'proxyStatusChanged', status: Object.fromEntries(next) } };
+	const gone = previous ? keepMissing(previous.status, names, previous.gone, observation.now, next) : undefined;
+	const nextState: StatusState = { v: STATE_VERSION, event: 'proxyStatusChanged', status: Object.fromEntries(next) };
+	if (gone) nextState.gone = gone;
+	return { events, nextState };
 }
 
-/** New Proxy: a proxy name is listed that was not listed at the previous poll. */
+/**
+ * New Proxy: a proxy name is listed that is not stored. A stored name missing from the list is
+ * kept while its grace period lasts (see `keepMissing`), so its return is not new; once it is
+ * forgotten, its return is.
+ */
 export function detectNewProxies(
 	previous: NewProxyState | null,
 	observation: ProxyObservation,
 	params: NewProxyParams,
 ): Detection<NewProxyState> {
-	const known = new Set(previous?.names ?? []);
+	// The stored names not listed yet: what is left after the loop is missing from this list.
+	const unlisted = new Set(previous?.names ?? []);
 	const names: string[] = [];
 	const events: IDataObject[] = [];
 	for (const proxy of uniqueProxies(observation.proxies)) {
 		names.push(proxy.proxy_name);
-		if (!previous || known.has(proxy.proxy_name)) continue;
+		if (!previous || unlisted.delete(proxy.proxy_name)) continue;
 		if (matchesProxyFilters(proxy, params.filters)) events.push(newProxyItem(proxy, params.output, observation.now));
 	}
-	return { events, nextState: { v: STATE_VERSION, event: 'newProxy', names } };
+	const gone: Array<[string, MissingMark]> = [];
+	const marks = previous?.gone;
+	for (const name of unlisted) {
+		const mark = stillMissing(marks !== undefined && Object.prototype.hasOwnProperty.call(marks, name) ? marks[name] : undefined, observation.now);
+		if (mark === undefined) continue;
+		names.push(name);
+		gone.push([name, mark]);
+	}
+	const nextState: NewProxyState = { v: STATE_VERSION, event: 'newProxy', names };
+	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
+	return { events, nextState };
 }
 
 function compare(a: number, b: number): number {

@@ -6,7 +6,7 @@ import type { StockEntry } from '../transport';
 import { matchesStockPlace } from '../helpers/filters';
 import type { StockChange, StockParams } from './params';
 import type { CityState, StockState } from './state';
-import { STATE_VERSION } from './state';
+import { keepMissing, STATE_VERSION } from './state';
 
 export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
 
@@ -14,6 +14,12 @@ export interface StockSide {
 	count: number;
 	/** The city's status; null when the city was not in the previous stock. */
 	status: string | null;
+}
+
+export interface StockObservation {
+	entries: StockEntry[];
+	/** The service's clock when it answered. */
+	now: number;
 }
 
 export interface Detection<S> {
@@ -46,15 +52,21 @@ export function stockChangeOf(before: StockSide, after: StockSide, change: Stock
 	}
 }
 
-/** Stock entries with one entry per city key (the first wins, as a repeated entry says nothing new). */
-export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
-	const seen = new Set<string>();
-	return entries.filter((entry) => {
+/** The entries with one entry per city key (the first wins), and the set of those keys. */
+function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set<string> } {
+	const keys = new Set<string>();
+	const unique = entries.filter((entry) => {
 		const key = cityKey(entry);
-		if (seen.has(key)) return false;
-		seen.add(key);
+		if (keys.has(key)) return false;
+		keys.add(key);
 		return true;
 	});
+	return { unique, keys };
+}
+
+/** Stock entries with one entry per city key (the first wins, as a repeated entry says nothing new). */
+export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
+	return listedEntries(entries).unique;
 }
 
 function cityState(entry: StockEntry): CityState {
@@ -92,18 +104,20 @@ export function stockEventItem(
 
 /**
  * Stock Changed: compares the stock of every city (and every carrier, as discovered in the payload)
- * with the previous poll's. Without a previous state it only records the baseline. A city or a
- * carrier missing from the previous stock counts zero with an unknown status; a city missing from
- * the current stock is forgotten.
+ * with the stored stock. Without a previous state it only records the baseline. A city or a
+ * carrier missing from the stored stock counts zero with an unknown status. A stored city missing
+ * from the current stock is kept as it was while its grace period lasts (see `keepMissing`), so
+ * when it comes back it is compared with what it was before it went missing.
  */
 export function detectStockChanges(
 	previous: StockState | null,
-	observation: { entries: StockEntry[] },
+	observation: StockObservation,
 	params: StockParams,
 ): Detection<StockState> {
 	const next: Array<[string, CityState]> = [];
 	const events: IDataObject[] = [];
-	for (const entry of uniqueEntries(observation.entries)) {
+	const { unique, keys } = listedEntries(observation.entries);
+	for (const entry of unique) {
 		const key = cityKey(entry);
 		next.push([key, cityState(entry)]);
 		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
@@ -118,7 +132,10 @@ export function detectStockChanges(
 			if (change) events.push(stockEventItem(entry, carrier, change, beforeSide, afterSide, params.threshold));
 		}
 	}
-	return { events, nextState: { v: STATE_VERSION, event: 'stockChanged', stock: Object.fromEntries(next) } };
+	const gone = previous ? keepMissing(previous.stock, keys, previous.gone, observation.now, next) : undefined;
+	const nextState: StockState = { v: STATE_VERSION, event: 'stockChanged', stock: Object.fromEntries(next) };
+	if (gone) nextState.gone = gone;
+	return { events, nextState };
 }
 
 /**

@@ -125,13 +125,13 @@ async function transportStages(engine: Engine, context: () => PollContext) {
 
 async function triggerStages(context: () => PollContext) {
 	const { proxies, serverTime } = await listProxies(context());
-	const { entries } = await getStock(context());
+	const { entries, serverTime: stockTime } = await getStock(context());
 	const observation: ProxyObservation = { proxies, now: serverTime };
 	const filters = readProxyFilters({});
 	const output = { simplify: true, includePassword: false };
 	const detectors: Record<string, (previous: TriggerState | null) => { nextState: TriggerState }> = {
 		stockChanged: (previous) =>
-			detectStockChanges(previous as never, { entries }, { event: 'stockChanged', change: 'becameAvailable', threshold: 5, filters: readPlaceFilters({}) }),
+			detectStockChanges(previous as never, { entries, now: stockTime }, { event: 'stockChanged', change: 'becameAvailable', threshold: 5, filters: readPlaceFilters({}) }),
 		proxyExpiring: (previous) => detectExpiring(previous as never, observation, { event: 'proxyExpiring', withinHours: 24, filters, output }),
 		proxyStatusChanged: (previous) => detectStatusChanges(previous as never, observation, { event: 'proxyStatusChanged', fromStatus: '', toStatus: '', filters, output }),
 		newProxy: (previous) => detectNewProxies(previous as never, observation, { event: 'newProxy', filters, output }),

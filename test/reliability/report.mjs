@@ -142,6 +142,16 @@ out.push('- **drift**: one documented field removed, one of the wrong type, or u
 out.push('- **empty list**: `data: []` on list endpoints; on the others an empty answer of their kind (`data: {}` for one proxy, a quote with no periods, an extension answer listing no proxies).');
 out.push('- **10 MB body**: the normal answer padded to 10 MB.');
 out.push('');
+out.push('The columns after it come from a hostile front server between the node and the simulator (`test/harness/hostile.ts`), and from real n8n settings:');
+out.push('');
+out.push('- **redirect**: a 302 to another loopback address (a sink that records what reaches it): never followed, named by status and target origin; the sink must receive nothing (no key, no body).');
+out.push('- **slow drip**: the reply trickled 16 bytes every 100 ms (seconds in all) against Timeout (Seconds) = 1: each attempt ends at its deadline; a charge fails within it, once, as *may have been applied*.');
+out.push('- **charge-then-5xx**: the request reaches the service, which acts (an extension is charged), and the front answers 500 instead: a charge is reported as *may have been applied*, never as nothing charged.');
+out.push('- **lagging read**: after the charge the next list read still shows the old expiry dates: the read-back reads again before calling a proxy extended.');
+out.push('- **partial list**: a list reply without its first entry: a missing proxy is not found (and not charged) or read again; the trigger keeps a missing city or proxy for its grace period and emits nothing false when it returns.');
+out.push('- **expression options**: an option set by an expression that resolves to nothing (Timeout, Maximum Total Cost; Threshold and Expiring Within on the trigger): refused before any request.');
+out.push('- **Retry On Fail**: n8n\u2019s own node setting with a 500 on the first request: reads recover when n8n runs the node again; Extend refuses to run under it and charges nothing.');
+out.push('');
 const header = ['Operation / event', ...columns];
 out.push(`| ${header.map(esc).join(' | ')} |`);
 out.push(`|${header.map(() => '---').join('|')}|`);

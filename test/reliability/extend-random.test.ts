@@ -25,6 +25,8 @@ import type { HostileRule, NodeResult, NodeUnderTest } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec } from '../simulator';
 import { auditCell, Results, SecretAudit } from './support';
+import { prng } from '../harness/prng';
+import type { Prng } from '../harness/prng';
 
 const SCENARIOS = Number(process.env.EXTEND_RANDOM_SCENARIOS ?? 2_000);
 const LANES = 8;
@@ -40,23 +42,7 @@ afterAll(() => results.write());
 
 const harness = createHarness();
 
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	return {
-		next,
-		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-		chance: (p: number) => next() < p,
-		pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-	};
-}
-type Rng = ReturnType<typeof prng>;
+type Rng = Prng;
 
 type OnError = NonNullable<NodeUnderTest['onError']>;
 

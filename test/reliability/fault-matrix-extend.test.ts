@@ -1,30 +1,10 @@
-import { capturedLogs } from '../harness';
-import { ACTION_ROWS, COLUMNS, runActionCell, TRIGGER_ROWS } from './matrix';
-import type { ActionRow, ColumnId } from './matrix';
-import { auditCell, Results, SecretAudit } from './support';
+import { ACTION_ROWS, COLUMNS, runActionCell } from './matrix';
+import { describeMatrix } from './matrix-file';
 
-const results = new Results('fault-matrix-extend');
-const audit = new SecretAudit();
-results.declare(
-	'fault-matrix',
-	[...ACTION_ROWS, ...TRIGGER_ROWS].map((row) => row.label),
-	COLUMNS.map((column) => column.label),
-);
-
-const rows = ACTION_ROWS.filter((row) => row.kind !== 'read');
-const cells: Array<[string, string, ActionRow, ColumnId]> = rows.flatMap((row) =>
-	COLUMNS.map((column): [string, string, ActionRow, ColumnId] => [row.label, column.label, row, column.id]),
-);
-
-results.plan(cells.length + 1);
-afterAll(() => results.write());
-
-describe('fault matrix: Extend before, during and after the charge under every fault (real workflow executions)', () => {
-	it.concurrent.each(cells)('%s \u00d7 %s', async (_row, _column, row, column) => {
-		await runActionCell(results, audit, row, column);
-	});
-
-	it('secret audit of this file: no API key, no password that was not asked for', async () => {
-		await auditCell(results, audit, capturedLogs, 'the Extend rows of the fault matrix');
-	});
+describeMatrix({
+	name: 'fault-matrix-extend',
+	title: 'fault matrix: Extend before, during and after the charge under every fault (real workflow executions)',
+	scope: 'the Extend rows of the fault matrix',
+	cells: ACTION_ROWS.filter((row) => row.kind !== 'read').flatMap((row) => COLUMNS.map((column) => ({ row, column: column.id, label: column.label }))),
+	run: runActionCell,
 });

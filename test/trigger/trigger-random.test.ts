@@ -29,30 +29,13 @@ import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, RouteKey } from '../simulator';
 import { simClient } from '../simulator/testkit';
 import type { SimClient } from '../simulator/testkit';
+import { prng } from '../harness/prng';
 
 const SEED = 0x5eed7;
 const ROUNDS = 130;
 const HOUR = 3_600_000;
 const START = Date.parse('2025-06-01T00:00:00.000Z');
 
-// ----- a small seeded PRNG (mulberry32) --------------------------------------------------------------
-
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	return {
-		next,
-		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-		chance: (p: number) => next() < p,
-		pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-	};
-}
 
 // ----- what the service said (raw payloads) -----------------------------------------------------------
 

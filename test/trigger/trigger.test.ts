@@ -8,6 +8,7 @@ import { createHarness, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, ProxyRecord, RequestLogEntry } from '../simulator';
 import { simClient } from '../simulator/testkit';
+import { prng } from '../harness/prng';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2025-03-01T18:00:00.000Z');
@@ -988,7 +989,7 @@ describe('n8n 2.x restarts: a revert to the last emitting poll can miss a change
 	});
 
 	it('random restarts back to the last emitting poll, with partial lists, over the four events: no event twice', async () => {
-		const rnd = seeded(20_250_301);
+		const rnd = prng(20_250_301);
 		const triggers = [
 			new N8n2(trigger({ event: 'newProxy' })),
 			new N8n2(trigger({ event: 'proxyExpiring', withinHours: 24 })),
@@ -1048,15 +1049,3 @@ async function pollWithoutProxiesOrCities(t: PollHarness, subject: string): Prom
 	return subject.startsWith('PRX-') ? await pollWithoutProxies(t, [subject]) : await pollWithoutCities(t, [subject]);
 }
 
-/** mulberry32 */
-function seeded(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	return { int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), chance: (p: number) => next() < p };
-}

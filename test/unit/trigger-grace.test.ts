@@ -25,6 +25,7 @@ import {
 } from '../../nodes/ProxyAccount/trigger/state';
 import type { Detection } from '../../nodes/ProxyAccount/trigger/stock';
 import { detectStockChanges } from '../../nodes/ProxyAccount/trigger/stock';
+import { prng } from '../harness/prng';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -323,18 +324,6 @@ describe('version 1 states (before the grace period)', () => {
 
 // ----- randomized, still pure ----------------------------------------------------------------------------
 
-/** mulberry32 */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), chance: (p: number) => next() < p };
-}
 
 /** A small account whose entries change, drop out of replies, and (for churn) go for good. */
 function account(adapter: Adapter, size: number) {

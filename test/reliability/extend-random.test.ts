@@ -187,7 +187,7 @@ function check(s: Scenario, names: string[], result: NodeResult, ledger: Array<{
 		// The run stopped: what it says it charged before stopping is what the ledger holds.
 		const description = String((result.error as { description?: string } | undefined)?.description ?? '');
 		const said = /charged ([\d.]+) in all/.exec(description);
-		const mayHave = /may have been applied/.test(description);
+		const mayHave = /may (also )?have been applied/.test(description);
 		const before = said ? Number(said[1]) : 0;
 		if (mayHave ? total < before - 0.005 : Math.abs(total - before) > 0.005) {
 			wrong.push(`stopped saying ${said ? `it charged ${before}` : 'nothing was extended'}${mayHave ? ' (and maybe one batch)' : ''}, but the ledger holds ${total}`);
@@ -212,7 +212,7 @@ function check(s: Scenario, names: string[], result: NodeResult, ledger: Array<{
 		const text = `${String(json.error ?? '')} ${String(details.description ?? '')} ${String(json.note ?? '')} ${String(json.reason ?? '')}`;
 		if (json.status === 'skipped' && /same proxy and extension/.test(String(json.reason))) tally.skippedRepeats += 1;
 		if (json.status === 'unconfirmed') tally.unconfirmed += 1;
-		if (isError && /may have been applied/.test(text)) tally.uncertain += 1;
+		if (isError && /may (also )?have been applied/.test(text)) tally.uncertain += 1;
 		if (NOTHING_CHARGED.test(text) && ledgerAmount > 0) wrong.push(`item ${index} (${name}) says nothing was charged, the ledger holds ${ledgerAmount}`);
 		const representative = firstItemOf.get(name) === index;
 		if (typeof figure === 'number') {

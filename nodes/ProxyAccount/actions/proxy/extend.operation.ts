@@ -427,19 +427,25 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	//    is sent once the run would pass the cap, or after a batch was charged more than quoted.
 	const charged = new Map<number, { amount: number | null; batch: number; overcharge?: string }>();
 	const extendedNames: string[] = [];
-	let chargedSoFar = 0;
+	// What the service said it charged, and what counts against the cap (that, plus the quote of
+	// each batch that may have been applied).
+	let chargedConfirmed = 0;
+	let heldAgainstCap = 0;
 	let uncertainBatches = 0;
 	let stop: string | undefined;
-	const progress = () =>
-		extendedNames.length === 0
-			? `No proxy was extended before it${uncertainBatches > 0 ? ' for sure' : ''}.`
-			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedSoFar)} in all.`;
+	const progress = () => {
+		const maybe =
+			uncertainBatches === 0 ? '' : ` ${uncertainBatches === 1 ? 'An earlier batch' : `${uncertainBatches} earlier batches`} may also have been applied.`;
+		return extendedNames.length === 0
+			? `No proxy was extended before it.${maybe}`
+			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
+	};
 	const cap = options.maxTotalCost;
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
 		const lines: AllocateLine[] = batch.map((p) => ({ proxy_name: p.name, interval: p.interval, period: p.period }));
-		if (cap !== undefined && stop === undefined && cents(chargedSoFar + batchQuotes[b]) > cap) {
-			stop = `Batch ${b + 1} was not sent: with the ${cents(chargedSoFar)} charged so far, its quote of ${batchQuotes[b]} would pass the Maximum Total Cost of ${cap}`;
+		if (cap !== undefined && stop === undefined && cents(heldAgainstCap + batchQuotes[b]) > cap) {
+			stop = `Batch ${b + 1} was not sent: with ${cents(heldAgainstCap)} ${uncertainBatches > 0 ? 'charged or possibly charged' : 'charged'} so far, its quote of ${batchQuotes[b]} would pass the Maximum Total Cost of ${cap}`;
 		}
 		if (stop !== undefined) {
 			const stopped = new NodeOperationError(node, stop, {
@@ -463,7 +469,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				charged.set(p.item, { amount: line ? line.individual_total : null, batch: b + 1, overcharge });
 			});
 			extendedNames.push(...batch.map((p) => p.name));
-			chargedSoFar = cents(chargedSoFar + batchCharged);
+			chargedConfirmed = cents(chargedConfirmed + batchCharged);
+			heldAgainstCap = cents(heldAgainstCap + batchCharged);
 		} catch (error) {
 			const uncertain = requestOutcome(error) !== 'refused';
 			const nodeError = asNodeError(this, error, batch[0].item);
@@ -473,7 +480,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (uncertain) {
 				uncertainBatches++;
 				// What the batch may have cost counts against the cap, as if it had been charged.
-				if (cap !== undefined) chargedSoFar = cents(chargedSoFar + batchQuotes[b]);
+				if (cap !== undefined) heldAgainstCap = cents(heldAgainstCap + batchQuotes[b]);
 			}
 			if (!continueOnFail) throw nodeError;
 			for (const p of batch) fail(p.item, nodeError, { proxy_name: p.name, batch: b + 1, charged: uncertain ? null : 0 });

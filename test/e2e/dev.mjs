@@ -56,7 +56,7 @@ async function importWorkflows(n8n, credential, hasTrigger, proxyName) {
 				const short = typeof node.type === 'string' ? node.type.split('.').pop() : '';
 				if (short === 'proxyAccount' || short === 'proxyAccountTrigger') node.type = `${PACKAGE_NAME}.${short}`;
 				if (node.credentials?.proxyAccountApi) node.credentials.proxyAccountApi = { id: credential.id, name: credential.name };
-				if (file.includes(`${join('test', 'e2e')}`) && node.parameters?.proxyName?.value && proxyName) node.parameters.proxyName.value = proxyName;
+				if (file.includes(`${join('test', 'e2e')}`) && typeof node.parameters?.proxyName?.value === 'string' && !node.parameters.proxyName.value.startsWith('=') && proxyName) node.parameters.proxyName.value = proxyName;
 			}
 			writeFileSync(join(dir, `${String(count).padStart(3, '0')}.json`), JSON.stringify(data));
 			count += 1;

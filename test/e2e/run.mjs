@@ -110,7 +110,9 @@ function loadWorkflows({ credential, hasTrigger, proxyNames }) {
 			if (short === 'proxyAccount' || short === 'proxyAccountTrigger') node.type = `${PACKAGE_NAME}.${short}`;
 			if (node.credentials?.proxyAccountApi) node.credentials.proxyAccountApi = { id: credential.id, name: credential.name };
 			const locator = node.parameters?.proxyName;
-			if (isBuiltIn && locator && typeof locator === 'object' && proxyNames.length > 0 && !proxyNames.includes(locator.value)) {
+			// A literal name the simulator does not know is replaced; an expression is left to n8n.
+			const literal = typeof locator?.value === 'string' && !locator.value.startsWith('=');
+			if (isBuiltIn && literal && proxyNames.length > 0 && !proxyNames.includes(locator.value)) {
 				locator.value = proxyNames[0];
 			}
 		}
@@ -188,6 +190,14 @@ async function executeAndCheck(n8n, sim, workflow) {
 		if (items === undefined) {
 			if (workflow.builtIn) throw new Error(`node "${node.name}" did not run`);
 			details.push(`${node.name}: not reached`);
+			continue;
+		}
+		if (node.onError === 'continueErrorOutput') {
+			// Failed items must leave on the error output (1), the success output (0) holds only successes.
+			const failed = nodeItems(result.run, node.name, 1) ?? [];
+			if (items.some((item) => item && typeof item.error !== 'undefined')) throw new Error(`node "${node.name}" put an error item on its success output: ${JSON.stringify(items).slice(0, 300)}`);
+			if (failed.length === 0 || !failed.every((item) => typeof item.error === 'string')) throw new Error(`node "${node.name}" has no error item on its error output: ${JSON.stringify(failed).slice(0, 300)}`);
+			details.push(`${node.name}: ${items.length} item(s) on the success output, ${failed.length} on the error output (\u201c${String(failed[0].error).slice(0, 80)}\u201d)`);
 			continue;
 		}
 		const errored = items.find((item) => item && typeof item.error !== 'undefined');

@@ -154,7 +154,7 @@ describe('Proxy > Extend', () => {
 			expect(item.pairedItem).toEqual({ item: i });
 			if (i >= 10 && i < 20) {
 				expect(item.json.error).toMatch(/could not handle the request \(HTTP 503/);
-				expect((item.json.details as IDataObject).batch).toBe(2);
+				expect(String(item.json.message)).toMatch(/This was batch 2 of 3 \(10 proxies\)/);
 			} else {
 				expect(item.json.status).toBe('extended');
 			}

@@ -33,7 +33,8 @@ beforeEach(() => {
 
 const names = () => [...sim.account().proxies.keys()];
 const byName = (value: string) => ({ __rl: true, mode: 'name', value });
-const details = (item: INodeExecutionData) => (item.json.details ?? {}) as IDataObject;
+/** How to fix a failed item: its `message`. */
+const fix = (item: INodeExecutionData) => String(item.json.message ?? '');
 const allocates = () => sim.requests.filter((r) => r.route === 'POST /v1/proxies/allocate');
 
 function run(parameters: IDataObject, items: IDataObject[], node: Partial<NodeUnderTest> = {}): Promise<NodeResult> {
@@ -69,7 +70,7 @@ describe('no request follows a redirect', () => {
 		expect(failed[0].json.error).toBe(
 			`The Proxy Account service answered with a redirect (HTTP ${status}) to ${front.sinkOrigin}, which was not followed (POST /v1/proxies/allocate)`,
 		);
-		expect(String(details(failed[0]).description)).toMatch(/may have been applied/);
+		expect(fix(failed[0])).toMatch(/may have been applied/);
 		expect(front.sink.requests).toHaveLength(0);
 		expect(front.log.filter((entry) => entry.route === 'POST /v1/proxies/allocate')).toHaveLength(1);
 		expect(sim.ledger).toHaveLength(0);
@@ -78,7 +79,7 @@ describe('no request follows a redirect', () => {
 	it('a redirect sent after the service charged is still one request and one charge, reported as uncertain', async () => {
 		front.add({ route: 'POST /v1/proxies/allocate', kind: 'redirect', status: 307, forward: true });
 		const result = await run(extendParams(), [{ name: names()[1] }], { onError: 'continueErrorOutput' });
-		expect(String(details(result.output('Node Under Test', 1)[0]).description)).toMatch(/may have been applied/);
+		expect(fix(result.output('Node Under Test', 1)[0])).toMatch(/may have been applied/);
 		expect(allocates()).toHaveLength(1);
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([names()[1]]);
 		expect(front.sink.requests).toHaveLength(0);
@@ -179,7 +180,7 @@ describe('Maximum Total Cost is reconciled with what was charged', () => {
 		expect(String(good[0].json.note)).toBe(`Batch 1 was charged ${charged}, more than its quote of ${charged / 2}.`);
 		expect(stopped).toHaveLength(3);
 		expect(stopped[0].json.error).toBe(`Batch 1 was charged ${charged}, more than its quote of ${charged / 2}, so no further batch was sent`);
-		expect(String(details(stopped[0]).description)).toMatch(/nothing was charged for them/);
+		expect(fix(stopped[0])).toMatch(/nothing was charged for them/);
 	});
 
 	it('the run never passes the cap by more than the one batch in flight', async () => {
@@ -224,7 +225,7 @@ describe('one bad line fails alone, also when the refusal names no line', () => 
 		const failed = result.output('Node Under Test', 1);
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
 		expect(failed[0].json.error).toBe(`Proxy \u201c${bad}\u201d cannot be priced for this extension [item 2]`);
-		expect(String(details(failed[0]).description)).toMatch(/Unknown location/);
+		expect(fix(failed[0])).toMatch(/Unknown location/);
 	});
 });
 

@@ -12,7 +12,7 @@
  * what the node says:
  *  1. no proxy is charged twice in a run;
  *  2. every figure of the output matches the ledger: an item's `charged` (or its error's
- *     `details.charged`) is what the service charged for that proxy, a failure without a figure came
+ *     absence of one) is what the service charged for that proxy, a failure without a figure came
  *     before any charge, and a run that stopped says exactly what was charged before it stopped;
  *  3. no output claims that nothing was charged for a proxy that was charged.
  * And the money rules around them: Dry Run and Retry On Fail charge nothing; with Maximum Total
@@ -205,11 +205,10 @@ function check(s: Scenario, names: string[], result: NodeResult, ledger: Array<{
 		const name = inputName(item);
 		const index = (item.pairedItem as { item: number }).item;
 		const json = item.json;
-		const details = (json.details ?? {}) as IDataObject;
 		const isError = json.error !== undefined;
-		const figure = isError ? details.charged : json.charged;
+		const figure = isError ? undefined : json.charged;
 		const ledgerAmount = charged.get(name) ?? 0;
-		const text = `${String(json.error ?? '')} ${String(details.description ?? '')} ${String(json.note ?? '')} ${String(json.reason ?? '')}`;
+		const text = `${String(json.error ?? '')} ${String(json.message ?? '')} ${String(json.note ?? '')} ${String(json.reason ?? '')}`;
 		if (json.status === 'skipped' && /same proxy and extension/.test(String(json.reason))) tally.skippedRepeats += 1;
 		if (json.status === 'unconfirmed') tally.unconfirmed += 1;
 		if (isError && /may (also )?have been applied/.test(text)) tally.uncertain += 1;
@@ -306,7 +305,7 @@ describe(`Proxy > Extend, ${SCENARIOS} random scenarios: charged at most once, f
 				column: 'invariants',
 				scenario: `${SCENARIOS} seeded scenarios (seed ${SEED}) in ${LANES} parallel lanes, each a real workflow execution through the hostile front server: 1\u20137 items over a pool of ${POOL} proxies (repeats, some with another extension), batch size 1\u20134, Dry Run, Maximum Total Cost, Only If Expiring Within, Retry On Fail, the three On Error modes, and 0\u20133 faults from a menu of 18 (refusals, 5xx before and after the charge, cut connections after the charge, answers listing no proxy or lacking the total, quotes at half the price, lagging, partial, empty or failing list reads, redirects, refused quotes)`,
 				expected:
-					'no proxy charged twice; every figure matches the ledger (an item\u2019s charged, an error\u2019s details.charged, a stopped run\u2019s \u201ccharged X in all\u201d); no false \u201cnothing was charged\u201d; Dry Run and Retry On Fail charge nothing; the cap is passed by at most one batch',
+					'no proxy charged twice; every figure matches the ledger (an item\u2019s charged, a failure\u2019s text, a stopped run\u2019s \u201ccharged X in all\u201d); no false \u201cnothing was charged\u201d; Dry Run and Retry On Fail charge nothing; the cap is passed by at most one batch',
 			},
 			async (obs) => {
 				const per = Math.ceil(SCENARIOS / LANES);

@@ -612,7 +612,7 @@ export async function runActionCell(results: Results, audit: SecretAudit, row: A
 					if (i < failing) {
 						expect(items).toHaveLength(1);
 						expect(items[0].json.error).toBe(e.message ?? `Proxy \u201c${String(inputs[i].name)}\u201d was not found in this Proxy Account [item ${i}]`);
-						if (e.description) expect(String((items[0].json.details as IDataObject | undefined)?.description)).toMatch(e.description);
+						if (e.description) expect(String(items[0].json.message)).toMatch(e.description);
 					} else {
 						// Only the first request carries the fault (the others are normal answers).
 						row.verify(items, inputs[i], sim, e, i === 0 || !row.perItem ? column : null);

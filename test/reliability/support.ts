@@ -271,7 +271,7 @@ export class SecretAudit {
 		this.counts.items += items.length;
 		for (const item of items) {
 			if (item.json.error !== undefined) this.counts.errorMessages += 1;
-			if ((item.json.details as { description?: unknown } | undefined)?.description !== undefined) this.counts.errorDescriptions += 1;
+			if (item.json.error !== undefined && item.json.message !== undefined) this.counts.errorDescriptions += 1;
 		}
 	}
 

@@ -25,15 +25,17 @@ export function asNodeError(
 }
 
 /**
- * The output item `continueOnFail` turns an error into: `error` says what happened, `details` how
- * to fix it (`description`) and what the item was about. n8n tells a failed item from a good one by
- * its json holding only `error`, `message` and `details`: such an item leaves on the error branch
- * with *Continue (using error output)*, and stays readable on the regular one otherwise.
+ * The output item `continueOnFail` turns an error into: `error` says what happened, `message` how
+ * to fix it. n8n tells a failed item from a good one by its json: `error` alone, or `error` and
+ * `message` (n8n 1.x accepts no other shape; 2.x also `details`). Such an item leaves on the error
+ * branch with *Continue (using error output)*, merged there with the input item it came from, and
+ * stays readable on the regular output otherwise. Every fact a user needs (what was charged, what
+ * to check) is in these two texts.
  */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
-	const details: IDataObject = { ...extra };
-	if (error.description) details.description = error.description;
-	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.message = error.description;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /**

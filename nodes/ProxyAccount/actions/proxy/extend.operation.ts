@@ -195,11 +195,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const failures = new Map<number, NodeApiError | NodeOperationError>();
 
 	// A failed item: an error item when the node continues on fail, otherwise the node stops here.
-	const fail = (itemIndex: number, error: unknown, extra: IDataObject = {}) => {
+	const fail = (itemIndex: number, error: unknown) => {
 		const nodeError = asNodeError(this, error, itemIndex);
 		if (!continueOnFail) throw nodeError;
 		failures.set(itemIndex, nodeError);
-		results[itemIndex] = errorItem(nodeError, itemIndex, extra);
+		results[itemIndex] = errorItem(nodeError, itemIndex);
 	};
 	const output = () => results.filter((result): result is INodeExecutionData => result !== undefined);
 	// A refusal of the whole run, before anything is sent: every item carries it.
@@ -261,7 +261,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 						description: 'Each proxy can be extended once per run. Give its items the same Interval and Period, or remove the extra items. Nothing was sent or charged for this proxy.',
 						itemIndex: w.item,
 					}),
-					{ proxy_name: name },
 				);
 			}
 			continue;
@@ -273,7 +272,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		for (const { w, first } of repeats) {
 			const failure = failures.get(first.item);
 			if (failure) {
-				fail(w.item, failure, { proxy_name: w.name });
+				fail(w.item, failure);
 				continue;
 			}
 			results[w.item] = {
@@ -298,7 +297,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	try {
 		before = await listProxies(this, { itemIndex: unique[0].item, timeoutMs: options.readTimeoutMs });
 	} catch (error) {
-		for (const w of unique) fail(w.item, error, { proxy_name: w.name });
+		for (const w of unique) fail(w.item, error);
 		return finishRepeats();
 	}
 	const byName = new Map(before.proxies.map((proxy) => [proxy.proxy_name, proxy]));
@@ -315,7 +314,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					description: 'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was charged.',
 					itemIndex: w.item,
 				}),
-				{ proxy_name: w.name },
 			);
 			continue;
 		}
@@ -372,7 +370,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					}
 				}
 			} catch (error) {
-				for (const p of planned) fail(p.item, error, { proxy_name: p.name });
+				for (const p of planned) fail(p.item, error);
 				return finishRepeats();
 			}
 			if (!refused) break;
@@ -384,7 +382,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
 					itemIndex: bad.item,
 				}),
-				{ proxy_name: bad.name },
 			);
 			planned = planned.filter((p) => p !== bad);
 			if (planned.length === 0) return finishRepeats();
@@ -399,7 +396,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					itemIndex: planned[0].item,
 				},
 			);
-			for (const p of planned) fail(p.item, refusal, { proxy_name: p.name, estimated_total: total });
+			for (const p of planned) fail(p.item, refusal);
 			return finishRepeats();
 		}
 		if (options.dryRun) {
@@ -452,7 +449,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				description: `${progress()} These proxies were not extended and nothing was charged for them. Check the prices in the Proxy Account dashboard before running the extension again.`,
 				itemIndex: batch[0].item,
 			});
-			for (const p of batch) fail(p.item, stopped, { proxy_name: p.name, batch: b + 1, charged: 0 });
+			for (const p of batch) fail(p.item, stopped);
 			continue;
 		}
 		try {
@@ -483,7 +480,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				if (cap !== undefined) heldAgainstCap = cents(heldAgainstCap + batchQuotes[b]);
 			}
 			if (!continueOnFail) throw nodeError;
-			for (const p of batch) fail(p.item, nodeError, { proxy_name: p.name, batch: b + 1, charged: uncertain ? null : 0 });
+			for (const p of batch) fail(p.item, nodeError);
 		}
 	}
 

@@ -1,11 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as price from './actions/price';
-import * as proxy from './actions/proxy';
-import { router } from './actions/router';
-import * as stock from './actions/stock';
+import { price } from './actions/price';
+import { proxy } from './actions/proxy';
+import { nodeProperties, route, subtitleExpression } from './actions/registry';
+import { stock } from './actions/stock';
 import { listSearch, loadOptions } from './methods';
+
+/** The node's resources: each lists its operations in its own index. */
+const RESOURCES = [proxy, price, stock];
 
 export class ProxyAccount implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,36 +17,19 @@ export class ProxyAccount implements INodeType {
 		icon: { light: 'file:../../icons/proxyAccount.svg', dark: 'file:../../icons/proxyAccount.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle:
-			'={{ {"proxy:get": "Get Proxy", "proxy:getAll": "Get Many Proxies", "proxy:extend": "Extend Proxies", "price:quote": "Quote Price", "stock:getAll": "Get Many Stock Entries"}[$parameter["resource"] + ":" + $parameter["operation"]] }}',
+		subtitle: subtitleExpression(RESOURCES),
 		description: 'Quote, extend and read mobile proxies and city stock of a Proxy Account',
 		defaults: { name: 'Proxy Account' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'proxyAccountApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Price', value: 'price' },
-					{ name: 'Proxy', value: 'proxy' },
-					{ name: 'Stock', value: 'stock' },
-				],
-				default: 'proxy',
-			},
-			...proxy.description,
-			...price.description,
-			...stock.description,
-		],
+		properties: nodeProperties(RESOURCES, 'proxy'),
 	};
 
 	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route.call(this, RESOURCES);
 	}
 }

@@ -168,7 +168,9 @@ function scannable(value: unknown): string {
 	try {
 		const text = JSON.stringify(value, (_key, inner: unknown) => {
 			if (inner instanceof Error) {
-				return { ...(inner as unknown as Record<string, unknown>), message: inner.message, stack: inner.stack };
+				// Message, description, cause and stack, enumerable or not.
+				const own = inner as unknown as Record<string, unknown>;
+				return { ...own, message: inner.message, description: own.description, cause: own.cause, stack: inner.stack };
 			}
 			if (typeof inner === 'object' && inner !== null) {
 				if (seen.has(inner)) return '[circular]';

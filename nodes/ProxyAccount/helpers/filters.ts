@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { carrierKey } from '../methods/carriers';
+import { carrierKey } from './carriers';
 import type { ProxyRecord, StockEntry } from '../transport';
 
 /** Filters on where a proxy or a stock entry is, as both nodes read them. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ProxyRecord } from '../transport';
+import type { ProxyRecord, StockEntry } from '../transport';
 import { hoursUntil } from './time';
 
 /** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
@@ -44,4 +44,17 @@ export function proxyOutput(
 
 export function paired(json: IDataObject, item: number): INodeExecutionData {
 	return { json, pairedItem: { item } };
+}
+
+/**
+ * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
+ * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
+ */
+export function stockOutput(entry: StockEntry, onlyCarrier?: string): IDataObject {
+	const { carriers, ...raw } = entry;
+	const total =
+		onlyCarrier === undefined
+			? Object.values(carriers).reduce((sum, count) => sum + count, 0)
+			: (carriers[onlyCarrier] ?? 0);
+	return { ...(raw as IDataObject), carriers, total };
 }

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { getStock, listProxies } from '../transport';
-import { carrierDisplayName } from './carriers';
+import { carrierDisplayName } from '../helpers/carriers';
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);

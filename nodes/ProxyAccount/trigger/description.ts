@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { carrierFilter, cityFilter, includePasswordOption, nameContainsFilter, stateFilter } from '../helpers/fields';
+import { carrierFilter, cityFilter, includePasswordOption, nameContainsFilter, stateFilter } from '../helpers/descriptions';
 
 const stockEvent = { event: ['stockChanged'] };
 const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy'] };

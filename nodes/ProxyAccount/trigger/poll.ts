@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../actions/common';
+import { asNodeError } from '../helpers/execution';
 import { matchesProxyFilters, matchesStockPlace } from '../helpers/filters';
 import type { CallOptions } from '../transport';
 import { getStock, listProxies } from '../transport';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { stockOutput } from '../actions/stock/getAll.operation';
-import { carrierDisplayName } from '../methods/carriers';
+import { stockOutput } from '../helpers/output';
+import { carrierDisplayName } from '../helpers/carriers';
 import type { StockEntry } from '../transport';
 import { matchesStockPlace } from '../helpers/filters';
 import type { StockChange, StockParams } from './params';

@@ -8,20 +8,23 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption } from '../../helpers/fields';
+import { DEFAULT_READ_TIMEOUT_SECONDS, periodOptions, readTimeoutOption } from '../../helpers/descriptions';
+import { asNodeError, errorItem, forEachItem } from '../../helpers/execution';
+import { linesWithPrices } from '../../helpers/quote';
 import { invalidParameter, parseInterval, parseName, parsePeriod, parseTimeoutSeconds } from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
-import { PERIODS, quotePrices } from '../../transport';
-import { asNodeError, errorItem, forEachItem } from '../common';
+import { quotePrices } from '../../transport';
+import type { OperationInfo } from '../registry';
 
-const show = { resource: ['price'], operation: ['quote'] };
+export const operation: OperationInfo = {
+	value: 'quote',
+	name: 'Quote',
+	description: 'Price proxies by carrier, city and period, with member and bulk prices',
+	action: 'Quote a price',
+	subtitle: 'Quote Price',
+};
 
-export const periodOptions = PERIODS.map((period) => ({
-	name: period.charAt(0).toUpperCase() + period.slice(1),
-	value: period,
-}));
-
-export const description: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Lines',
 		name: 'lines',
@@ -29,7 +32,6 @@ export const description: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Line',
 		default: { line: [{ carrier: '', city: '', interval: 1, period: 'weekly' }] },
-		displayOptions: { show },
 		description: 'What to price: each line is one proxy of a carrier in a city for a number of periods',
 		options: [
 			{
@@ -82,7 +84,6 @@ export const description: INodeProperties[] = [
 		name: 'combineItems',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show },
 		description:
 			'Whether to send one quote for the lines of all input items together (e.g. one line per item, priced with bulk discounts) instead of one quote per item',
 	},
@@ -91,7 +92,6 @@ export const description: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show },
 		description:
 			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it',
 	},
@@ -101,7 +101,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [readTimeoutOption],
 	},
 ];
@@ -126,20 +125,6 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): QuoteLine[
 			interval: parseInterval(node, itemIndex, line.interval, `Interval${label}`),
 			period: parsePeriod(node, itemIndex, line.period, `Period${label}`),
 		};
-	});
-}
-
-/**
- * Pairs each requested line with its item in the quote. Within a period the service keys items
- * by opaque keys in request order, so the n-th line of a period is the n-th key of that period.
- */
-export function linesWithPrices(lines: QuoteLine[], quote: QuoteData) {
-	const seen: Record<string, number> = {};
-	return lines.map((line) => {
-		const period = quote.periods[line.period];
-		const position = (seen[line.period] = (seen[line.period] ?? -1) + 1);
-		const entry = period ? Object.entries(period.individual)[position] : undefined;
-		return { line, period, key: entry?.[0], item: entry?.[1] };
 	});
 }
 

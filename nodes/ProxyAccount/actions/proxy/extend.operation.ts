@@ -16,11 +16,18 @@ import {
 } from '../../helpers/validation';
 import type { AllocateLine, Period, ProxyRecord, QuoteLine } from '../../transport';
 import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestOutcome } from '../../transport';
-import { asNodeError, errorItem } from '../common';
-import { linesWithPrices, periodOptions } from '../price/quote.operation';
-import { proxyLocator } from './fields';
+import { periodOptions, proxyLocator } from '../../helpers/descriptions';
+import { asNodeError, errorItem } from '../../helpers/execution';
+import { linesWithPrices } from '../../helpers/quote';
+import type { OperationInfo } from '../registry';
 
-const show = { resource: ['proxy'], operation: ['extend'] };
+export const operation: OperationInfo = {
+	value: 'extend',
+	name: 'Extend',
+	description: 'Add paid time to proxies, charged to the wallet',
+	action: 'Extend proxies',
+	subtitle: 'Extend Proxies',
+};
 
 export const DEFAULT_BATCH_SIZE = 100;
 export const MAX_BATCH_SIZE = 1000;
@@ -42,8 +49,8 @@ const READ_BACK_PAUSE_MS = 1_000;
 /** Proxies named in a message before the rest is only counted. */
 const NAMES_SHOWN = 20;
 
-export const description: INodeProperties[] = [
-	proxyLocator(['extend'], 'The proxy to add paid time to. With several input items, each item names one proxy.'),
+export const properties: INodeProperties[] = [
+	proxyLocator('The proxy to add paid time to. With several input items, each item names one proxy.'),
 	{
 		displayName: 'Interval',
 		name: 'interval',
@@ -51,7 +58,6 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
 		required: true,
-		displayOptions: { show },
 		description: 'Number of periods to add, e.g. 1 with Weekly for one more week',
 	},
 	{
@@ -60,7 +66,6 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		options: periodOptions,
 		default: 'weekly',
-		displayOptions: { show },
 		description: 'Unit of the interval',
 	},
 	{
@@ -69,7 +74,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		description: 'These apply to the whole run (they are read from the first item)',
 		options: [
 			{

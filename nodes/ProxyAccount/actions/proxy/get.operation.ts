@@ -1,22 +1,35 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import {
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	includePasswordOption,
+	proxyLocator,
+	readTimeoutOption,
+	simplifyField,
+} from '../../helpers/descriptions';
+import { forEachItem } from '../../helpers/execution';
 import { paired, proxyOutput } from '../../helpers/output';
-import { DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption } from '../../helpers/fields';
 import { parseName, parseTimeoutSeconds } from '../../helpers/validation';
 import { getProxy } from '../../transport';
-import { forEachItem } from '../common';
-import { includePasswordOption, proxyLocator, simplifyField } from './fields';
+import type { OperationInfo } from '../registry';
 
-export const description: INodeProperties[] = [
-	proxyLocator(['get'], 'The proxy to read'),
-	simplifyField(['get']),
+export const operation: OperationInfo = {
+	value: 'get',
+	name: 'Get',
+	description: 'Get one proxy by name',
+	action: 'Get a proxy',
+	subtitle: 'Get Proxy',
+};
+
+export const properties: INodeProperties[] = [
+	proxyLocator('The proxy to read'),
+	simplifyField,
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { resource: ['proxy'], operation: ['get'] } },
 		options: [includePasswordOption, readTimeoutOption],
 	},
 ];

@@ -1,33 +1,41 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { paired, proxyOutput } from '../../helpers/output';
-import { expiresWithin } from '../../helpers/time';
-import { isSet, parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import {
 	carrierFilter,
 	cityFilter,
 	DEFAULT_READ_TIMEOUT_SECONDS,
+	includePasswordOption,
 	nameContainsFilter,
 	readTimeoutOption,
+	returnAllAndLimit,
+	simplifyField,
 	stateFilter,
-} from '../../helpers/fields';
+} from '../../helpers/descriptions';
+import { forEachItem, once } from '../../helpers/execution';
 import { matchesProxyFilters, readProxyFilters } from '../../helpers/filters';
+import { paired, proxyOutput } from '../../helpers/output';
+import { expiresWithin } from '../../helpers/time';
+import { isSet, parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
-import { forEachItem, once, returnAllAndLimit } from '../common';
-import { includePasswordOption, simplifyField } from './fields';
+import type { OperationInfo } from '../registry';
 
-const show = { resource: ['proxy'], operation: ['getAll'] };
+export const operation: OperationInfo = {
+	value: 'getAll',
+	name: 'Get Many',
+	description: 'Get the proxies of the account, with filters',
+	action: 'Get many proxies',
+	subtitle: 'Get Many Proxies',
+};
 
-export const description: INodeProperties[] = [
-	...returnAllAndLimit('proxy', 'getAll'),
+export const properties: INodeProperties[] = [
+	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show },
 		options: [
 			carrierFilter('getCarriers', 'Only proxies of this carrier'),
 			cityFilter('proxies'),
@@ -56,21 +64,19 @@ export const description: INodeProperties[] = [
 		name: 'sort',
 		type: 'options',
 		default: 'none',
-		displayOptions: { show },
 		options: [
 			{ name: 'As Returned', value: 'none', description: 'Keep the order the service returns' },
 			{ name: 'Soonest Expiry First', value: 'expiresAsc' },
 			{ name: 'Latest Expiry First', value: 'expiresDesc' },
 		],
 	},
-	simplifyField(['getAll']),
+	simplifyField,
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [includePasswordOption, readTimeoutOption],
 	},
 ];

@@ -1,25 +1,37 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { paired } from '../../helpers/output';
-import { carrierFilter, cityFilter, DEFAULT_READ_TIMEOUT_SECONDS, readTimeoutOption, stateFilter } from '../../helpers/fields';
-import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import { carrierKey } from '../../helpers/carriers';
+import {
+	carrierFilter,
+	cityFilter,
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	readTimeoutOption,
+	returnAllAndLimit,
+	stateFilter,
+} from '../../helpers/descriptions';
+import { forEachItem, once } from '../../helpers/execution';
 import { matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { carrierKey } from '../../methods/carriers';
-import type { StockEntry } from '../../transport';
+import { paired, stockOutput } from '../../helpers/output';
+import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import { getStock } from '../../transport';
-import { forEachItem, once, returnAllAndLimit } from '../common';
+import type { OperationInfo } from '../registry';
 
-const show = { resource: ['stock'], operation: ['getAll'] };
+export const operation: OperationInfo = {
+	value: 'getAll',
+	name: 'Get Many',
+	description: 'Get the stock of every city, with counts per carrier',
+	action: 'Get many stock entries',
+	subtitle: 'Get Many Stock Entries',
+};
 
-export const description: INodeProperties[] = [
-	...returnAllAndLimit('stock', 'getAll'),
+export const properties: INodeProperties[] = [
+	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show },
 		options: [
 			carrierFilter(
 				'getStockCarriers',
@@ -42,23 +54,9 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [readTimeoutOption],
 	},
 ];
-
-/**
- * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
- * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
- */
-export function stockOutput(entry: StockEntry, onlyCarrier?: string): IDataObject {
-	const { carriers, ...raw } = entry;
-	const total =
-		onlyCarrier === undefined
-			? Object.values(carriers).reduce((sum, count) => sum + count, 0)
-			: (carriers[onlyCarrier] ?? 0);
-	return { ...(raw as IDataObject), carriers, total };
-}
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	// One read serves every input item, with the timeout of the first item that needs it.

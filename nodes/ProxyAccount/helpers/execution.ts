@@ -1,9 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+/* How an operation runs its items: errors as NodeApiError / NodeOperationError, error items, one read per run. */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 export type OperationExecute = (
@@ -67,26 +63,4 @@ export function once<T>(load: () => Promise<T>): () => Promise<T> {
 		pending ??= load();
 		return await pending;
 	};
-}
-
-export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			displayOptions: { show: { resource: [resource], operation: [operation] } },
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: { show: { resource: [resource], operation: [operation], returnAll: [false] } },
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-		},
-	];
 }

@@ -1,0 +1,122 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { showOnlyFor } from '../helpers/descriptions';
+import type { OperationExecute } from '../helpers/execution';
+
+/*
+ * How the action node is put together from its operations. Each `<op>.operation.ts` exports its
+ * `operation` (what the dropdown, the canvas subtitle and the docs show), its bare `properties`
+ * and its `execute`; each resource's index lists its operations once; the node lists its resources.
+ * Everything else (dropdowns, display options, subtitle, dispatch) is derived here.
+ */
+
+/** What an operation shows: its dropdown entry and its canvas subtitle. */
+export interface OperationInfo {
+	value: string;
+	name: string;
+	/** Sentence case, e.g. "Get many proxies". */
+	action: string;
+	description: string;
+	/** The canvas subtitle, e.g. "Get Many Proxies". */
+	subtitle: string;
+}
+
+export interface OperationModule {
+	operation: OperationInfo;
+	/** Declared bare: the resource and operation are added here. */
+	properties: INodeProperties[];
+	execute: OperationExecute;
+}
+
+export interface Resource {
+	value: string;
+	name: string;
+	/** Operation chosen for a new node. */
+	defaultOperation: string;
+	operations: Record<string, OperationModule>;
+}
+
+/**
+ * A resource with its operations, keyed by their values, so that nothing is listed twice;
+ * `selected` is the one a new node starts with.
+ */
+export function defineResource(
+	info: { value: string; name: string },
+	modules: OperationModule[],
+	selected: OperationModule,
+): Resource {
+	const operations: Record<string, OperationModule> = {};
+	for (const module of modules) operations[module.operation.value] = module;
+	return { ...info, defaultOperation: selected.operation.value, operations };
+}
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/** The Resource dropdown, each resource's Operation dropdown, then every operation's properties. */
+export function nodeProperties(resources: Resource[], defaultResource: string): INodeProperties[] {
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: resources.map(({ name, value }) => ({ name, value })).sort(byName),
+			default: defaultResource,
+		},
+	];
+	for (const resource of resources) {
+		const modules = Object.values(resource.operations);
+		const selected = resource.defaultOperation;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options: modules
+				.map(({ operation }): INodePropertyOptions => ({
+					name: operation.name,
+					value: operation.value,
+					description: operation.description,
+					action: operation.action,
+				}))
+				.sort(byName),
+			default: selected,
+		});
+	}
+	for (const resource of resources) {
+		for (const module of Object.values(resource.operations)) {
+			properties.push(...showOnlyFor(resource.value, module.operation.value, module.properties));
+		}
+	}
+	return properties;
+}
+
+/** The canvas subtitle: an expression that looks up each operation's own subtitle. */
+export function subtitleExpression(resources: Resource[]): string {
+	const subtitles: Record<string, string> = {};
+	for (const resource of resources) {
+		for (const { operation } of Object.values(resource.operations)) subtitles[`${resource.value}:${operation.value}`] = operation.subtitle;
+	}
+	return `={{ ${JSON.stringify(subtitles)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** Runs the operation the node is set to, over all input items. */
+export async function route(this: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resourceValue = this.getNodeParameter('resource', 0) as string;
+	const operationValue = this.getNodeParameter('operation', 0) as string;
+	const resource = resources.find((candidate) => candidate.value === resourceValue);
+	const module = resource ? own(resource.operations, operationValue) : undefined;
+	if (!module) {
+		throw new NodeOperationError(this.getNode(), `The operation \u201c${operationValue}\u201d of \u201c${resourceValue}\u201d is not supported`, {
+			description: 'Pick a resource and an operation from the lists.',
+		});
+	}
+	return [await module.execute.call(this, items)];
+}

@@ -1,0 +1,149 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, PERIODS } from '../transport';
+import { MAX_TIMEOUT_SECONDS } from './validation';
+
+/*
+ * The parameter descriptions of both nodes: the shared fields (so the same filter reads the same
+ * everywhere), and `showOnlyFor`, which gives an operation's properties their display options.
+ */
+
+/**
+ * Shows `properties` only for one operation of one resource: each property keeps the conditions
+ * of its own (e.g. `returnAll: [false]` on Limit) and gains the resource and the operation. An
+ * operation declares its properties bare and wraps them once with this.
+ */
+export function showOnlyFor(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => {
+		const own: IDisplayOptions = property.displayOptions ?? {};
+		return {
+			...property,
+			displayOptions: { ...own, show: { ...(own.show ?? {}), resource: [resource], operation: [operation] } },
+		};
+	});
+}
+
+/** Periods as dropdown options: Hourly, Daily, Weekly, Monthly, Yearly. */
+export const periodOptions = PERIODS.map((period) => ({
+	name: period.charAt(0).toUpperCase() + period.slice(1),
+	value: period,
+}));
+
+/** Return All and Limit of a Get Many (Limit shown only while Return All is off). */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { returnAll: [false] } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+];
+
+/** The proxy picker: From List first, then By Name. */
+export function proxyLocator(description: string): INodeProperties {
+	return {
+		displayName: 'Proxy',
+		name: 'proxyName',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a proxy...',
+				typeOptions: { searchListMethod: 'searchProxies', searchable: true },
+			},
+			{
+				displayName: 'By Name',
+				name: 'name',
+				type: 'string',
+				placeholder: 'e.g. PRX-US-AU1-0001',
+			},
+		],
+	};
+}
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
+export function carrierFilter(loadOptionsMethod: 'getCarriers' | 'getStockCarriers', what: string): INodeProperties {
+	return {
+		displayName: 'Carrier Name or ID',
+		name: 'carrier',
+		type: 'options',
+		typeOptions: { loadOptionsMethod },
+		default: '',
+		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}
+
+export function cityFilter(what: string): INodeProperties {
+	return {
+		displayName: 'City',
+		name: 'city',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Austin, Cleveland',
+		description: `Only ${what} in these cities, separated by commas (not case-sensitive)`,
+	};
+}
+
+export function stateFilter(what: string): INodeProperties {
+	return {
+		displayName: 'State',
+		name: 'state',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. TX',
+		description: `Only ${what} in these two-letter state or region codes, separated by commas`,
+	};
+}
+
+export const nameContainsFilter: INodeProperties = {
+	displayName: 'Name Contains',
+	name: 'nameContains',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. AU1',
+	description: 'Only proxies whose name or nickname contains this text (not case-sensitive)',
+};
+
+/** Seconds a read waits for one answer by default: the transport's own default. */
+export const DEFAULT_READ_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
+
+export const readTimeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+	default: DEFAULT_READ_TIMEOUT_SECONDS,
+	description:
+		'The longest one request may take, its whole answer included (at most 600). A request that times out is tried again while the retry budget lasts: 30 s, or this timeout when it is longer.',
+};
+
+export const includePasswordOption: INodeProperties = {
+	displayName: 'Include Password',
+	name: 'includePassword',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to include the proxy password in the output. Leave off unless a later step needs it: anyone who can see the execution can read it.',
+};

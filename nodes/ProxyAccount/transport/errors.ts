@@ -127,35 +127,80 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-type ErrorCause =
-	| 'rate-limited'
-	| 'temporarily-unavailable'
-	| 'credential-invalid'
-	| 'configuration-invalid'
-	| 'node-defect';
-
-interface Mapped {
-	message: string;
-	description: string;
-	httpCode?: string;
-	cause?: ErrorCause;
+/**
+ * Sentences joined into one text: empty parts are left out, the rest separated by one space.
+ * Every message and fix of the table below is built with it.
+ */
+export function sentences(...parts: Array<string | false | undefined | null>): string {
+	return parts
+		.filter((part): part is string => typeof part === 'string')
+		.map((part) => part.trim())
+		.filter((part) => part !== '')
+		.join(' ');
 }
 
-/** Business error kinds the service reports with `ok: false`. */
-export type BusinessErrorKind = 'not-found' | 'insufficient-funds' | 'invalid-input' | 'other';
+// ----- what kind of failure ---------------------------------------------------------------------------
 
-export function businessErrorKind(status: number, body: ErrorBody): BusinessErrorKind {
-	const message = typeof body.message === 'string' ? body.message : '';
+/** Every way a request can fail, as the user is told about it. */
+export type FailureKind =
+	| 'connection-refused'
+	| 'address-unknown'
+	| 'timeout'
+	| 'connection-closed'
+	| 'cancelled'
+	| 'network'
+	| 'redirect'
+	| 'web-page'
+	| 'proxy-not-found'
+	| 'wallet-short'
+	| 'input-refused'
+	| 'refused'
+	| 'key-refused'
+	| 'key-not-allowed'
+	| 'rate-limited'
+	| 'unreadable'
+	| 'server-trouble'
+	| 'no-endpoint'
+	| 'client-refused'
+	| 'unexpected-shape';
+
+/**
+ * What a business refusal (`ok: false`, status below 500) is about. Decided from the status and
+ * from structured `data` first. The service's wording is only a last hint, and never for a request
+ * that moves money: there an unrecognised refusal stays a plain refusal, quoted as the service
+ * worded it.
+ */
+function refusalKind(status: number, body: ErrorBody, info: RequestInfo): FailureKind {
 	const data = body.data as { funds?: unknown; diff?: unknown } | undefined;
-	if (status === 402 || /insufficient|not enough (funds|balance)|funds/i.test(message)) {
-		return 'insufficient-funds';
+	if (data !== null && typeof data === 'object' && ('diff' in data || 'funds' in data)) return 'wallet-short';
+	if (status === 402) return 'wallet-short';
+	if (status === 404) return info.proxyName || /prox/i.test(textOf(body.message) ?? '') ? 'proxy-not-found' : 'no-endpoint';
+	if (status === 400 || status === 422) return 'input-refused';
+	if (info.chargesMoney) return 'refused';
+	const said = typeof body.message === 'string' ? body.message : '';
+	if (/insufficient|not enough (funds|balance)|funds/i.test(said)) return 'wallet-short';
+	if (/not found|unknown proxy|does not exist|no such/i.test(said)) return 'proxy-not-found';
+	if (/invalid|must be|required|not allowed/i.test(said)) return 'input-refused';
+	return 'refused';
+}
+
+export function failureKind(failure: RequestFailure, info: RequestInfo): FailureKind {
+	if (failure.kind === 'schema') return 'unexpected-shape';
+	if (failure.kind === 'network') {
+		const byReason = { refused: 'connection-refused', dns: 'address-unknown', timeout: 'timeout', reset: 'connection-closed', aborted: 'cancelled', other: 'network' } as const;
+		return byReason[failure.reason];
 	}
-	if (data && typeof data === 'object' && ('diff' in data || 'funds' in data)) return 'insufficient-funds';
-	if (status === 404 || /not found|unknown proxy|does not exist|no such/i.test(message)) return 'not-found';
-	if (status === 400 || status === 422 || /invalid|must be|required|not allowed/i.test(message)) {
-		return 'invalid-input';
-	}
-	return 'other';
+	const { status, body } = failure;
+	if (failure.redirectTo !== undefined) return 'redirect';
+	if (failure.bodyProblem === 'html') return 'web-page';
+	if (body && body.ok === false && status < 500) return refusalKind(status, body, info);
+	if (status === 401) return 'key-refused';
+	if (status === 403) return 'key-not-allowed';
+	if (status === 429) return 'rate-limited';
+	if (failure.bodyProblem === 'malformed' || failure.bodyProblem === 'empty') return 'unreadable';
+	if (status >= 500) return 'server-trouble';
+	if (status === 404) return 'no-endpoint';
+	return 'client-refused';
 }
 
 /**
@@ -173,6 +218,162 @@ export function mayHaveActed(failure: RequestFailure): boolean {
 	return !(isAnswer && failure.body?.ok === false);
 }
 
+// ----- the table: what each kind says, and how to fix it ---------------------------------------------
+
+type ErrorCause = 'rate-limited' | 'temporarily-unavailable' | 'credential-invalid' | 'configuration-invalid' | 'node-defect';
+
+/** What a message and its fix can draw on. */
+interface Facts {
+	failure: RequestFailure;
+	info: RequestInfo;
+	status?: number;
+	/** What the service said (its message, detail or title), when it said something. */
+	said?: string;
+	/** "It was tried N times over S s." after a retry. */
+	retried?: string;
+}
+
+interface Entry {
+	message: (f: Facts) => string;
+	fix: (f: Facts) => string;
+	cause?: ErrorCause | ((f: Facts) => ErrorCause | undefined);
+}
+
+const quoted = (said: string | undefined) => (said ? `The service said: \u201c${said}\u201d.` : undefined);
+const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
+const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
+const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
+
+const TABLE: Record<FailureKind, Entry> = {
+	'connection-refused': {
+		message: (f) => `Could not connect to the Proxy Account service at ${f.info.baseUrl}`,
+		fix: (f) => sentences(!f.info.chargesMoney && 'Nothing was sent.', f.retried, `${CHECK_BASE_URL} and that n8n can reach that address.`),
+		cause: 'temporarily-unavailable',
+	},
+	'address-unknown': {
+		message: (f) => `The address of the Proxy Account service could not be resolved (${f.info.baseUrl})`,
+		fix: (f) => sentences(`${CHECK_BASE_URL} for typos.`, f.retried),
+		cause: 'configuration-invalid',
+	},
+	timeout: {
+		message: (f) => `The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
+		fix: (f) => (f.info.chargesMoney ? '' : sentences(f.retried, 'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).')),
+		cause: 'temporarily-unavailable',
+	},
+	'connection-closed': {
+		message: (f) => `The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
+		fix: (f) =>
+			f.info.chargesMoney ? '' : sentences(f.retried, 'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.'),
+		cause: 'temporarily-unavailable',
+	},
+	cancelled: {
+		message: (f) => `The request to the Proxy Account service was cancelled (${f.info.endpoint})`,
+		fix: () => 'The execution was stopped while the request was under way.',
+	},
+	network: {
+		message: (f) => `The request to the Proxy Account service could not be completed (${f.info.endpoint}, ${(f.failure as { code: string }).code})`,
+		fix: (f) => sentences(f.retried, 'Check the Base URL in the credential and the network between n8n and the service.'),
+	},
+	redirect: {
+		message: (f) =>
+			`The Proxy Account service answered with a redirect (HTTP ${f.status}) to ${http(f).redirectTo ?? 'an address that could not be read'}, which was not followed (${f.info.endpoint})`,
+		fix: () =>
+			`Requests are never sent on to another address, so the API key and the request stay with the Base URL. ${CHECK_BASE_URL}: if the service has moved (e.g. from http:// to https://), enter its new address.`,
+		cause: 'configuration-invalid',
+	},
+	'web-page': {
+		message: (f) => `The Proxy Account service answered with a web page instead of data (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) =>
+			sentences(
+				http(f).pageTitle && `The page was titled \u201c${http(f).pageTitle}\u201d.`,
+				'A gateway in front of the service is failing, or the Base URL points at a website rather than the API (it should be the address before /v1).',
+				f.retried,
+			),
+		cause: (f) => ((f.status ?? 0) >= 500 ? 'temporarily-unavailable' : 'configuration-invalid'),
+	},
+	'proxy-not-found': {
+		message: (f) =>
+			f.info.proxyName
+				? `Proxy \u201c${f.info.proxyName}\u201d was not found in this Proxy Account`
+				: `The Proxy Account service did not find what was asked for (${f.info.endpoint})`,
+		fix: (f) => sentences('Check the proxy name (names are case-sensitive), or pick the proxy from the list.', quoted(f.said)),
+		cause: 'configuration-invalid',
+	},
+	'wallet-short': {
+		message: (f) => {
+			const { diff } = wallet(f);
+			return typeof diff === 'number'
+				? `The wallet is ${formatMoney(diff)} short for this extension`
+				: 'The wallet does not hold enough funds for this extension';
+		},
+		fix: (f) => {
+			const { funds } = wallet(f);
+			return sentences(
+				typeof funds === 'number' && `The wallet holds ${formatMoney(funds)}.`,
+				'Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time.',
+			);
+		},
+	},
+	'input-refused': {
+		message: (f) => `The Proxy Account service rejected the request: ${f.said ?? 'invalid input'}`,
+		fix: (f) => `Check the parameters named in the message (${f.info.endpoint}).`,
+		cause: 'configuration-invalid',
+	},
+	refused: {
+		message: (f) => `The Proxy Account service could not process the request: ${f.said ?? 'no reason given'}`,
+		fix: (f) => sentences(`HTTP ${f.status} from ${f.info.endpoint}. Check the parameters and try again.`, f.retried),
+	},
+	'key-refused': {
+		message: () => 'The Proxy Account API key was not accepted',
+		fix: (f) => sentences('Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.', quoted(f.said)),
+		cause: 'credential-invalid',
+	},
+	'key-not-allowed': {
+		message: () => 'The Proxy Account API key is not allowed to do this',
+		fix: (f) => sentences('Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.', quoted(f.said)),
+		cause: 'credential-invalid',
+	},
+	'rate-limited': {
+		message: () => 'The Proxy Account service is limiting how often it can be called',
+		fix: (f) => {
+			const wait = http(f).retryAfterSeconds;
+			return sentences(
+				wait !== undefined && `It asked to wait ${formatMoney(wait)} s before the next request.`,
+				f.retried,
+				'Run the workflow again later or space its runs further apart.',
+			);
+		},
+		cause: 'rate-limited',
+	},
+	unreadable: {
+		message: (f) => `The Proxy Account service sent a reply that is not valid JSON (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) => sentences(http(f).bodyProblem === 'empty' ? 'The reply was empty.' : 'The reply was cut off or garbled.', 'Try again later.', f.retried),
+		cause: 'temporarily-unavailable',
+	},
+	'server-trouble': {
+		message: (f) => `The Proxy Account service could not handle the request (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) => sentences(quoted(f.said), f.retried, 'Try again later.'),
+		cause: 'temporarily-unavailable',
+	},
+	'no-endpoint': {
+		message: (f) => `The Proxy Account service has no ${f.info.endpoint} at this Base URL (HTTP 404)`,
+		fix: (f) => sentences(`${CHECK_BASE_URL}: it should be the address before /v1.`, quoted(f.said)),
+		cause: 'configuration-invalid',
+	},
+	'client-refused': {
+		message: (f) => `The Proxy Account service refused the request (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) => sentences(quoted(f.said), "Check the node's parameters."),
+	},
+	'unexpected-shape': {
+		message: (f) => {
+			const failure = f.failure as Extract<RequestFailure, { kind: 'schema' }>;
+			return `The Proxy Account service sent data in an unexpected shape: ${failure.field} ${failure.issue} (${f.info.endpoint})`;
+		},
+		fix: () => 'The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.',
+		cause: 'node-defect',
+	},
+};
+
 /** What a failed request that moves money says about the money, always and only from `mayHaveActed`. */
 function moneyNote(failure: RequestFailure): string {
 	if (failure.kind === 'network' && !mayHaveActed(failure)) return 'Nothing was sent, so nothing was charged.';
@@ -181,234 +382,55 @@ function moneyNote(failure: RequestFailure): string {
 		: 'The service refused the request before acting on it, so nothing was charged.';
 }
 
-function retriedNote(info: RequestInfo): string {
-	return info.attempts > 1 ? ` It was tried ${info.attempts} times over ${seconds(info.elapsedMs)}.` : '';
+// ----- the node error --------------------------------------------------------------------------------
+
+/** What an operation may ask of a request error it caught: never by parsing its text. */
+export interface RequestErrorFacts {
+	kind: FailureKind;
+	/** Whether the service may have acted on the request (see `mayHaveActed`). */
+	mayHaveActed: boolean;
+	/** What the service said, secrets masked. */
+	said?: string;
 }
 
-function mapNetwork(failure: Extract<RequestFailure, { kind: 'network' }>, info: RequestInfo): Mapped {
-	const retried = retriedNote(info).trim();
-	switch (failure.reason) {
-		case 'refused':
-			return {
-				message: `Could not connect to the Proxy Account service at ${info.baseUrl}`,
-				description: `${info.chargesMoney ? '' : 'Nothing was sent. '}${retried} Check the Base URL in the Proxy Account credential and that n8n can reach that address.`,
-				cause: 'temporarily-unavailable',
-			};
-		case 'dns':
-			return {
-				message: `The address of the Proxy Account service could not be resolved (${info.baseUrl})`,
-				description: `Check the Base URL in the Proxy Account credential for typos. ${retried}`,
-				cause: 'configuration-invalid',
-			};
-		case 'timeout':
-			return {
-				message: `The Proxy Account service did not answer within ${seconds(info.timeoutMs)} (${info.endpoint})`,
-				description: info.chargesMoney ? '' : `${retried} The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).`,
-				cause: 'temporarily-unavailable',
-			};
-		case 'reset':
-			return {
-				message: `The connection to the Proxy Account service closed before its answer arrived (${info.endpoint})`,
-				description: info.chargesMoney
-					? ''
-					: `${retried} Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.`,
-				cause: 'temporarily-unavailable',
-			};
-		case 'aborted':
-			return {
-				message: `The request to the Proxy Account service was cancelled (${info.endpoint})`,
-				description: 'The execution was stopped while the request was under way.',
-			};
-		default:
-			return {
-				message: `The request to the Proxy Account service could not be completed (${info.endpoint}, ${failure.code})`,
-				description: `${retried} Check the Base URL in the credential and the network between n8n and the service.`,
-			};
-	}
-}
+const factsOf = new WeakMap<NodeApiError, RequestErrorFacts>();
 
-function mapHttp(failure: Extract<RequestFailure, { kind: 'http' }>, info: RequestInfo): Mapped {
-	const { status, body } = failure;
-	const httpCode = String(status);
-	const serviceMessage = textOf(body?.message) ?? textOf(body?.detail) ?? textOf(body?.title);
-	const said = serviceMessage ? ` The service said: \u201c${serviceMessage}\u201d.` : '';
-
-	if (failure.bodyProblem === 'html') {
-		return {
-			message: `The Proxy Account service answered with a web page instead of data (HTTP ${status}, ${info.endpoint})`,
-			description: `${failure.pageTitle ? `The page was titled \u201c${failure.pageTitle}\u201d. ` : ''}A gateway in front of the service is failing, or the Base URL points at a website rather than the API (it should be the address before /v1).${retriedNote(info)}`,
-			httpCode,
-			cause: status >= 500 ? 'temporarily-unavailable' : 'configuration-invalid',
-		};
-	}
-
-	// A redirect is reported, never followed: the API key and the body stay with the Base URL.
-	if (failure.redirectTo !== undefined) {
-		return {
-			message: `The Proxy Account service answered with a redirect (HTTP ${status}) to ${failure.redirectTo ?? 'an address that could not be read'}, which was not followed (${info.endpoint})`,
-			description:
-				'Requests are never sent on to another address, so the API key and the request stay with the Base URL. Check the Base URL in the Proxy Account credential: if the service has moved (e.g. from http:// to https://), enter its new address.',
-			httpCode,
-			cause: 'configuration-invalid',
-		};
-	}
-
-	// A business answer (`ok: false`) is an error whatever the 2xx or 4xx status; with a 5xx it is
-	// server-side trouble like any other 5xx, answered below.
-	if (body && body.ok === false && status < 500) {
-		const kind = businessErrorKind(status, body);
-		// A 404 about no proxy, from an endpoint without one in its path: the address is wrong,
-		// answered below as such.
-		const missingEndpoint = kind === 'not-found' && status === 404 && !info.proxyName && !/prox/i.test(serviceMessage ?? '');
-		if (kind === 'not-found' && !missingEndpoint) {
-			return {
-				message: info.proxyName
-					? `Proxy \u201c${info.proxyName}\u201d was not found in this Proxy Account`
-					: `The Proxy Account service did not find what was asked for (${info.endpoint})`,
-				description: `Check the proxy name (names are case-sensitive), or pick the proxy from the list.${said}`,
-				httpCode,
-				cause: 'configuration-invalid',
-			};
-		}
-		if (kind === 'insufficient-funds') {
-			const data = body.data as { diff?: unknown; funds?: unknown } | undefined;
-			const diff = typeof data?.diff === 'number' ? data.diff : undefined;
-			const funds = typeof data?.funds === 'number' ? data.funds : undefined;
-			return {
-				message:
-					diff !== undefined
-						? `The wallet is ${formatMoney(diff)} short for this extension`
-						: 'The wallet does not hold enough funds for this extension',
-				description: `${funds !== undefined ? `The wallet holds ${formatMoney(funds)}. ` : ''}Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time.`,
-				httpCode,
-			};
-		}
-		if (kind === 'invalid-input') {
-			return {
-				message: `The Proxy Account service rejected the request: ${serviceMessage ?? 'invalid input'}`,
-				description: `Check the parameters named in the message (${info.endpoint}).`,
-				httpCode,
-				cause: 'configuration-invalid',
-			};
-		}
-		if (!missingEndpoint) {
-			return {
-				message: `The Proxy Account service could not process the request: ${serviceMessage ?? 'no reason given'}`,
-				description: `HTTP ${status} from ${info.endpoint}. Check the parameters and try again.${retriedNote(info)}`,
-				httpCode,
-			};
-		}
-	}
-
-	if (status === 401 || status === 403) {
-		return {
-			message:
-				status === 401
-					? 'The Proxy Account API key was not accepted'
-					: 'The Proxy Account API key is not allowed to do this',
-			description: `Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.${said}`,
-			httpCode,
-			cause: 'credential-invalid',
-		};
-	}
-	if (status === 429) {
-		const wait = failure.retryAfterSeconds;
-		return {
-			message: 'The Proxy Account service is limiting how often it can be called',
-			description: `${wait !== undefined ? `It asked to wait ${formatMoney(wait)} s before the next request. ` : ''}${retriedNote(info).trim()} Run the workflow again later or space its runs further apart.`.replace(/\s+/g, ' ').trim(),
-			httpCode,
-			cause: 'rate-limited',
-		};
-	}
-	if (failure.bodyProblem === 'malformed' || failure.bodyProblem === 'empty') {
-		return {
-			message: `The Proxy Account service sent a reply that is not valid JSON (HTTP ${status}, ${info.endpoint})`,
-			description: `${failure.bodyProblem === 'empty' ? 'The reply was empty. ' : 'The reply was cut off or garbled. '}Try again later.${retriedNote(info)}`,
-			httpCode,
-			cause: 'temporarily-unavailable',
-		};
-	}
-	if (status >= 500) {
-		return {
-			message: `The Proxy Account service could not handle the request (HTTP ${status}, ${info.endpoint})`,
-			description: `${said.trim()}${retriedNote(info)} Try again later.`.trim(),
-			httpCode,
-			cause: 'temporarily-unavailable',
-		};
-	}
-	if (status === 404) {
-		return {
-			message: `The Proxy Account service has no ${info.endpoint} at this Base URL (HTTP 404)`,
-			description: `Check the Base URL in the Proxy Account credential: it should be the address before /v1.${said}`,
-			httpCode,
-			cause: 'configuration-invalid',
-		};
-	}
-	return {
-		message: `The Proxy Account service refused the request (HTTP ${status}, ${info.endpoint})`,
-		description: `${said.trim()} Check the node's parameters.`.trim(),
-		httpCode,
-	};
-}
-
-function mapSchema(failure: Extract<RequestFailure, { kind: 'schema' }>, info: RequestInfo): Mapped {
-	return {
-		message: `The Proxy Account service sent data in an unexpected shape: ${failure.field} ${failure.issue} (${info.endpoint})`,
-		description: `The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.`,
-		httpCode: String(failure.status),
-		cause: 'node-defect',
-	};
-}
-
-export function describeFailure(failure: RequestFailure, info: RequestInfo): Mapped {
-	if (failure.kind === 'network') return mapNetwork(failure, info);
-	if (failure.kind === 'schema') return mapSchema(failure, info);
-	return mapHttp(failure, info);
-}
-
-/**
- * What a request error says about the service having acted: `refused` (certainly not), `uncertain`
- * (it may have), or undefined for an error that did not come from a request.
- */
-export function requestOutcome(error: unknown): 'refused' | 'uncertain' | undefined {
-	if (!(error instanceof NodeApiError)) return undefined;
-	const outcome = (error.errorResponse as JsonObject | undefined)?.outcome;
-	return outcome === 'refused' || outcome === 'uncertain' ? outcome : undefined;
+/** The facts of an error the transport made; undefined for any other error. */
+export function requestErrorFacts(error: unknown): RequestErrorFacts | undefined {
+	return error instanceof NodeApiError ? factsOf.get(error) : undefined;
 }
 
 /** Builds the node error for a failed request: message, how to fix it, never a secret. */
 export function toNodeApiError(node: INode, failure: RequestFailure, info: RequestInfo): NodeApiError {
-	const mapped = describeFailure(failure, info);
-	const message = redact(mapped.message, info.secrets);
-	const text = info.chargesMoney ? `${mapped.description} ${moneyNote(failure)}` : mapped.description;
-	const description = redact(text.replace(/\s+/g, ' ').trim(), info.secrets);
-	const summary: JsonObject = {
-		message,
-		endpoint: info.endpoint,
-		attempts: info.attempts,
+	const body = failure.kind === 'http' ? failure.body : undefined;
+	const facts: Facts = {
+		failure,
+		info,
+		status: failure.kind === 'network' ? undefined : failure.status,
+		said: textOf(body?.message) ?? textOf(body?.detail) ?? textOf(body?.title),
+		retried: info.attempts > 1 ? `It was tried ${info.attempts} times over ${seconds(info.elapsedMs)}.` : undefined,
 	};
-	if (failure.kind === 'http' || failure.kind === 'schema') summary.httpCode = String(failure.status);
-	// What the service said in a business refusal, for an operation that can tell the user which
-	// of its fields it was about.
-	// Whether the service may have acted: what an operation tells its user about the money.
-	summary.outcome = mayHaveActed(failure) ? 'uncertain' : 'refused';
-	if (failure.kind === 'http' && failure.body?.ok === false && failure.status < 500) {
-		summary.refusal = businessErrorKind(failure.status, failure.body);
-		const said = textOf(failure.body.message);
-		if (said) summary.serviceMessage = redact(said, info.secrets);
-	}
-	if (failure.kind === 'network') summary.networkCode = failure.code;
+	const kind = failureKind(failure, info);
+	const entry = TABLE[kind];
+	const message = redact(entry.message(facts), info.secrets);
+	const description = redact(sentences(entry.fix(facts), info.chargesMoney && moneyNote(failure)), info.secrets);
+	const summary: JsonObject = { message, endpoint: info.endpoint, attempts: info.attempts };
+	if (failure.kind !== 'network') summary.httpCode = String(failure.status);
+	else summary.networkCode = failure.code;
 	const options: ConstructorParameters<typeof NodeApiError>[2] = {
 		message,
 		description,
-		httpCode: mapped.httpCode,
+		httpCode: failure.kind === 'network' ? undefined : String(failure.status),
 		itemIndex: info.itemIndex,
 	};
-	if (mapped.cause === 'rate-limited') {
+	const cause = typeof entry.cause === 'function' ? entry.cause(facts) : entry.cause;
+	if (cause === 'rate-limited') {
 		const wait = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
 		options.failure = wait !== undefined ? { cause: 'rate-limited', retryAfterMs: wait * 1000 } : { cause: 'rate-limited' };
-	} else if (mapped.cause) {
-		options.failure = { cause: mapped.cause };
+	} else if (cause) {
+		options.failure = { cause };
 	}
-	return new NodeApiError(node, summary, options);
+	const error = new NodeApiError(node, summary, options);
+	factsOf.set(error, { kind, mayHaveActed: mayHaveActed(failure), said: facts.said && redact(facts.said, info.secrets) });
+	return error;
 }

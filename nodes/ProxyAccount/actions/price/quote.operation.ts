@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	IPairedItemData,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -13,7 +12,7 @@ import { asNodeError, errorItem, forEachItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import { invalidParameter, parseInterval, parseName, parsePeriod, parseTimeoutSeconds } from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
-import { quotePrices } from '../../transport';
+import { quotePrices, requestErrorFacts } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -144,9 +143,9 @@ const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
  */
 export function explainRefusal(ctx: IExecuteFunctions, error: unknown, lines: QuoteLine[], owners: number[]): unknown {
 	if (!(error instanceof NodeApiError)) return error;
-	const response = (error.errorResponse ?? {}) as JsonObject;
-	if (response.refusal !== 'invalid-input' || typeof response.serviceMessage !== 'string') return error;
-	const said = response.serviceMessage;
+	const facts = requestErrorFacts(error);
+	if (facts?.kind !== 'input-refused' || facts.said === undefined) return error;
+	const said = facts.said;
 	const match = /proxies\[(\d+)\](?:\[\d+\])?\.(isp|location|interval|period)\b/.exec(said);
 	const index = match ? Number(match[1]) : -1;
 	const line = lines[index];
@@ -164,7 +163,7 @@ export function explainRefusal(ctx: IExecuteFunctions, error: unknown, lines: Qu
 				? `Pick the ${field.name.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
 				: `Check ${field.name}${label}.`;
 	}
-	return new NodeApiError(ctx.getNode(), response, {
+	return new NodeApiError(ctx.getNode(), error.errorResponse ?? { message }, {
 		message,
 		description: `${fix} A quote charges nothing.`,
 		httpCode: error.httpCode ?? undefined,

@@ -15,7 +15,7 @@ import {
 	parseWholeNumber,
 } from '../../helpers/validation';
 import type { AllocateLine, Period, ProxyRecord, QuoteLine } from '../../transport';
-import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestOutcome } from '../../transport';
+import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestErrorFacts } from '../../transport';
 import { periodOptions, proxyLocator } from '../../helpers/descriptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
@@ -473,7 +473,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			chargedConfirmed = cents(chargedConfirmed + batchCharged);
 			heldAgainstCap = cents(heldAgainstCap + batchCharged);
 		} catch (error) {
-			const uncertain = requestOutcome(error) !== 'refused';
+			const uncertain = requestErrorFacts(error)?.mayHaveActed !== false;
 			const nodeError = asNodeError(this, error, batch[0].item);
 			if (batches.length > 1) {
 				nodeError.description = `${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies). ${progress()}`.trim();
@@ -561,10 +561,7 @@ async function refusedLine(
 	itemIndex: number,
 ): Promise<number | undefined> {
 	// Only a refusal of the input: the service said no to what was asked, before doing anything.
-	const refusesInput = (failure: unknown) =>
-		requestOutcome(failure) === 'refused' &&
-		failure instanceof NodeApiError &&
-		(failure.errorResponse as { refusal?: unknown } | undefined)?.refusal === 'invalid-input';
+	const refusesInput = (failure: unknown) => requestErrorFacts(failure)?.kind === 'input-refused';
 	if (!refusesInput(error)) return undefined;
 	const isRefused = async (indices: number[]) => {
 		try {
@@ -575,7 +572,8 @@ async function refusedLine(
 			throw asNodeError(ctx, failure, itemIndex);
 		}
 	};
-	const hint = /proxies\[(\d+)\]/.exec((error as NodeApiError).message)?.[1];
+	// Where the service points at a line (`proxies[2]`), that line is tried first: a hint, as a quote charges nothing.
+	const hint = /proxies\[(\d+)\]/.exec(requestErrorFacts(error)?.said ?? '')?.[1];
 	if (hint !== undefined && Number(hint) < lines.length && (lines.length === 1 || (await isRefused([Number(hint)])))) {
 		return Number(hint);
 	}

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 
 import type { RequestFailure, RequestInfo } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
-import { fastAcceptance, formatIssuePath } from './schemas';
+import { describeIssue, fastAcceptance } from './schemas';
 
 /** Every context a Proxy Account request can be made from. */
 export type ProxyAccountContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -227,17 +227,7 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	if (fastAcceptance.get(schema)?.(json)) return { ok: true, body: json as z.infer<S> };
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const field = formatIssuePath(issue.path);
-		const problem =
-			issue.code === 'invalid_type' && issue.received === 'undefined'
-				? 'is missing'
-				: issue.code === 'invalid_type'
-					? `should be ${issue.expected} but is ${issue.received}`
-					: issue.code === 'invalid_literal'
-						? `should be ${JSON.stringify(issue.expected)}`
-						: `is invalid (${issue.message})`;
-		return { ok: false, failure: { kind: 'schema', status, field, issue: problem } };
+		return { ok: false, failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) } };
 	}
 	return { ok: true, body: parsed.data };
 }

@@ -142,6 +142,43 @@ export const errorBodySchema = z
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** `data.0.expires_at` style path into `data[0].expires_at`, the way users read it. */
+/** The value at a zod issue's path in the parsed body. */
+function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+	let current: unknown = body;
+	for (const part of path) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as Record<PropertyKey, unknown>)[part];
+	}
+	return current;
+}
+
+function typeName(value: unknown, expected: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'array';
+	if (typeof value === 'number') return Number.isNaN(value) ? 'nan' : expected === 'integer' && !Number.isInteger(value) ? 'float' : 'number';
+	return typeof value;
+}
+
+/**
+ * Where a body breaks its schema and how, from zod's first issue, e.g. `data[3].h_port` "should be
+ * number but is string". The one place that reads a zod issue: it relies only on what zod 3 and 4
+ * both give (`code`, `path`, `expected`, `message`) and reads the offending value from the body
+ * itself, so n8n moving to zod 4 (which drops `received`) changes nothing here.
+ */
+export function describeIssue(issue: { code?: unknown; path?: ReadonlyArray<PropertyKey>; expected?: unknown; message?: unknown; values?: unknown }, body: unknown): { field: string; issue: string } {
+	const path = (issue.path ?? []).filter((part): part is string | number => typeof part === 'string' || typeof part === 'number');
+	const field = formatIssuePath(path);
+	const actual = valueAt(body, path);
+	if (issue.code === 'invalid_type') {
+		return { field, issue: actual === undefined ? 'is missing' : `should be ${String(issue.expected)} but is ${typeName(actual, issue.expected)}` };
+	}
+	const single = Array.isArray(issue.values) && issue.values.length === 1 ? issue.values[0] : undefined;
+	if (issue.code === 'invalid_literal' || (issue.code === 'invalid_value' && single !== undefined)) {
+		return { field, issue: `should be ${JSON.stringify(issue.code === 'invalid_literal' ? issue.expected : single)}` };
+	}
+	return { field, issue: `is invalid (${String(issue.message)})` };
+}
+
 export function formatIssuePath(path: Array<string | number>): string {
 	let out = '';
 	for (const part of path) {

@@ -76,6 +76,38 @@ export function proxyLocator(description: string): INodeProperties {
 	};
 }
 
+/** The Options collection of an operation: settings that change how it runs, not what it asks for. */
+export function optionsCollection(options: INodeProperties[], description?: string): INodeProperties {
+	const collection: INodeProperties = {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+	if (description !== undefined) collection.description = description;
+	return collection;
+}
+
+/** The Filters collection of a Get Many. */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+/** Interval: a whole number of periods, 1 or more. */
+export function intervalField(description: string): INodeProperties {
+	return {
+		displayName: 'Interval',
+		name: 'interval',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		required: true,
+		description,
+	};
+}
+
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',

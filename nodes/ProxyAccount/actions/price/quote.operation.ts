@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_READ_TIMEOUT_SECONDS, periodOptions, readTimeoutOption } from '../../helpers/descriptions';
+import { DEFAULT_READ_TIMEOUT_SECONDS, intervalField, optionsCollection, periodOptions, readTimeoutOption } from '../../helpers/descriptions';
 import { asNodeError, errorItem, forEachItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import { invalidParameter, parseInterval, parseName, parsePeriod, parseTimeoutSeconds } from '../../helpers/validation';
@@ -57,15 +57,7 @@ export const properties: INodeProperties[] = [
 						description:
 							'City of the proxy, as listed in stock, e.g. Austin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
-					{
-						displayName: 'Interval',
-						name: 'interval',
-						type: 'number',
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						default: 1,
-						required: true,
-						description: 'Number of periods, e.g. 2 with Weekly for two weeks',
-					},
+					intervalField('Number of periods, e.g. 2 with Weekly for two weeks'),
 					{
 						displayName: 'Period',
 						name: 'period',
@@ -94,14 +86,7 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [readTimeoutOption],
-	},
+	optionsCollection([readTimeoutOption]),
 ];
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {

@@ -16,7 +16,7 @@ import {
 } from '../../helpers/validation';
 import type { AllocateLine, Period, ProxyRecord, QuoteLine } from '../../transport';
 import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestErrorFacts } from '../../transport';
-import { periodOptions, proxyLocator } from '../../helpers/descriptions';
+import { intervalField, optionsCollection, periodOptions, proxyLocator } from '../../helpers/descriptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import type { OperationInfo } from '../registry';
@@ -51,15 +51,7 @@ const NAMES_SHOWN = 20;
 
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to add paid time to. With several input items, each item names one proxy.'),
-	{
-		displayName: 'Interval',
-		name: 'interval',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 1,
-		required: true,
-		description: 'Number of periods to add, e.g. 1 with Weekly for one more week',
-	},
+	intervalField('Number of periods to add, e.g. 1 with Weekly for one more week'),
 	{
 		displayName: 'Period',
 		name: 'period',
@@ -68,14 +60,8 @@ export const properties: INodeProperties[] = [
 		default: 'weekly',
 		description: 'Unit of the interval',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'These apply to the whole run (they are read from the first item)',
-		options: [
+	optionsCollection(
+		[
 			{
 				displayName: 'Batch Size',
 				name: 'batchSize',
@@ -120,7 +106,8 @@ export const properties: INodeProperties[] = [
 					'The longest one request may take, its whole answer included (at most 600; the reads around the extension wait at most 30 s). An extension request that times out is never sent again automatically.',
 			},
 		],
-	},
+		'These apply to the whole run (they are read from the first item)',
+	),
 ];
 
 interface Wanted {

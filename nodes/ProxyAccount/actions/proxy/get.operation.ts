@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import {
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
+	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 	simplifyField,
@@ -24,14 +25,7 @@ export const operation: OperationInfo = {
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to read'),
 	simplifyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [includePasswordOption, readTimeoutOption],
-	},
+	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -2,10 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import {
 	carrierFilter,
+	filtersCollection,
 	cityFilter,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
 	nameContainsFilter,
+	optionsCollection,
 	readTimeoutOption,
 	returnAllAndLimit,
 	simplifyField,
@@ -30,35 +32,28 @@ export const operation: OperationInfo = {
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			carrierFilter('getCarriers', 'Only proxies of this carrier'),
-			cityFilter('proxies'),
-			{
-				displayName: 'Expiring Within (Hours)',
-				name: 'expiringWithinHours',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 24,
-				description: 'Only proxies that expire within this many hours from now, expired ones included',
-			},
-			nameContainsFilter,
-			{
-				displayName: 'Network Status',
-				name: 'networkStatus',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. online',
-				description: 'Only proxies with this network status (not case-sensitive)',
-			},
-			stateFilter('proxies'),
-		],
-	},
+	filtersCollection([
+		carrierFilter('getCarriers', 'Only proxies of this carrier'),
+		cityFilter('proxies'),
+		{
+			displayName: 'Expiring Within (Hours)',
+			name: 'expiringWithinHours',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 24,
+			description: 'Only proxies that expire within this many hours from now, expired ones included',
+		},
+		nameContainsFilter,
+		{
+			displayName: 'Network Status',
+			name: 'networkStatus',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. online',
+			description: 'Only proxies with this network status (not case-sensitive)',
+		},
+		stateFilter('proxies'),
+	]),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -71,14 +66,7 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	simplifyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [includePasswordOption, readTimeoutOption],
-	},
+	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -3,8 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { carrierKey } from '../../helpers/carriers';
 import {
 	carrierFilter,
+	filtersCollection,
 	cityFilter,
 	DEFAULT_READ_TIMEOUT_SECONDS,
+	optionsCollection,
 	readTimeoutOption,
 	returnAllAndLimit,
 	stateFilter,
@@ -26,36 +28,22 @@ export const operation: OperationInfo = {
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			carrierFilter(
-				'getStockCarriers',
-				'Only cities with stock for this carrier (with Only Available) and only its count in the total',
-			),
-			cityFilter('stock'),
-			{
-				displayName: 'Only Available',
-				name: 'onlyAvailable',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to return only open cities with at least one proxy in stock',
-			},
-			stateFilter('cities'),
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [readTimeoutOption],
-	},
+	filtersCollection([
+		carrierFilter(
+			'getStockCarriers',
+			'Only cities with stock for this carrier (with Only Available) and only its count in the total',
+		),
+		cityFilter('stock'),
+		{
+			displayName: 'Only Available',
+			name: 'onlyAvailable',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return only open cities with at least one proxy in stock',
+		},
+		stateFilter('cities'),
+	]),
+	optionsCollection([readTimeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -10,5 +10,5 @@ module.exports = {
 	testTimeout: 60_000,
 	// Each test file starts its own simulator on a random loopback port; two workers suit two cores.
 	maxWorkers: 2,
-	reporters: ['default', '<rootDir>/test/tools/summary-reporter.js'],
+	reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { IConnections, INode } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { createHarness, PollHarness } from '../harness';
-import { apiRequests, credentialsFor } from '../integration/helpers';
+import { apiRequests, createHarness, credentialsFor, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
 interface ExampleWorkflow {

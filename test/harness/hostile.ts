@@ -89,9 +89,9 @@ import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, OutgoingHttpH
 import type { Socket } from 'node:net';
 
 import { truncateJson } from '../simulator/faults';
+import { matchRoute, ROUTE_KEYS } from '../simulator/routes';
+import type { RouteKey } from '../simulator/routes';
 import { Rng } from '../simulator/seed';
-import { ROUTE_KEYS } from '../simulator/types';
-import type { RouteKey } from '../simulator/types';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -225,24 +225,10 @@ interface RememberedList {
 export function routeOf(method: string, rawPath: string): { route: RouteKey; name?: string } | null {
 	const queryAt = rawPath.indexOf('?');
 	const path = queryAt >= 0 ? rawPath.slice(0, queryAt) : rawPath;
-	const m = method.toUpperCase();
-	switch (path) {
-		case '/v1/stock':
-			return m === 'GET' ? { route: 'GET /v1/stock' } : null;
-		case '/v1/proxies':
-			return m === 'GET' ? { route: 'GET /v1/proxies' } : null;
-		case '/v1/price':
-			return m === 'POST' ? { route: 'POST /v1/price' } : null;
-		default:
-			break;
-	}
-	const prefix = '/v1/proxies/';
-	if (path.startsWith(prefix) && path.length > prefix.length) {
-		const rawName = path.slice(prefix.length);
-		if (m === 'POST' && rawName === 'allocate') return { route: 'POST /v1/proxies/allocate' };
-		if (m === 'GET') return { route: 'GET /v1/proxies/:name', name: rawName };
-	}
-	return null;
+	const match = matchRoute(method.toUpperCase(), path);
+	if (match.kind !== 'route') return null;
+	const name = match.params.name;
+	return name === undefined ? { route: match.route.key } : { route: match.route.key, name };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -3,10 +3,9 @@ import type { INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ProxyAccountApi } from '../../credentials/ProxyAccountApi.credentials';
-import { createHarness, HostileFront } from '../harness';
+import { apiRequests, createHarness, credentialsFor, HostileFront, visibleText } from '../harness';
 import { resolve } from '../harness/credentials-helper';
 import { ProxyAccountSimulator } from '../simulator';
-import { apiRequests, credentialsFor, visibleText } from './helpers';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

@@ -1,10 +1,9 @@
 import { createServer } from 'node:net';
 
-import { capturedLogs, createHarness } from '../harness';
+import { apiRequests, capturedLogs, createHarness, credentialsFor, visibleText } from '../harness';
 import type { NodeResult } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec } from '../simulator';
-import { apiRequests, credentialsFor, visibleText } from './helpers';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createHarness } from '../harness';
+import { apiRequests, createHarness, credentialsFor } from '../harness';
 import type { NodeResult } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
-import { apiRequests, credentialsFor } from '../integration/helpers';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

@@ -8,9 +8,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { createHarness } from '../harness';
+import { apiRequests, createHarness, credentialsFor } from '../harness';
 import type { NodeResult, NodeUnderTest } from '../harness';
-import { apiRequests, credentialsFor } from '../integration/helpers';
 import { ProxyAccountSimulator } from '../simulator';
 
 const harness = createHarness();

@@ -1,8 +1,7 @@
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { createHarness } from '../harness';
+import { apiRequests, createHarness, credentialsFor } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
-import { apiRequests, credentialsFor } from '../integration/helpers';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

@@ -4,8 +4,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 
-import { FAULT_KINDS, ROUTE_KEYS } from './types';
-import type { FaultSpec, RouteKey } from './types';
+import { ROUTE_KEYS } from './routes';
+import type { RouteKey } from './routes';
+import { FAULT_KINDS } from './types';
+import type { FaultSpec } from './types';
 
 interface QueuedFault {
 	spec: FaultSpec;

@@ -152,7 +152,9 @@ export { cityCode, DEFAULT_CARRIERS, demoApiKeyForSeed, MAX_CITIES, MAX_PROXIES,
 export { maskKey } from './server';
 export type { AddAccountInput } from './state';
 export { MAX_INTERVAL } from './state';
-export { PERIODS, PROXY_EXTRA_FIELDS, PROXY_FIELDS, ROUTE_KEYS } from './types';
+export { matchRoute, ROUTE_KEYS, ROUTES } from './routes';
+export type { Route, RouteMatch } from './routes';
+export { PERIODS, PROXY_EXTRA_FIELDS, PROXY_FIELDS } from './types';
 export type {
 	BusinessErrorStyle,
 	ChargeEntry,
@@ -162,7 +164,6 @@ export type {
 	ProxyRecord,
 	RateLimitRule,
 	RequestLogEntry,
-	RouteKey,
 	SimAccount,
 	SimCarrier,
 	SimClock,
@@ -170,3 +171,4 @@ export type {
 	SimulatorOptions,
 	UnitPrices,
 } from './types';
+export type { RouteKey } from './routes';

@@ -1,6 +1,6 @@
 /**
- * The HTTP face of the simulator: routing, the gateway (auth, rate limits), fault injection,
- * logging, and the /__sim/ control API.
+ * The HTTP face of the simulator: routing and dispatch (from the route table, routes.ts), the
+ * gateway (auth, rate limits), fault injection, logging, and the /__sim/ control API.
  */
 import { createServer, STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -14,9 +14,11 @@ import {
 	truncateJson,
 	validateFault,
 } from './faults';
+import { dispatch, matchRoute } from './routes';
+import type { Route } from './routes';
 import type { Outcome, SimState } from './state';
 import { formatTimestamp, toEpochMs } from './time';
-import type { FaultSpec, RequestLogEntry, RouteKey } from './types';
+import type { FaultSpec, RequestLogEntry } from './types';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -28,34 +30,6 @@ interface Reply {
 	text: string;
 	contentType: string;
 	headers?: Record<string, string>;
-}
-
-type RouteMatch =
-	| { kind: 'route'; route: RouteKey; name?: string }
-	| { kind: 'not-found' }
-	| { kind: 'method'; allow: string };
-
-function matchRoute(method: string, path: string): RouteMatch {
-	const single = (route: RouteKey, allowed: string): RouteMatch =>
-		method === allowed ? { kind: 'route', route } : { kind: 'method', allow: allowed };
-	switch (path) {
-		case '/v1/stock':
-			return single('GET /v1/stock', 'GET');
-		case '/v1/proxies':
-			return single('GET /v1/proxies', 'GET');
-		case '/v1/price':
-			return single('POST /v1/price', 'POST');
-		default:
-			break;
-	}
-	const prefix = '/v1/proxies/';
-	if (path.startsWith(prefix) && path.length > prefix.length) {
-		const rawName = path.slice(prefix.length);
-		if (method === 'POST' && rawName === 'allocate') return { kind: 'route', route: 'POST /v1/proxies/allocate' };
-		if (method === 'GET') return { kind: 'route', route: 'GET /v1/proxies/:name', name: rawName };
-		return { kind: 'method', allow: rawName === 'allocate' ? 'GET, POST' : 'GET' };
-	}
-	return { kind: 'not-found' };
 }
 
 function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
@@ -247,7 +221,7 @@ export class SimServer {
 			return;
 		}
 		const route = match.route;
-		entry.route = route;
+		entry.route = route.key;
 
 		// The gateway: authentication, then rate limits.
 		const authorization = req.headers.authorization;
@@ -265,45 +239,25 @@ export class SimServer {
 			return;
 		}
 		entry.apiKey = account.apiKey;
-		const retryAfter = state.checkRateLimit(account.apiKey, route);
+		const retryAfter = state.checkRateLimit(account.apiKey, route.key);
 		if (retryAfter !== null) {
 			this.write(res, this.tooManyRequests(retryAfter, path), entry);
 			return;
 		}
 
-		const fault = state.faults.take(route);
+		const fault = state.faults.take(route.key);
 		if (fault) entry.fault = faultLabel(fault);
 
-		const processRequest = (): Reply => {
-			let outcome: Outcome;
-			switch (route) {
-				case 'GET /v1/stock':
-					outcome = { ok: true, body: state.stockPayload() };
-					break;
-				case 'GET /v1/proxies':
-					outcome = state.listProxies(account);
-					break;
-				case 'GET /v1/proxies/:name': {
-					let name: string;
-					try {
-						name = decodeURIComponent(match.name ?? '');
-					} catch {
-						outcome = { ok: false, error: 'invalid', message: 'proxyName in the path is not valid percent-encoding' };
-						break;
-					}
-					outcome = state.getProxy(account, name);
-					break;
-				}
-				case 'POST /v1/price':
-				case 'POST /v1/proxies/allocate':
-					if (raw.length > 0 && !parsed.json) {
-						outcome = { ok: false, error: 'invalid', message: 'Request body must be valid JSON' };
-					} else if (route === 'POST /v1/price') outcome = state.price(account, parsed.value);
-					else outcome = state.allocate(account, parsed.value, entry.seq);
-					break;
-			}
-			return this.outcomeReply(outcome);
-		};
+		const processRequest = (): Reply =>
+			this.outcomeReply(
+				dispatch(route, {
+					state,
+					account,
+					params: match.params,
+					body: { value: parsed.value, json: parsed.json, sent: raw.length > 0 },
+					seq: entry.seq,
+				}),
+			);
 
 		if (!fault) {
 			this.write(res, processRequest(), entry);
@@ -329,7 +283,7 @@ export class SimServer {
 
 	private async applyFault(
 		fault: FaultSpec,
-		route: RouteKey,
+		route: Route,
 		path: string,
 		req: IncomingMessage,
 		res: ServerResponse,
@@ -366,13 +320,9 @@ export class SimServer {
 				return;
 			}
 			case 'malformed': {
-				// GET routes have no side effects, so their real body is cut; POST routes are not processed.
-				let text: string;
-				if (route === 'POST /v1/price') {
-					text = '{"ok":true,"message":"Price calculated","data":{"member":true,"periods":{"weekly":{"individual":{"VR-AU-';
-				} else if (route === 'POST /v1/proxies/allocate') {
-					text = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
-				} else text = truncateJson(processRequest().text);
+				// A route without side effects is processed and its real body cut; one with side effects is
+				// not processed and sends the cut body its table entry holds.
+				const text = route.faults.sideEffects ? route.faults.malformed : truncateJson(processRequest().text);
 				this.write(res, { status: 200, text, contentType: JSON_TYPE }, entry);
 				return;
 			}
@@ -413,7 +363,7 @@ export class SimServer {
 			}
 			case 'emptyList': {
 				const reply = processRequest();
-				if (reply.status === 200 && (route === 'GET /v1/stock' || route === 'GET /v1/proxies')) {
+				if (reply.status === 200 && route.faults.emptyList) {
 					const body = JSON.parse(reply.text) as Record<string, unknown>;
 					if (body.ok === true && Array.isArray(body.data)) reply.text = JSON.stringify({ ...body, data: [] });
 				}

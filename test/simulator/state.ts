@@ -1,6 +1,6 @@
 /**
  * The live state of the simulator (accounts, stock, prices, clock, logs) and the service's business
- * logic, independent of HTTP.
+ * logic, independent of HTTP. The route table (routes.ts) maps each endpoint to its method here.
  */
 import { FaultQueue } from './faults';
 import { computeQuote, defaultPriceTable, fromCents, toCents } from './pricing';
@@ -14,6 +14,7 @@ import {
 	generateStock,
 	Rng,
 } from './seed';
+import type { RouteKey } from './routes';
 import { formatTimestamp, parseTimestamp, PERIOD_MS, SimulatorClock, toEpochMs } from './time';
 import { PERIODS } from './types';
 import type {
@@ -23,7 +24,6 @@ import type {
 	ProxyRecord,
 	RateLimitRule,
 	RequestLogEntry,
-	RouteKey,
 	SimAccount,
 	SimCarrier,
 	SimStockCity,

@@ -5,25 +5,11 @@
  * /work/shared/spec/proxy-account-api.md and service-facts.md). Everything here is plain data so the
  * state can be inspected and mutated directly by tests.
  */
+import type { RouteKey } from './routes';
 
 export type Period = 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly';
 
 export const PERIODS: readonly Period[] = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'];
-
-export type RouteKey =
-	| 'GET /v1/stock'
-	| 'GET /v1/proxies'
-	| 'GET /v1/proxies/:name'
-	| 'POST /v1/price'
-	| 'POST /v1/proxies/allocate';
-
-export const ROUTE_KEYS: readonly RouteKey[] = [
-	'GET /v1/stock',
-	'GET /v1/proxies',
-	'GET /v1/proxies/:name',
-	'POST /v1/price',
-	'POST /v1/proxies/allocate',
-];
 
 export type BusinessErrorStyle = 'http-status' | 'ok-false-200';
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const root = resolve(import.meta.dirname, '..', '..');
+const root = resolve(import.meta.dirname, '..');
 let failed = false;
 
 async function check(label, dir, patterns) {

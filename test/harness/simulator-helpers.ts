@@ -1,7 +1,11 @@
+/**
+ * Small helpers for tests that run the nodes against the simulator: the credentials for a simulator,
+ * the requests it received on a route, and every string a result shows.
+ */
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { ProxyAccountSimulator } from '../simulator';
-import type { TestCredentials } from '../harness';
+import type { TestCredentials } from './workflow';
 
 export function credentialsFor(sim: ProxyAccountSimulator, apiKey = sim.demoApiKey): TestCredentials {
 	return { baseUrl: sim.url, apiKey };

@@ -5,12 +5,12 @@
 // file"). Each added entry is what a lock made against the full registry holds for a package of
 // another platform: its version, `optional`, `dev`, `os` and `cpu`, so npm skips it on this one.
 //
-// Run after any `npm install` that rewrites the lock:   node test/tools/complete-lock.mjs
+// Run after any `npm install` that rewrites the lock:   node scripts/complete-lock.mjs
 // `--check` only reports (exit 1 when something is missing).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const file = resolve(import.meta.dirname, '..', '..', 'package-lock.json');
+const file = resolve(import.meta.dirname, '..', 'package-lock.json');
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const packages = lock.packages;
 const PLATFORM = /-(android|darwin|freebsd|linux|openharmony|win32)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x)(?:-|$)/;
@@ -35,7 +35,7 @@ for (const [location, entry] of Object.entries(packages)) {
 
 if (process.argv.includes('--check')) {
 	if (added.length > 0) {
-		console.error(`package-lock.json lacks ${added.length} per-platform optional packages (${added.slice(0, 3).join(', ')}…): run node test/tools/complete-lock.mjs`);
+		console.error(`package-lock.json lacks ${added.length} per-platform optional packages (${added.slice(0, 3).join(', ')}…): run node scripts/complete-lock.mjs`);
 		process.exit(1);
 	}
 	console.log('package-lock.json is complete');

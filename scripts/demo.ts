@@ -11,10 +11,10 @@ import { join } from 'node:path';
 
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
-import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { createHarness, PollHarness } from '../harness';
-import type { WorkflowResult } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { ProxyAccountTrigger } from '../nodes/ProxyAccount/ProxyAccountTrigger.node';
+import { createHarness, PollHarness } from '../test/harness';
+import type { WorkflowResult } from '../test/harness';
+import { ProxyAccountSimulator } from '../test/simulator';
 
 interface ExampleWorkflow {
 	name: string;
@@ -22,7 +22,7 @@ interface ExampleWorkflow {
 	connections: IConnections;
 }
 
-const EXAMPLES = join(__dirname, '..', '..', 'examples');
+const EXAMPLES = join(__dirname, '..', 'examples');
 const example = (file: string) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as ExampleWorkflow;
 const money = (amount: number) => `$${amount.toFixed(2)}`;
 const line = (text = '') => console.log(text);

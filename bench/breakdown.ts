@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- benchmark tooling run by Node from the command line (timers, child processes, console output); never shipped, the package holds dist/ only */
 /**
  * Where the node's time goes, stage by stage (not part of `npm run bench`'s table):
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark tooling run by Node from the command line (timers, child processes, console output); never shipped, the package holds dist/ only */
 /**
  * n8n's own nodes (HTTP Request, Aggregate, Split Out, Filter) from the real n8n install the
  * end-to-end suite caches, loaded with a `require` rooted in that install so their own

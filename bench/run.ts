@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- benchmark tooling run by Node from the command line (timers, child processes, console output); never shipped, the package holds dist/ only */
 /**
  * npm run bench [-- --write] [--runs N] [--warmup N] [--polls N] [--only extend,list,trigger] [--smoke]
  *

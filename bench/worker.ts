@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling run by Node from the command line (timers, child processes, console output); never shipped, the package holds dist/ only */
 /**
  * One benchmark side in its own process, so its peak memory is its own. The parent (bench/run.ts)
  * owns the simulator; it sends `init`, then `run` / `poll` as many times as it measures, then

@@ -54,7 +54,8 @@ export class ProxyAccountApi implements ICredentialType {
 	// The stock list is the cheapest read the service offers: no proxy data, no charge.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}',
+			baseURL:
+				'={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}',
 			url: '/v1/stock',
 			method: 'GET',
 			// Never sent on to another address: the key would go with it.

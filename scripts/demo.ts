@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- developer tooling run by Node from the command line (it starts the simulator and prints to the console); never shipped */
 /**
  * npm run demo: the package's main job, end to end, on the embedded simulator.
  *

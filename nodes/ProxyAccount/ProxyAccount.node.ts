@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { price } from './actions/price';
@@ -14,7 +19,10 @@ export class ProxyAccount implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Proxy Account',
 		name: 'proxyAccount',
-		icon: { light: 'file:../../icons/proxyAccount.svg', dark: 'file:../../icons/proxyAccount.dark.svg' },
+		icon: {
+			light: 'file:../../icons/proxyAccount.svg',
+			dark: 'file:../../icons/proxyAccount.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: subtitleExpression(RESOURCES),

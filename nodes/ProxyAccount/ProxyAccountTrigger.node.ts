@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { getCarriers, getStockCarriers } from './methods/loadOptions';
@@ -9,12 +14,16 @@ export class ProxyAccountTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Proxy Account Trigger',
 		name: 'proxyAccountTrigger',
-		icon: { light: 'file:../../icons/proxyAccount.svg', dark: 'file:../../icons/proxyAccount.dark.svg' },
+		icon: {
+			light: 'file:../../icons/proxyAccount.svg',
+			dark: 'file:../../icons/proxyAccount.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle:
 			'={{ {"stockChanged": "Stock Changed", "proxyExpiring": "Proxy Expiring", "proxyStatusChanged": "Proxy Status Changed", "newProxy": "New Proxy"}[$parameter["event"]] }}',
-		description: 'Starts the workflow when city stock changes, a proxy nears its expiry, changes status or is added',
+		description:
+			'Starts the workflow when city stock changes, a proxy nears its expiry, changes status or is added',
 		defaults: { name: 'Proxy Account Trigger' },
 		polling: true,
 		inputs: [],

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- a jest test run by Node (timers, node: modules, console); never shipped */
 /**
  * Smoke run of the benchmark's sides at tiny sizes, in-process: the workflows run in n8n-core's
  * WorkflowExecute, the requests they make are the ones the benchmark claims. No timing is asserted.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 /**
  * Contract tests of the hostile front server (test/harness/hostile.ts): transparent by default,
  * and each rule does what it says, in order, the given number of times, and after the service has

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 /**
  * Contract tests of the simulator's seeded generation: determinism, bounds, and speed at the sizes
  * the benchmarks use (10,000 proxies, 1,000 cities).

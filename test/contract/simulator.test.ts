@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 /**
  * Contract tests of the Proxy Account simulator over real loopback HTTP: authentication, stock,
  * proxies, quotes, allocation, business errors, the clock, rate limits and the logs.

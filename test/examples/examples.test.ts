@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (timers, node: modules, console); never shipped */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

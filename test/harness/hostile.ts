@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test tooling: an HTTP server and client run by Node under jest; never shipped */
 /**
  * A hostile front server for tests: a real HTTP server on 127.0.0.1 that sits between the node under
  * test and the simulator (or any upstream) and misbehaves on request, in the ways a real gateway,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling that loads n8n-core's own modules; never shipped */
 import { dirname } from 'node:path';
 
 import type { Logger as LoggerType } from '@n8n/backend-common';

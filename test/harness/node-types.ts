@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- test-only node types for the harness, never shipped and never offered as an AI tool */
 import type {
 	IDataObject,
 	IExecuteFunctions,

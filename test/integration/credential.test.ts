@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 import { createServer } from 'node:net';
 
 import { apiRequests, capturedLogs, createHarness, credentialsFor, visibleText } from '../harness';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a jest test run by Node (timers, node: modules, console); never shipped */
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequests, createHarness, credentialsFor } from '../harness';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 /**
  * Bad input, across every parameter of both nodes and the credential: each value is refused with a
  * message that names the field (and the item) before anything is sent, or is sent safely encoded.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a jest test run by Node (timers, node: modules, console); never shipped */
 /**
  * Randomized property test of Proxy > Extend. Thousands of seeded scenarios, each a real workflow
  * execution in n8n-core's WorkflowExecute against the simulator (and, for the faults the simulator

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling that writes the reliability results to disk; never shipped */
 /**
  * Shared machinery of the reliability suite: one simulator per cell, a results collector that
  * writes what each cell expected and observed to `test/reliability/.results/<file>.json` (the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the service simulator, an HTTP server run by Node under jest and ts-node; never shipped */
 /**
  * Runs the Proxy Account simulator as a process:
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service simulator, an HTTP server run by Node under jest and ts-node; never shipped */
 /**
  * Fault injection: a queue of FaultSpec consumed in injection order, plus the helpers that shape
  * faulty responses.

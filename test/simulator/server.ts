@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the service simulator, an HTTP server run by Node under jest and ts-node; never shipped */
 /**
  * The HTTP face of the simulator: routing and dispatch (from the route table, routes.ts), the
  * gateway (auth, rate limits), fault injection, logging, and the /__sim/ control API.

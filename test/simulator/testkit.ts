@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the service simulator, an HTTP server run by Node under jest and ts-node; never shipped */
 /**
  * A tiny HTTP client for the simulator's own contract tests: real loopback HTTP through axios, no
  * keep-alive (so no socket outlives a test), raw text plus parsed JSON.

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- a jest test run by Node (timers, node: modules, console); never shipped */
 /**
  * Randomized test of the Proxy Account Trigger: over many seeded rounds of random stock changes,
  * city openings and closings, new and removed proxies, status changes, extensions (through the

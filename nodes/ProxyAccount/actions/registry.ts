@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { showOnlyFor } from '../helpers/descriptions';
@@ -75,12 +80,14 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
 			options: modules
-				.map(({ operation }): INodePropertyOptions => ({
-					name: operation.name,
-					value: operation.value,
-					description: operation.description,
-					action: operation.action,
-				}))
+				.map(
+					({ operation }): INodePropertyOptions => ({
+						name: operation.name,
+						value: operation.value,
+						description: operation.description,
+						action: operation.action,
+					}),
+				)
 				.sort(byName),
 			default: selected,
 		});
@@ -97,7 +104,8 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 export function subtitleExpression(resources: Resource[]): string {
 	const subtitles: Record<string, string> = {};
 	for (const resource of resources) {
-		for (const { operation } of Object.values(resource.operations)) subtitles[`${resource.value}:${operation.value}`] = operation.subtitle;
+		for (const { operation } of Object.values(resource.operations))
+			subtitles[`${resource.value}:${operation.value}`] = operation.subtitle;
 	}
 	return `={{ ${JSON.stringify(subtitles)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
@@ -107,16 +115,23 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
 }
 
 /** Runs the operation the node is set to, over all input items. */
-export async function route(this: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]> {
+export async function route(
+	this: IExecuteFunctions,
+	resources: Resource[],
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resourceValue = this.getNodeParameter('resource', 0) as string;
 	const operationValue = this.getNodeParameter('operation', 0) as string;
 	const resource = resources.find((candidate) => candidate.value === resourceValue);
 	const module = resource ? own(resource.operations, operationValue) : undefined;
 	if (!module) {
-		throw new NodeOperationError(this.getNode(), `The operation \u201c${operationValue}\u201d of \u201c${resourceValue}\u201d is not supported`, {
-			description: 'Pick a resource and an operation from the lists.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation \u201c${operationValue}\u201d of \u201c${resourceValue}\u201d is not supported`,
+			{
+				description: 'Pick a resource and an operation from the lists.',
+			},
+		);
 	}
 	return [await module.execute.call(this, items)];
 }

@@ -13,12 +13,19 @@ import { MAX_TIMEOUT_SECONDS } from './validation';
  * of its own (e.g. `returnAll: [false]` on Limit) and gains the resource and the operation. An
  * operation declares its properties bare and wraps them once with this.
  */
-export function showOnlyFor(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
+export function showOnlyFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
 	return properties.map((property) => {
 		const own: IDisplayOptions = property.displayOptions ?? {};
 		return {
 			...property,
-			displayOptions: { ...own, show: { ...(own.show ?? {}), resource: [resource], operation: [operation] } },
+			displayOptions: {
+				...own,
+				show: { ...(own.show ?? {}), resource: [resource], operation: [operation] },
+			},
 		};
 	});
 }
@@ -77,7 +84,10 @@ export function proxyLocator(description: string): INodeProperties {
 }
 
 /** The Options collection of an operation: settings that change how it runs, not what it asks for. */
-export function optionsCollection(options: INodeProperties[], description?: string): INodeProperties {
+export function optionsCollection(
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
 	const collection: INodeProperties = {
 		displayName: 'Options',
 		name: 'options',
@@ -92,7 +102,14 @@ export function optionsCollection(options: INodeProperties[], description?: stri
 
 /** The Filters collection of a Get Many. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
 }
 
 /** Interval: a whole number of periods, 1 or more. */
@@ -116,7 +133,10 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
-export function carrierFilter(loadOptionsMethod: 'getCarriers' | 'getStockCarriers', what: string): INodeProperties {
+export function carrierFilter(
+	loadOptionsMethod: 'getCarriers' | 'getStockCarriers',
+	what: string,
+): INodeProperties {
 	return {
 		displayName: 'Carrier Name or ID',
 		name: 'carrier',

@@ -14,7 +14,8 @@ export function asNodeError(
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined && error.context && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
@@ -28,7 +29,10 @@ export function asNodeError(
  * stays readable on the regular output otherwise. Every fact a user needs (what was charged, what
  * to check) is in these two texts.
  */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+export function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.message = error.description;
 	return { json, pairedItem: { item: itemIndex } };

@@ -28,12 +28,18 @@ export function nameList(value: unknown): string[] {
 }
 
 function lowerText(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
+	return typeof value === 'string' || typeof value === 'number'
+		? String(value).trim().toLowerCase()
+		: '';
 }
 
 export function readPlaceFilters(raw: IDataObject): PlaceFilters {
 	const key = typeof raw.carrier === 'string' ? carrierKey(raw.carrier) : '';
-	return { cities: nameList(raw.city), states: nameList(raw.state), carrier: key === '' ? undefined : key };
+	return {
+		cities: nameList(raw.city),
+		states: nameList(raw.state),
+		carrier: key === '' ? undefined : key,
+	};
 }
 
 export function readProxyFilters(raw: IDataObject): ProxyFilters {
@@ -46,7 +52,8 @@ function inList(list: string[], value: unknown): boolean {
 
 export function matchesProxyFilters(proxy: ProxyRecord, filters: ProxyFilters): boolean {
 	if (!inList(filters.cities, proxy.city) || !inList(filters.states, proxy.state)) return false;
-	if (filters.carrier !== undefined && carrierKey(String(proxy.isp)) !== filters.carrier) return false;
+	if (filters.carrier !== undefined && carrierKey(String(proxy.isp)) !== filters.carrier)
+		return false;
 	if (filters.nameContains !== '') {
 		const haystack = `${proxy.proxy_name} ${proxy.nickname ?? ''}`.toLowerCase();
 		if (!haystack.includes(filters.nameContains)) return false;

@@ -16,7 +16,8 @@ export function invalidParameter(
 	fix: string,
 ): NodeOperationError {
 	// A trigger's parameters belong to no input item.
-	if (itemIndex === undefined) return new NodeOperationError(node, `${field} ${problem}`, { description: fix });
+	if (itemIndex === undefined)
+		return new NodeOperationError(node, `${field} ${problem}`, { description: fix });
 	return new NodeOperationError(node, `${field} ${problem} [item ${itemIndex}]`, {
 		description: fix,
 		itemIndex,
@@ -27,7 +28,10 @@ export function invalidParameter(
 export function shown(value: unknown): string {
 	if (value === null) return 'empty (null)';
 	if (value === undefined) return 'empty';
-	if (typeof value === 'string') return value.trim() === '' ? 'empty' : `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
+	if (typeof value === 'string')
+		return value.trim() === ''
+			? 'empty'
+			: `\u201c${value.length > 60 ? `${value.slice(0, 60)}…` : value}\u201d`;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return typeof value;
 }
@@ -41,7 +45,12 @@ export function isSet(collection: IDataObject, name: string): boolean {
 }
 
 /** A whole number of periods, 1 to MAX_INTERVAL. Accepts numeric strings from expressions. */
-export function parseInterval(node: INode, itemIndex: number, value: unknown, field = 'Interval'): number {
+export function parseInterval(
+	node: INode,
+	itemIndex: number,
+	value: unknown,
+	field = 'Interval',
+): number {
 	const number =
 		typeof value === 'number'
 			? value
@@ -60,7 +69,12 @@ export function parseInterval(node: INode, itemIndex: number, value: unknown, fi
 	return number;
 }
 
-export function parsePeriod(node: INode, itemIndex: number, value: unknown, field = 'Period'): Period {
+export function parsePeriod(
+	node: INode,
+	itemIndex: number,
+	value: unknown,
+	field = 'Period',
+): Period {
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
 	if (typeof text !== 'string' || !(PERIODS as readonly string[]).includes(text)) {
 		throw invalidParameter(
@@ -75,8 +89,15 @@ export function parsePeriod(node: INode, itemIndex: number, value: unknown, fiel
 }
 
 /** A non-empty name, kept exactly as given apart from surrounding spaces. */
-export function parseName(node: INode, itemIndex: number, value: unknown, field: string, example: string): string {
-	const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+export function parseName(
+	node: INode,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	example: string,
+): string {
+	const text =
+		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 	if (text === '') {
 		throw invalidParameter(
 			node,
@@ -87,10 +108,22 @@ export function parseName(node: INode, itemIndex: number, value: unknown, field:
 		);
 	}
 	if (text.length > 200) {
-		throw invalidParameter(node, itemIndex, field, 'is longer than 200 characters', `Enter a shorter value, e.g. ${example}.`);
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			'is longer than 200 characters',
+			`Enter a shorter value, e.g. ${example}.`,
+		);
 	}
 	if (text === '.' || text === '..') {
-		throw invalidParameter(node, itemIndex, field, `cannot be ${shown(text)}`, `Enter a real value, e.g. ${example}.`);
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`cannot be ${shown(text)}`,
+			`Enter a real value, e.g. ${example}.`,
+		);
 	}
 	return text;
 }
@@ -112,14 +145,25 @@ export function parseHours(
 ): number {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number < 0 || number > 24 * 366 * 10) {
-		throw invalidParameter(node, itemIndex, field, `must be a number of hours of 0 or more, but it is ${shown(value)}`, fix);
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
+			fix,
+		);
 	}
 	return number;
 }
 
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
 export function parseLimit(node: INode, itemIndex: number, value: unknown): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: Number.NaN;
 	if (!Number.isInteger(number) || number < 1) {
 		throw invalidParameter(
 			node,
@@ -140,7 +184,12 @@ export const MAX_TIMEOUT_SECONDS = 600;
  * string from an expression too), returned in milliseconds. Not set: the fallback. Set to anything
  * else, an expression that resolves to nothing included: an error.
  */
-export function parseTimeoutSeconds(node: INode, itemIndex: number, options: IDataObject, fallbackSeconds: number): number {
+export function parseTimeoutSeconds(
+	node: INode,
+	itemIndex: number,
+	options: IDataObject,
+	fallbackSeconds: number,
+): number {
 	if (!isSet(options, 'timeoutSeconds')) return fallbackSeconds * 1000;
 	const value = options.timeoutSeconds;
 	const seconds = numberFrom(value);
@@ -160,7 +209,12 @@ export function parseTimeoutSeconds(node: INode, itemIndex: number, options: IDa
  * A switch that may come from an expression: a boolean, or the text "true" or "false". Anything
  * else is an error, so a safety switch such as Dry Run never reads a typo as "off".
  */
-export function parseBoolean(node: INode, itemIndex: number, value: unknown, field: string): boolean {
+export function parseBoolean(
+	node: INode,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): boolean {
 	if (typeof value === 'boolean') return value;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true') return true;
@@ -183,9 +237,20 @@ export function parseWholeNumber(
 	range: { min: number; max: number },
 	fix: string,
 ): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: Number.NaN;
 	if (!Number.isInteger(number) || number < range.min || number > range.max) {
-		throw invalidParameter(node, itemIndex, field, `must be a whole number from ${range.min} to ${range.max}, but it is ${shown(value)}`, fix);
+		throw invalidParameter(
+			node,
+			itemIndex,
+			field,
+			`must be a whole number from ${range.min} to ${range.max}, but it is ${shown(value)}`,
+			fix,
+		);
 	}
 	return number;
 }

@@ -6,7 +6,8 @@ import { carrierDisplayName } from '../helpers/carriers';
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);
 	const keys: string[] = [];
-	for (const entry of entries) for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
+	for (const entry of entries)
+		for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
 	const unknown = keys.some((key) => carrierDisplayName(key) === key);
 	// Only a carrier with no known display name costs a second request.
 	const isps = unknown ? new Set((await listProxies(ctx)).proxies.map((proxy) => proxy.isp)) : [];
@@ -20,7 +21,9 @@ export async function getCarriers(this: ILoadOptionsFunctions): Promise<INodePro
 }
 
 /** Carriers as stock names them (e.g. att), with their display names. */
-export async function getStockCarriers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getStockCarriers(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const { keys, names } = await carrierNames(this);
 	return keys.map((key, n) => ({ name: names[n], value: key }));
 }

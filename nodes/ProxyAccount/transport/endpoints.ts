@@ -55,7 +55,8 @@ export function proxyPath(ctx: ProxyAccountContext, proxyName: string, itemIndex
 				? `The proxy name is empty [item ${itemIndex}]`
 				: `\u201c${proxyName}\u201d cannot be a proxy name [item ${itemIndex}]`,
 			{
-				description: 'Pick the proxy from the list, or enter its name as shown in the dashboard (e.g. PRX-US-AU1-0001).',
+				description:
+					'Pick the proxy from the list, or enter its name as shown in the dashboard (e.g. PRX-US-AU1-0001).',
 				itemIndex,
 			},
 		);
@@ -116,15 +117,23 @@ export async function getProxy(
  * with at least one item per line of that period. A total computed from such a quote would be too
  * low (a Maximum Total Cost check would pass), so it is refused rather than used.
  */
-export function quoteCoverage(lines: QuoteLine[], quote: QuoteData): { field: string; issue: string } | undefined {
+export function quoteCoverage(
+	lines: QuoteLine[],
+	quote: QuoteData,
+): { field: string; issue: string } | undefined {
 	const wanted = new Map<string, number>();
 	for (const line of lines) wanted.set(line.period, (wanted.get(line.period) ?? 0) + 1);
 	for (const [period, count] of wanted) {
-		const priced = Object.prototype.hasOwnProperty.call(quote.periods, period) ? quote.periods[period] : undefined;
+		const priced = Object.prototype.hasOwnProperty.call(quote.periods, period)
+			? quote.periods[period]
+			: undefined;
 		if (!priced) return { field: `data.periods.${period}`, issue: 'is missing' };
 		const items = Object.keys(priced.individual).length;
 		if (items < count) {
-			return { field: `data.periods.${period}.individual`, issue: `has ${items} item${items === 1 ? '' : 's'} for ${count} lines` };
+			return {
+				field: `data.periods.${period}.individual`,
+				issue: `has ${items} item${items === 1 ? '' : 's'} for ${count} lines`,
+			};
 		}
 	}
 	return undefined;
@@ -146,7 +155,11 @@ export async function quotePrices(
 		check: (body) => quoteCoverage(lines, body.data),
 		...options,
 	});
-	return { quote: response.body.data, message: response.body.message, serverTime: response.serverTime };
+	return {
+		quote: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
 }
 
 /**
@@ -167,5 +180,9 @@ export async function allocateTime(
 		idempotency: 'charge',
 		...options,
 	});
-	return { result: response.body.data, message: response.body.message, serverTime: response.serverTime };
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
 }

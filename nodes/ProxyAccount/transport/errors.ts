@@ -51,7 +51,12 @@ export interface RequestInfo {
 	secrets: string[];
 }
 
-const HTTP_TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const HTTP_TIMEOUT_CODES = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_CONNECT_TIMEOUT',
+]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE', 'UND_ERR_SOCKET']);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
@@ -172,9 +177,13 @@ export type FailureKind =
  */
 function refusalKind(status: number, body: ErrorBody, info: RequestInfo): FailureKind {
 	const data = body.data as { funds?: unknown; diff?: unknown } | undefined;
-	if (data !== null && typeof data === 'object' && ('diff' in data || 'funds' in data)) return 'wallet-short';
+	if (data !== null && typeof data === 'object' && ('diff' in data || 'funds' in data))
+		return 'wallet-short';
 	if (status === 402) return 'wallet-short';
-	if (status === 404) return info.proxyName || /prox/i.test(textOf(body.message) ?? '') ? 'proxy-not-found' : 'no-endpoint';
+	if (status === 404)
+		return info.proxyName || /prox/i.test(textOf(body.message) ?? '')
+			? 'proxy-not-found'
+			: 'no-endpoint';
 	if (status === 400 || status === 422) return 'input-refused';
 	if (info.chargesMoney) return 'refused';
 	const said = typeof body.message === 'string' ? body.message : '';
@@ -187,7 +196,14 @@ function refusalKind(status: number, body: ErrorBody, info: RequestInfo): Failur
 export function failureKind(failure: RequestFailure, info: RequestInfo): FailureKind {
 	if (failure.kind === 'schema') return 'unexpected-shape';
 	if (failure.kind === 'network') {
-		const byReason = { refused: 'connection-refused', dns: 'address-unknown', timeout: 'timeout', reset: 'connection-closed', aborted: 'cancelled', other: 'network' } as const;
+		const byReason = {
+			refused: 'connection-refused',
+			dns: 'address-unknown',
+			timeout: 'timeout',
+			reset: 'connection-closed',
+			aborted: 'cancelled',
+			other: 'network',
+		} as const;
 		return byReason[failure.reason];
 	}
 	const { status, body } = failure;
@@ -214,13 +230,19 @@ export function mayHaveActed(failure: RequestFailure): boolean {
 	if (failure.kind === 'network') return failure.reason !== 'refused' && failure.reason !== 'dns';
 	if (failure.kind === 'schema') return true;
 	if (failure.status >= 400 && failure.status < 500) return false;
-	const isAnswer = failure.status >= 200 && failure.status < 300 && failure.bodyProblem === undefined;
+	const isAnswer =
+		failure.status >= 200 && failure.status < 300 && failure.bodyProblem === undefined;
 	return !(isAnswer && failure.body?.ok === false);
 }
 
 // ----- the table: what each kind says, and how to fix it ---------------------------------------------
 
-type ErrorCause = 'rate-limited' | 'temporarily-unavailable' | 'credential-invalid' | 'configuration-invalid' | 'node-defect';
+type ErrorCause =
+	| 'rate-limited'
+	| 'temporarily-unavailable'
+	| 'credential-invalid'
+	| 'configuration-invalid'
+	| 'node-defect';
 
 /** What a message and its fix can draw on. */
 interface Facts {
@@ -239,7 +261,8 @@ interface Entry {
 	cause?: ErrorCause | ((f: Facts) => ErrorCause | undefined);
 }
 
-const quoted = (said: string | undefined) => (said ? `The service said: \u201c${said}\u201d.` : undefined);
+const quoted = (said: string | undefined) =>
+	said ? `The service said: \u201c${said}\u201d.` : undefined;
 const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
@@ -247,23 +270,42 @@ const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
 const TABLE: Record<FailureKind, Entry> = {
 	'connection-refused': {
 		message: (f) => `Could not connect to the Proxy Account service at ${f.info.baseUrl}`,
-		fix: (f) => sentences(!f.info.chargesMoney && 'Nothing was sent.', f.retried, `${CHECK_BASE_URL} and that n8n can reach that address.`),
+		fix: (f) =>
+			sentences(
+				!f.info.chargesMoney && 'Nothing was sent.',
+				f.retried,
+				`${CHECK_BASE_URL} and that n8n can reach that address.`,
+			),
 		cause: 'temporarily-unavailable',
 	},
 	'address-unknown': {
-		message: (f) => `The address of the Proxy Account service could not be resolved (${f.info.baseUrl})`,
+		message: (f) =>
+			`The address of the Proxy Account service could not be resolved (${f.info.baseUrl})`,
 		fix: (f) => sentences(`${CHECK_BASE_URL} for typos.`, f.retried),
 		cause: 'configuration-invalid',
 	},
 	timeout: {
-		message: (f) => `The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
-		fix: (f) => (f.info.chargesMoney ? '' : sentences(f.retried, 'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).')),
+		message: (f) =>
+			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
+		fix: (f) =>
+			f.info.chargesMoney
+				? ''
+				: sentences(
+						f.retried,
+						'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
+					),
 		cause: 'temporarily-unavailable',
 	},
 	'connection-closed': {
-		message: (f) => `The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
+		message: (f) =>
+			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney ? '' : sentences(f.retried, 'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.'),
+			f.info.chargesMoney
+				? ''
+				: sentences(
+						f.retried,
+						'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
+					),
 		cause: 'temporarily-unavailable',
 	},
 	cancelled: {
@@ -271,8 +313,13 @@ const TABLE: Record<FailureKind, Entry> = {
 		fix: () => 'The execution was stopped while the request was under way.',
 	},
 	network: {
-		message: (f) => `The request to the Proxy Account service could not be completed (${f.info.endpoint}, ${(f.failure as { code: string }).code})`,
-		fix: (f) => sentences(f.retried, 'Check the Base URL in the credential and the network between n8n and the service.'),
+		message: (f) =>
+			`The request to the Proxy Account service could not be completed (${f.info.endpoint}, ${(f.failure as { code: string }).code})`,
+		fix: (f) =>
+			sentences(
+				f.retried,
+				'Check the Base URL in the credential and the network between n8n and the service.',
+			),
 	},
 	redirect: {
 		message: (f) =>
@@ -282,7 +329,8 @@ const TABLE: Record<FailureKind, Entry> = {
 		cause: 'configuration-invalid',
 	},
 	'web-page': {
-		message: (f) => `The Proxy Account service answered with a web page instead of data (HTTP ${f.status}, ${f.info.endpoint})`,
+		message: (f) =>
+			`The Proxy Account service answered with a web page instead of data (HTTP ${f.status}, ${f.info.endpoint})`,
 		fix: (f) =>
 			sentences(
 				http(f).pageTitle && `The page was titled \u201c${http(f).pageTitle}\u201d.`,
@@ -296,7 +344,11 @@ const TABLE: Record<FailureKind, Entry> = {
 			f.info.proxyName
 				? `Proxy \u201c${f.info.proxyName}\u201d was not found in this Proxy Account`
 				: `The Proxy Account service did not find what was asked for (${f.info.endpoint})`,
-		fix: (f) => sentences('Check the proxy name (names are case-sensitive), or pick the proxy from the list.', quoted(f.said)),
+		fix: (f) =>
+			sentences(
+				'Check the proxy name (names are case-sensitive), or pick the proxy from the list.',
+				quoted(f.said),
+			),
 		cause: 'configuration-invalid',
 	},
 	'wallet-short': {
@@ -320,17 +372,30 @@ const TABLE: Record<FailureKind, Entry> = {
 		cause: 'configuration-invalid',
 	},
 	refused: {
-		message: (f) => `The Proxy Account service could not process the request: ${f.said ?? 'no reason given'}`,
-		fix: (f) => sentences(`HTTP ${f.status} from ${f.info.endpoint}. Check the parameters and try again.`, f.retried),
+		message: (f) =>
+			`The Proxy Account service could not process the request: ${f.said ?? 'no reason given'}`,
+		fix: (f) =>
+			sentences(
+				`HTTP ${f.status} from ${f.info.endpoint}. Check the parameters and try again.`,
+				f.retried,
+			),
 	},
 	'key-refused': {
 		message: () => 'The Proxy Account API key was not accepted',
-		fix: (f) => sentences('Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.', quoted(f.said)),
+		fix: (f) =>
+			sentences(
+				'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
+				quoted(f.said),
+			),
 		cause: 'credential-invalid',
 	},
 	'key-not-allowed': {
 		message: () => 'The Proxy Account API key is not allowed to do this',
-		fix: (f) => sentences('Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.', quoted(f.said)),
+		fix: (f) =>
+			sentences(
+				'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
+				quoted(f.said),
+			),
 		cause: 'credential-invalid',
 	},
 	'rate-limited': {
@@ -346,22 +411,34 @@ const TABLE: Record<FailureKind, Entry> = {
 		cause: 'rate-limited',
 	},
 	unreadable: {
-		message: (f) => `The Proxy Account service sent a reply that is not valid JSON (HTTP ${f.status}, ${f.info.endpoint})`,
-		fix: (f) => sentences(http(f).bodyProblem === 'empty' ? 'The reply was empty.' : 'The reply was cut off or garbled.', 'Try again later.', f.retried),
+		message: (f) =>
+			`The Proxy Account service sent a reply that is not valid JSON (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) =>
+			sentences(
+				http(f).bodyProblem === 'empty'
+					? 'The reply was empty.'
+					: 'The reply was cut off or garbled.',
+				'Try again later.',
+				f.retried,
+			),
 		cause: 'temporarily-unavailable',
 	},
 	'server-trouble': {
-		message: (f) => `The Proxy Account service could not handle the request (HTTP ${f.status}, ${f.info.endpoint})`,
+		message: (f) =>
+			`The Proxy Account service could not handle the request (HTTP ${f.status}, ${f.info.endpoint})`,
 		fix: (f) => sentences(quoted(f.said), f.retried, 'Try again later.'),
 		cause: 'temporarily-unavailable',
 	},
 	'no-endpoint': {
-		message: (f) => `The Proxy Account service has no ${f.info.endpoint} at this Base URL (HTTP 404)`,
-		fix: (f) => sentences(`${CHECK_BASE_URL}: it should be the address before /v1.`, quoted(f.said)),
+		message: (f) =>
+			`The Proxy Account service has no ${f.info.endpoint} at this Base URL (HTTP 404)`,
+		fix: (f) =>
+			sentences(`${CHECK_BASE_URL}: it should be the address before /v1.`, quoted(f.said)),
 		cause: 'configuration-invalid',
 	},
 	'client-refused': {
-		message: (f) => `The Proxy Account service refused the request (HTTP ${f.status}, ${f.info.endpoint})`,
+		message: (f) =>
+			`The Proxy Account service refused the request (HTTP ${f.status}, ${f.info.endpoint})`,
 		fix: (f) => sentences(quoted(f.said), "Check the node's parameters."),
 	},
 	'unexpected-shape': {
@@ -369,14 +446,16 @@ const TABLE: Record<FailureKind, Entry> = {
 			const failure = f.failure as Extract<RequestFailure, { kind: 'schema' }>;
 			return `The Proxy Account service sent data in an unexpected shape: ${failure.field} ${failure.issue} (${f.info.endpoint})`;
 		},
-		fix: () => 'The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.',
+		fix: () =>
+			'The service may have changed its API. Update n8n-nodes-proxy-account; if it is already current, report this message.',
 		cause: 'node-defect',
 	},
 };
 
 /** What a failed request that moves money says about the money, always and only from `mayHaveActed`. */
 function moneyNote(failure: RequestFailure): string {
-	if (failure.kind === 'network' && !mayHaveActed(failure)) return 'Nothing was sent, so nothing was charged.';
+	if (failure.kind === 'network' && !mayHaveActed(failure))
+		return 'Nothing was sent, so nothing was charged.';
 	return mayHaveActed(failure)
 		? 'The extension may have been applied: the request may have reached the service, so it was not sent again. Check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.'
 		: 'The service refused the request before acting on it, so nothing was charged.';
@@ -401,19 +480,29 @@ export function requestErrorFacts(error: unknown): RequestErrorFacts | undefined
 }
 
 /** Builds the node error for a failed request: message, how to fix it, never a secret. */
-export function toNodeApiError(node: INode, failure: RequestFailure, info: RequestInfo): NodeApiError {
+export function toNodeApiError(
+	node: INode,
+	failure: RequestFailure,
+	info: RequestInfo,
+): NodeApiError {
 	const body = failure.kind === 'http' ? failure.body : undefined;
 	const facts: Facts = {
 		failure,
 		info,
 		status: failure.kind === 'network' ? undefined : failure.status,
 		said: textOf(body?.message) ?? textOf(body?.detail) ?? textOf(body?.title),
-		retried: info.attempts > 1 ? `It was tried ${info.attempts} times over ${seconds(info.elapsedMs)}.` : undefined,
+		retried:
+			info.attempts > 1
+				? `It was tried ${info.attempts} times over ${seconds(info.elapsedMs)}.`
+				: undefined,
 	};
 	const kind = failureKind(failure, info);
 	const entry = TABLE[kind];
 	const message = redact(entry.message(facts), info.secrets);
-	const description = redact(sentences(entry.fix(facts), info.chargesMoney && moneyNote(failure)), info.secrets);
+	const description = redact(
+		sentences(entry.fix(facts), info.chargesMoney && moneyNote(failure)),
+		info.secrets,
+	);
 	const summary: JsonObject = { message, endpoint: info.endpoint, attempts: info.attempts };
 	if (failure.kind !== 'network') summary.httpCode = String(failure.status);
 	else summary.networkCode = failure.code;
@@ -426,11 +515,18 @@ export function toNodeApiError(node: INode, failure: RequestFailure, info: Reque
 	const cause = typeof entry.cause === 'function' ? entry.cause(facts) : entry.cause;
 	if (cause === 'rate-limited') {
 		const wait = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
-		options.failure = wait !== undefined ? { cause: 'rate-limited', retryAfterMs: wait * 1000 } : { cause: 'rate-limited' };
+		options.failure =
+			wait !== undefined
+				? { cause: 'rate-limited', retryAfterMs: wait * 1000 }
+				: { cause: 'rate-limited' };
 	} else if (cause) {
 		options.failure = { cause };
 	}
 	const error = new NodeApiError(node, summary, options);
-	factsOf.set(error, { kind, mayHaveActed: mayHaveActed(failure), said: facts.said && redact(facts.said, info.secrets) });
+	factsOf.set(error, {
+		kind,
+		mayHaveActed: mayHaveActed(failure),
+		said: facts.said && redact(facts.said, info.secrets),
+	});
 	return error;
 }

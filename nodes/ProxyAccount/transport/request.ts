@@ -86,10 +86,12 @@ const EXAMPLE_URL = 'e.g. https://api.proxy-account.com';
  * the API key, nor a long or multi-line one. Only plain host-like text is repeated.
  */
 function shownBaseUrl(raw: string, apiKey: string): string {
-	if (apiKey.length >= 4 && raw.includes(apiKey)) return 'a value that looks like the API key, so it is not shown';
+	if (apiKey.length >= 4 && raw.includes(apiKey))
+		return 'a value that looks like the API key, so it is not shown';
 	if (raw.length > 100 || /\s/.test(raw)) return `a value of ${raw.length} characters, not shown`;
 	// A long run of letters and digits without dots or slashes is a token, not an address.
-	if (/^[A-Za-z0-9_~+=-]{16,}$/.test(raw)) return 'a value that looks like a key, so it is not shown';
+	if (/^[A-Za-z0-9_~+=-]{16,}$/.test(raw))
+		return 'a value that looks like a key, so it is not shown';
 	if (raw.includes('@')) return 'a value with an @, not shown';
 	return `\u201c${raw}\u201d`;
 }
@@ -103,9 +105,13 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 	const rawUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	const node = ctx.getNode();
-	const refuse = (message: string, fix: string) => new NodeOperationError(node, message, { description: fix, itemIndex });
+	const refuse = (message: string, fix: string) =>
+		new NodeOperationError(node, message, { description: fix, itemIndex });
 	if (rawUrl === '') {
-		throw refuse('The Proxy Account credential has no Base URL', `Open the credential and enter the Base URL, ${EXAMPLE_URL}.`);
+		throw refuse(
+			'The Proxy Account credential has no Base URL',
+			`Open the credential and enter the Base URL, ${EXAMPLE_URL}.`,
+		);
 	}
 	if (!/^https?:\/\//i.test(rawUrl)) {
 		throw refuse(
@@ -139,7 +145,10 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 	// because every endpoint path starts with /v1. Built from the parsed URL: origin and path only.
 	const baseUrl = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '').replace(/\/v1$/i, '');
 	if (apiKey === '') {
-		throw refuse('The Proxy Account credential has no API key', 'Open the credential and paste the master API key from the dashboard.');
+		throw refuse(
+			'The Proxy Account credential has no API key',
+			'Open the credential and paste the master API key from the dashboard.',
+		);
 	}
 	if (hasInvisibleCharacter(apiKey)) {
 		throw refuse(
@@ -173,7 +182,10 @@ function serverTimeOf(headers: IDataObject | undefined): number {
 }
 
 /** The origin a `location` header points at (relative to the request), or null when unreadable. */
-function redirectOrigin(location: string | undefined, requestUrl: string | undefined): string | null {
+function redirectOrigin(
+	location: string | undefined,
+	requestUrl: string | undefined,
+): string | null {
 	if (location === undefined || location.trim() === '') return null;
 	try {
 		const origin = new URL(location.trim(), requestUrl).origin;
@@ -195,14 +207,24 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	const headers = response.headers as IDataObject | undefined;
 	const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
 	const raw = response.body;
-	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
-	const retryAfterSeconds = parseRetryAfter(headerValue(headers, 'retry-after'), serverTimeOf(headers));
+	const text =
+		typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+	const retryAfterSeconds = parseRetryAfter(
+		headerValue(headers, 'retry-after'),
+		serverTimeOf(headers),
+	);
 	const base = { kind: 'http' as const, status, contentType, retryAfterSeconds };
 
 	// A redirect is never followed (the API key and the body would go to another address): it is
 	// a failure that names where it pointed, by origin only.
 	if (status >= 300 && status < 400) {
-		return { ok: false, failure: { ...base, redirectTo: redirectOrigin(headerValue(headers, 'location'), requestUrl) } };
+		return {
+			ok: false,
+			failure: {
+				...base,
+				redirectTo: redirectOrigin(headerValue(headers, 'location'), requestUrl),
+			},
+		};
 	}
 
 	const trimmed = text.trimStart();
@@ -227,7 +249,10 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	if (fastAcceptance.get(schema)?.(json)) return { ok: true, body: json as z.infer<S> };
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) {
-		return { ok: false, failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) } };
+		return {
+			ok: false,
+			failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) },
+		};
 	}
 	return { ok: true, body: parsed.data };
 }
@@ -291,7 +316,9 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		// Each attempt ends by its deadline, a reply trickled byte by byte included. A charge gets
 		// its whole timeout; a read what is left of its budget.
 		const attemptMs =
-			request.idempotency === 'charge' ? timeoutMs : Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
+			request.idempotency === 'charge'
+				? timeoutMs
+				: Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
 		try {
 			const answer = await withDeadline(
 				ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {

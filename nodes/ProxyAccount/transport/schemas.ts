@@ -69,9 +69,7 @@ export const quoteDataSchema = z
 			z
 				.object({
 					individual: z.record(
-						z
-							.object({ interval: int, standard: money, member: money, total: money })
-							.passthrough(),
+						z.object({ interval: int, standard: money, member: money, total: money }).passthrough(),
 					),
 					bulk: z.object({ individual: int, price: money.nullable() }).passthrough(),
 					total: amounts,
@@ -155,7 +153,12 @@ function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 function typeName(value: unknown, expected: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'array';
-	if (typeof value === 'number') return Number.isNaN(value) ? 'nan' : expected === 'integer' && !Number.isInteger(value) ? 'float' : 'number';
+	if (typeof value === 'number')
+		return Number.isNaN(value)
+			? 'nan'
+			: expected === 'integer' && !Number.isInteger(value)
+				? 'float'
+				: 'number';
 	return typeof value;
 }
 
@@ -165,16 +168,40 @@ function typeName(value: unknown, expected: unknown): string {
  * both give (`code`, `path`, `expected`, `message`) and reads the offending value from the body
  * itself, so n8n moving to zod 4 (which drops `received`) changes nothing here.
  */
-export function describeIssue(issue: { code?: unknown; path?: ReadonlyArray<PropertyKey>; expected?: unknown; message?: unknown; values?: unknown }, body: unknown): { field: string; issue: string } {
-	const path = (issue.path ?? []).filter((part): part is string | number => typeof part === 'string' || typeof part === 'number');
+export function describeIssue(
+	issue: {
+		code?: unknown;
+		path?: ReadonlyArray<PropertyKey>;
+		expected?: unknown;
+		message?: unknown;
+		values?: unknown;
+	},
+	body: unknown,
+): { field: string; issue: string } {
+	const path = (issue.path ?? []).filter(
+		(part): part is string | number => typeof part === 'string' || typeof part === 'number',
+	);
 	const field = formatIssuePath(path);
 	const actual = valueAt(body, path);
 	if (issue.code === 'invalid_type') {
-		return { field, issue: actual === undefined ? 'is missing' : `should be ${String(issue.expected)} but is ${typeName(actual, issue.expected)}` };
+		return {
+			field,
+			issue:
+				actual === undefined
+					? 'is missing'
+					: `should be ${String(issue.expected)} but is ${typeName(actual, issue.expected)}`,
+		};
 	}
-	const single = Array.isArray(issue.values) && issue.values.length === 1 ? issue.values[0] : undefined;
-	if (issue.code === 'invalid_literal' || (issue.code === 'invalid_value' && single !== undefined)) {
-		return { field, issue: `should be ${JSON.stringify(issue.code === 'invalid_literal' ? issue.expected : single)}` };
+	const single =
+		Array.isArray(issue.values) && issue.values.length === 1 ? issue.values[0] : undefined;
+	if (
+		issue.code === 'invalid_literal' ||
+		(issue.code === 'invalid_value' && single !== undefined)
+	) {
+		return {
+			field,
+			issue: `should be ${JSON.stringify(issue.code === 'invalid_literal' ? issue.expected : single)}`,
+		};
 	}
 	return { field, issue: `is invalid (${String(issue.message)})` };
 }
@@ -197,7 +224,8 @@ export function formatIssuePath(path: Array<string | number>): string {
 type FieldKind = 'string' | 'int' | 'number' | 'boolean' | 'nullableString' | 'any';
 
 function kindOf(type: z.ZodTypeAny): FieldKind {
-	if (type instanceof z.ZodNullable) return type.unwrap() instanceof z.ZodString ? 'nullableString' : 'any';
+	if (type instanceof z.ZodNullable)
+		return type.unwrap() instanceof z.ZodString ? 'nullableString' : 'any';
 	if (type instanceof z.ZodString) return 'string';
 	if (type instanceof z.ZodNumber) return type.isInt ? 'int' : 'number';
 	if (type instanceof z.ZodBoolean) return 'boolean';
@@ -237,11 +265,18 @@ export function isProxyRecord(value: unknown): boolean {
 }
 
 function isEnvelope(value: unknown): value is Record<string, unknown> {
-	return isPlainObject(value) && value.ok === true && (value.message === undefined || typeof value.message === 'string');
+	return (
+		isPlainObject(value) &&
+		value.ok === true &&
+		(value.message === undefined || typeof value.message === 'string')
+	);
 }
 
 /** Schemas with a fast, non-copying acceptance check; what it does not accept, zod decides. */
 export const fastAcceptance = new Map<z.ZodTypeAny, (json: unknown) => boolean>([
-	[responseSchemas.proxyList, (json) => isEnvelope(json) && Array.isArray(json.data) && json.data.every(isProxyRecord)],
+	[
+		responseSchemas.proxyList,
+		(json) => isEnvelope(json) && Array.isArray(json.data) && json.data.every(isProxyRecord),
+	],
 	[responseSchemas.proxy, (json) => isEnvelope(json) && isProxyRecord(json.data)],
 ]);

@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { carrierFilter, cityFilter, includePasswordOption, nameContainsFilter, stateFilter } from '../helpers/descriptions';
+import {
+	carrierFilter,
+	cityFilter,
+	includePasswordOption,
+	nameContainsFilter,
+	stateFilter,
+} from '../helpers/descriptions';
 
 const stockEvent = { event: ['stockChanged'] };
 const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy'] };
@@ -21,7 +27,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Proxy Expiring',
 				value: 'proxyExpiring',
-				description: 'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
+				description:
+					'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
 			},
 			{
 				name: 'Proxy Status Changed',
@@ -56,7 +63,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Reached Threshold',
 				value: 'reachedThreshold',
-				description: 'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
+				description:
+					'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
 			},
 		],
 	},
@@ -99,7 +107,8 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. online',
 		displayOptions: { show: { event: ['proxyStatusChanged'] } },
-		description: 'Only changes away from this network status (not case-sensitive). Leave empty for any.',
+		description:
+			'Only changes away from this network status (not case-sensitive). Leave empty for any.',
 	},
 	{
 		displayName: 'To Status',
@@ -138,7 +147,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'simplify',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to return a simplified version of the proxy record instead of the raw data',
+				description:
+					'Whether to return a simplified version of the proxy record instead of the raw data',
 			},
 		],
 	},

@@ -50,9 +50,6 @@ export interface NewProxyParams {
 
 export type TriggerParams = StockParams | ExpiringParams | StatusParams | NewProxyParams;
 
-
-
-
 export function parseThreshold(node: INode, value: unknown): number {
 	const number = numberFrom(value);
 	if (!Number.isInteger(number) || number < 1) {
@@ -83,7 +80,9 @@ function statusText(value: unknown): string {
 
 function collection(ctx: IPollFunctions, name: string): IDataObject {
 	const value = ctx.getNodeParameter(name, {}) as unknown;
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 function proxyFilters(ctx: IPollFunctions): ProxyFilters {
@@ -92,7 +91,10 @@ function proxyFilters(ctx: IPollFunctions): ProxyFilters {
 
 function outputOptions(ctx: IPollFunctions): OutputOptions {
 	const options = collection(ctx, 'options');
-	return { simplify: options.simplify !== false, includePassword: options.includePassword === true };
+	return {
+		simplify: options.simplify !== false,
+		includePassword: options.includePassword === true,
+	};
 }
 
 /** Reads and checks every parameter of the chosen event before anything is sent. */
@@ -100,15 +102,30 @@ export function readParameters(ctx: IPollFunctions): TriggerParams {
 	const node = ctx.getNode();
 	const event = ctx.getNodeParameter('event', 'stockChanged') as TriggerEvent;
 	if (!(TRIGGER_EVENTS as readonly string[]).includes(event)) {
-		throw invalidParameter(node, undefined, 'Event', `must be one of the events in the list, but it is ${shown(event)}`, 'Open the node and pick an event from the list.');
+		throw invalidParameter(
+			node,
+			undefined,
+			'Event',
+			`must be one of the events in the list, but it is ${shown(event)}`,
+			'Open the node and pick an event from the list.',
+		);
 	}
 	switch (event) {
 		case 'stockChanged': {
 			const change = ctx.getNodeParameter('stockChange', 'becameAvailable') as StockChange;
 			if (!STOCK_CHANGES.includes(change)) {
-				throw invalidParameter(node, undefined, 'Stock Change', `must be one of the options in the list, but it is ${shown(change)}`, 'Open the node and pick a stock change from the list.');
+				throw invalidParameter(
+					node,
+					undefined,
+					'Stock Change',
+					`must be one of the options in the list, but it is ${shown(change)}`,
+					'Open the node and pick a stock change from the list.',
+				);
 			}
-			const threshold = change === 'reachedThreshold' ? parseThreshold(node, ctx.getNodeParameter('threshold', 5)) : 1;
+			const threshold =
+				change === 'reachedThreshold'
+					? parseThreshold(node, ctx.getNodeParameter('threshold', 5))
+					: 1;
 			const filters = collection(ctx, 'stockFilters');
 			return {
 				event,

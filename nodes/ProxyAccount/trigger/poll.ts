@@ -16,7 +16,14 @@ import {
 	statusSamples,
 	uniqueProxies,
 } from './proxies';
-import type { ExpiringState, MissingMarks, NewProxyState, StatusState, StockState, TriggerState } from './state';
+import type {
+	ExpiringState,
+	MissingMarks,
+	NewProxyState,
+	StatusState,
+	StockState,
+	TriggerState,
+} from './state';
 import { commitState, loadState, sameJson, withoutMarks } from './state';
 import type { Detection } from './stock';
 import { detectStockChanges, stockSamples, uniqueEntries } from './stock';
@@ -50,12 +57,17 @@ function checkedAt(now: number): string {
  * Observes the service once: one request to the one endpoint the event needs. Nothing is read
  * from or written to the stored state here.
  */
-async function observe(ctx: IPollFunctions, params: TriggerParams, requestOptions: CallOptions): Promise<Observation> {
+async function observe(
+	ctx: IPollFunctions,
+	params: TriggerParams,
+	requestOptions: CallOptions,
+): Promise<Observation> {
 	if (params.event === 'stockChanged') {
 		const { entries, serverTime } = await getStock(ctx, requestOptions);
 		return {
 			listed: entries.length,
-			detect: (previous) => detectStockChanges(previous as StockState | null, { entries, now: serverTime }, params),
+			detect: (previous) =>
+				detectStockChanges(previous as StockState | null, { entries, now: serverTime }, params),
 			samples: () => stockSamples(entries, params, SAMPLE_LIMIT),
 			summary: () => {
 				const cities = uniqueEntries(entries);
@@ -66,7 +78,8 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 						'No city matches the filters and the chosen change right now. Items will look like the ones described in the node\u2019s documentation.',
 					checked_at: checkedAt(serverTime),
 					cities: cities.length,
-					matching_cities: cities.filter((entry) => matchesStockPlace(entry, params.filters)).length,
+					matching_cities: cities.filter((entry) => matchesStockPlace(entry, params.filters))
+						.length,
 				};
 			},
 		};
@@ -96,14 +109,16 @@ async function observe(ctx: IPollFunctions, params: TriggerParams, requestOption
 		case 'proxyStatusChanged':
 			return {
 				listed: proxies.length,
-				detect: (previous) => detectStatusChanges(previous as StatusState | null, observation, params),
+				detect: (previous) =>
+					detectStatusChanges(previous as StatusState | null, observation, params),
 				samples: () => statusSamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
 		default:
 			return {
 				listed: proxies.length,
-				detect: (previous) => detectNewProxies(previous as NewProxyState | null, observation, params),
+				detect: (previous) =>
+					detectNewProxies(previous as NewProxyState | null, observation, params),
 				samples: () => newProxySamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
@@ -136,7 +151,8 @@ function triggerKey(ctx: IPollFunctions): string | undefined {
 /** The stored state to compare with: its missing marks restarted unless this process stored them. */
 function comparedState(stored: TriggerState | null, key: string | undefined): TriggerState | null {
 	if (stored === null || stored.gone === undefined) return stored;
-	const continued = key !== undefined && storedMarks.has(key) && sameJson(storedMarks.get(key), stored.gone);
+	const continued =
+		key !== undefined && storedMarks.has(key) && sameJson(storedMarks.get(key), stored.gone);
 	return continued ? stored : withoutMarks(stored);
 }
 
@@ -156,7 +172,10 @@ function comparedState(stored: TriggerState | null, key: string | undefined): Tr
  * `keepMissing` in state.ts), so a partial list does not make the trigger report it again.
  * `requestOptions` is for tests (timeouts, retries).
  */
-export async function pollTrigger(ctx: IPollFunctions, requestOptions: CallOptions = {}): Promise<INodeExecutionData[][] | null> {
+export async function pollTrigger(
+	ctx: IPollFunctions,
+	requestOptions: CallOptions = {},
+): Promise<INodeExecutionData[][] | null> {
 	try {
 		const params = readParameters(ctx);
 		const observation = await observe(ctx, params, requestOptions);

@@ -43,7 +43,11 @@ function ownValue<T>(map: Record<string, T>, key: string): T | undefined {
 }
 
 function record(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
-	return proxyOutput(proxy, { simplify: output.simplify, includePassword: output.includePassword, now });
+	return proxyOutput(proxy, {
+		simplify: output.simplify,
+		includePassword: output.includePassword,
+		now,
+	});
 }
 
 export function expiringItem(
@@ -65,7 +69,12 @@ export function expiringItem(
 	};
 }
 
-export function statusItem(proxy: ProxyRecord, before: string, output: OutputOptions, now: number): IDataObject {
+export function statusItem(
+	proxy: ProxyRecord,
+	before: string,
+	output: OutputOptions,
+	now: number,
+): IDataObject {
 	return {
 		event: 'proxy_status_changed',
 		proxy_name: proxy.proxy_name,
@@ -119,8 +128,14 @@ export function detectExpiring(
 			events.push(expiringItem(proxy, reported ?? null, params, observation.now));
 		}
 	}
-	const gone = previous ? keepMissing(previous.reported, names, previous.gone, observation.now, next) : undefined;
-	const nextState: ExpiringState = { v: STATE_VERSION, event: 'proxyExpiring', reported: Object.fromEntries(next) };
+	const gone = previous
+		? keepMissing(previous.reported, names, previous.gone, observation.now, next)
+		: undefined;
+	const nextState: ExpiringState = {
+		v: STATE_VERSION,
+		event: 'proxyExpiring',
+		reported: Object.fromEntries(next),
+	};
 	if (gone) nextState.gone = gone;
 	return { events, nextState };
 }
@@ -145,11 +160,18 @@ export function detectStatusChanges(
 		if (before === undefined || before === proxy.network_status) continue;
 		if (!matchesProxyFilters(proxy, params.filters)) continue;
 		if (params.fromStatus !== '' && before.trim().toLowerCase() !== params.fromStatus) continue;
-		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus) continue;
+		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus)
+			continue;
 		events.push(statusItem(proxy, before, params.output, observation.now));
 	}
-	const gone = previous ? keepMissing(previous.status, names, previous.gone, observation.now, next) : undefined;
-	const nextState: StatusState = { v: STATE_VERSION, event: 'proxyStatusChanged', status: Object.fromEntries(next) };
+	const gone = previous
+		? keepMissing(previous.status, names, previous.gone, observation.now, next)
+		: undefined;
+	const nextState: StatusState = {
+		v: STATE_VERSION,
+		event: 'proxyStatusChanged',
+		status: Object.fromEntries(next),
+	};
 	if (gone) nextState.gone = gone;
 	return { events, nextState };
 }
@@ -171,12 +193,18 @@ export function detectNewProxies(
 	for (const proxy of uniqueProxies(observation.proxies)) {
 		names.push(proxy.proxy_name);
 		if (!previous || unlisted.delete(proxy.proxy_name)) continue;
-		if (matchesProxyFilters(proxy, params.filters)) events.push(newProxyItem(proxy, params.output, observation.now));
+		if (matchesProxyFilters(proxy, params.filters))
+			events.push(newProxyItem(proxy, params.output, observation.now));
 	}
 	const gone: Array<[string, MissingMark]> = [];
 	const marks = previous?.gone;
 	for (const name of unlisted) {
-		const mark = stillMissing(marks !== undefined && Object.prototype.hasOwnProperty.call(marks, name) ? marks[name] : undefined, observation.now);
+		const mark = stillMissing(
+			marks !== undefined && Object.prototype.hasOwnProperty.call(marks, name)
+				? marks[name]
+				: undefined,
+			observation.now,
+		);
 		if (mark === undefined) continue;
 		names.push(name);
 		gone.push([name, mark]);
@@ -196,15 +224,27 @@ function instant(timestamp: unknown, unreadable: number): number {
 }
 
 /** Items for "Fetch Test Event": what each event looks like with the account's proxies now. */
-export function expiringSamples(observation: ProxyObservation, params: ExpiringParams, limit: number): IDataObject[] {
+export function expiringSamples(
+	observation: ProxyObservation,
+	params: ExpiringParams,
+	limit: number,
+): IDataObject[] {
 	return uniqueProxies(observation.proxies)
-		.filter((proxy) => matchesProxyFilters(proxy, params.filters) && expiresWithin(proxy.expires_at, observation.now, params.withinHours))
+		.filter(
+			(proxy) =>
+				matchesProxyFilters(proxy, params.filters) &&
+				expiresWithin(proxy.expires_at, observation.now, params.withinHours),
+		)
 		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
 		.slice(0, limit)
 		.map((proxy) => expiringItem(proxy, null, params, observation.now));
 }
 
-export function statusSamples(observation: ProxyObservation, params: StatusParams, limit: number): IDataObject[] {
+export function statusSamples(
+	observation: ProxyObservation,
+	params: StatusParams,
+	limit: number,
+): IDataObject[] {
 	return uniqueProxies(observation.proxies)
 		.filter(
 			(proxy) =>
@@ -215,7 +255,11 @@ export function statusSamples(observation: ProxyObservation, params: StatusParam
 		.map((proxy) => statusItem(proxy, proxy.network_status, params.output, observation.now));
 }
 
-export function newProxySamples(observation: ProxyObservation, params: NewProxyParams, limit: number): IDataObject[] {
+export function newProxySamples(
+	observation: ProxyObservation,
+	params: NewProxyParams,
+	limit: number,
+): IDataObject[] {
 	return uniqueProxies(observation.proxies)
 		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
 		.sort((a, b) => compare(instant(b.added_at, -Infinity), instant(a.added_at, -Infinity)))

@@ -23,7 +23,12 @@ const READABLE_VERSIONS: readonly unknown[] = [1, STATE_VERSION];
 export const GRACE_POLLS = 3;
 export const GRACE_MS = 3_600_000;
 
-export const TRIGGER_EVENTS = ['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const;
+export const TRIGGER_EVENTS = [
+	'stockChanged',
+	'proxyExpiring',
+	'proxyStatusChanged',
+	'newProxy',
+] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /**
@@ -192,7 +197,10 @@ export function keepMissing<T>(
 	const gone: Array<[string, MissingMark]> = [];
 	for (const key in stored) {
 		if (listed.has(key) || !hasOwn(stored, key)) continue;
-		const mark = stillMissing(marks !== undefined && hasOwn(marks, key) ? marks[key] : undefined, now);
+		const mark = stillMissing(
+			marks !== undefined && hasOwn(marks, key) ? marks[key] : undefined,
+			now,
+		);
 		if (mark === undefined) continue;
 		next.push([key, stored[key]]);
 		gone.push([key, mark]);
@@ -231,8 +239,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * data untouched (and n8n with nothing to save) when `next` equals the state the poll started from
  * (`previous`, as `loadState` read it) and the static data holds nothing else.
  */
-export function commitState(staticData: IDataObject, next: TriggerState, previous: TriggerState | null): void {
-	const onlyOwnKeys = Object.keys(staticData).every((key) => (STATE_KEYS as readonly string[]).includes(key));
+export function commitState(
+	staticData: IDataObject,
+	next: TriggerState,
+	previous: TriggerState | null,
+): void {
+	const onlyOwnKeys = Object.keys(staticData).every((key) =>
+		(STATE_KEYS as readonly string[]).includes(key),
+	);
 	if (previous !== null && onlyOwnKeys && sameJson(previous, next)) return;
 	for (const key of Object.keys(staticData)) delete staticData[key];
 	Object.assign(staticData, next);

@@ -35,11 +35,18 @@ export function cityKey(entry: { city: string; state: string }): string {
 
 /** A carrier is available in a city when it has a count above zero and the city is `available`. */
 export function isAvailable(side: StockSide): boolean {
-	return side.count > 0 && typeof side.status === 'string' && side.status.toLowerCase() === 'available';
+	return (
+		side.count > 0 && typeof side.status === 'string' && side.status.toLowerCase() === 'available'
+	);
 }
 
 /** Which change of the chosen kind happened between two sides of one carrier in one city, if any. */
-export function stockChangeOf(before: StockSide, after: StockSide, change: StockChange, threshold: number): StockChangeKind | undefined {
+export function stockChangeOf(
+	before: StockSide,
+	after: StockSide,
+	change: StockChange,
+	threshold: number,
+): StockChangeKind | undefined {
 	switch (change) {
 		case 'becameAvailable':
 			return !isAvailable(before) && isAvailable(after) ? 'became_available' : undefined;
@@ -71,7 +78,8 @@ export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
 
 function cityState(entry: StockEntry): CityState {
 	const counts: Array<[string, number]> = [];
-	for (const [carrier, count] of Object.entries(entry.carriers)) if (count !== 0) counts.push([carrier, count]);
+	for (const [carrier, count] of Object.entries(entry.carriers))
+		if (count !== 0) counts.push([carrier, count]);
 	return { s: entry.status, c: Object.fromEntries(counts) };
 }
 
@@ -123,17 +131,33 @@ export function detectStockChanges(
 		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
 		const before = ownValue(previous.stock, key);
 		const carriers = Object.keys(entry.carriers);
-		for (const carrier of Object.keys(before?.c ?? {})) if (!carriers.includes(carrier)) carriers.push(carrier);
+		for (const carrier of Object.keys(before?.c ?? {}))
+			if (!carriers.includes(carrier)) carriers.push(carrier);
 		for (const carrier of carriers) {
 			if (params.filters.carrier !== undefined && carrier !== params.filters.carrier) continue;
-			const beforeSide: StockSide = { count: ownValue(before?.c, carrier) ?? 0, status: before?.s ?? null };
-			const afterSide: StockSide = { count: ownValue(entry.carriers, carrier) ?? 0, status: entry.status };
+			const beforeSide: StockSide = {
+				count: ownValue(before?.c, carrier) ?? 0,
+				status: before?.s ?? null,
+			};
+			const afterSide: StockSide = {
+				count: ownValue(entry.carriers, carrier) ?? 0,
+				status: entry.status,
+			};
 			const change = stockChangeOf(beforeSide, afterSide, params.change, params.threshold);
-			if (change) events.push(stockEventItem(entry, carrier, change, beforeSide, afterSide, params.threshold));
+			if (change)
+				events.push(
+					stockEventItem(entry, carrier, change, beforeSide, afterSide, params.threshold),
+				);
 		}
 	}
-	const gone = previous ? keepMissing(previous.stock, keys, previous.gone, observation.now, next) : undefined;
-	const nextState: StockState = { v: STATE_VERSION, event: 'stockChanged', stock: Object.fromEntries(next) };
+	const gone = previous
+		? keepMissing(previous.stock, keys, previous.gone, observation.now, next)
+		: undefined;
+	const nextState: StockState = {
+		v: STATE_VERSION,
+		event: 'stockChanged',
+		stock: Object.fromEntries(next),
+	};
 	if (gone) nextState.gone = gone;
 	return { events, nextState };
 }
@@ -142,9 +166,17 @@ export function detectStockChanges(
  * Items for "Fetch Test Event": cities and carriers that match the filters and meet the chosen
  * change's condition now (available, at or above the threshold, or any), before = after.
  */
-export function stockSamples(entries: StockEntry[], params: StockParams, limit: number): IDataObject[] {
+export function stockSamples(
+	entries: StockEntry[],
+	params: StockParams,
+	limit: number,
+): IDataObject[] {
 	const change: StockChangeKind =
-		params.change === 'becameAvailable' ? 'became_available' : params.change === 'reachedThreshold' ? 'reached_threshold' : 'count_changed';
+		params.change === 'becameAvailable'
+			? 'became_available'
+			: params.change === 'reachedThreshold'
+				? 'reached_threshold'
+				: 'count_changed';
 	const out: IDataObject[] = [];
 	for (const entry of uniqueEntries(entries)) {
 		if (!matchesStockPlace(entry, params.filters)) continue;

@@ -7,10 +7,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_READ_TIMEOUT_SECONDS, intervalField, optionsCollection, periodOptions, readTimeoutOption } from '../../helpers/descriptions';
+import {
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	intervalField,
+	optionsCollection,
+	periodOptions,
+	readTimeoutOption,
+} from '../../helpers/descriptions';
 import { asNodeError, errorItem, forEachItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
-import { invalidParameter, parseInterval, parseName, parsePeriod, parseTimeoutSeconds } from '../../helpers/validation';
+import {
+	invalidParameter,
+	parseInterval,
+	parseName,
+	parsePeriod,
+	parseTimeoutSeconds,
+} from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
 import { quotePrices, requestErrorFacts } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -31,7 +43,8 @@ export const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Line',
 		default: { line: [{ carrier: '', city: '', interval: 1, period: 'weekly' }] },
-		description: 'What to price: each line is one proxy of a carrier in a city for a number of periods',
+		description:
+			'What to price: each line is one proxy of a carrier in a city for a number of periods',
 		options: [
 			{
 				displayName: 'Line',
@@ -99,7 +112,13 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): QuoteLine[
 	const node = ctx.getNode();
 	const raw = ctx.getNodeParameter('lines.line', itemIndex, []) as IDataObject[];
 	if (!Array.isArray(raw) || raw.length === 0) {
-		throw invalidParameter(node, itemIndex, 'Lines', 'is empty', 'Add at least one line with a carrier, a city, an interval and a period.');
+		throw invalidParameter(
+			node,
+			itemIndex,
+			'Lines',
+			'is empty',
+			'Add at least one line with a carrier, a city, an interval and a period.',
+		);
 	}
 	return raw.map((line, n) => {
 		const label = raw.length > 1 ? ` (line ${n + 1})` : '';
@@ -126,7 +145,12 @@ const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
  * it can tell): the error names the item and, when the service points at a line's field
  * (`proxies[2].location`), that field as the editor shows it. Other errors are returned unchanged.
  */
-export function explainRefusal(ctx: IExecuteFunctions, error: unknown, lines: QuoteLine[], owners: number[]): unknown {
+export function explainRefusal(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	lines: QuoteLine[],
+	owners: number[],
+): unknown {
 	if (!(error instanceof NodeApiError)) return error;
 	const facts = requestErrorFacts(error);
 	if (facts?.kind !== 'input-refused' || facts.said === undefined) return error;
@@ -179,7 +203,10 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
 	}));
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const combine = this.getNodeParameter('combineItems', 0, false) as boolean;
 	if (!combine) {
@@ -190,7 +217,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			try {
 				({ quote } = await quotePrices(this, lines, { itemIndex: i, timeoutMs }));
 			} catch (error) {
-				throw asNodeError(this, explainRefusal(this, error, lines, lines.map(() => i)), i);
+				throw asNodeError(
+					this,
+					explainRefusal(
+						this,
+						error,
+						lines,
+						lines.map(() => i),
+					),
+					i,
+				);
 			}
 			if (!simplify) return [{ json: quote as IDataObject, pairedItem: { item: i } }];
 			return simplifyQuote(lines, quote).map((json) => ({ json, pairedItem: { item: i } }));
@@ -216,11 +252,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (lines.length === 0) return out;
 	const pairedItem: IPairedItemData[] = [...new Set(owners)].map((item) => ({ item }));
 	try {
-		const { quote } = await quotePrices(this, lines, { itemIndex: owners[0], timeoutMs: timeoutOf(this, owners[0]) });
+		const { quote } = await quotePrices(this, lines, {
+			itemIndex: owners[0],
+			timeoutMs: timeoutOf(this, owners[0]),
+		});
 		if (!simplify) {
 			out.push({ json: quote as IDataObject, pairedItem });
 		} else {
-			simplifyQuote(lines, quote).forEach((json, n) => out.push({ json, pairedItem: { item: owners[n] } }));
+			simplifyQuote(lines, quote).forEach((json, n) =>
+				out.push({ json, pairedItem: { item: owners[n] } }),
+			);
 		}
 	} catch (error) {
 		const nodeError = asNodeError(this, explainRefusal(this, error, lines, owners), owners[0]);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { hoursUntil, expiresWithin } from '../../helpers/time';
@@ -15,8 +20,19 @@ import {
 	parseWholeNumber,
 } from '../../helpers/validation';
 import type { AllocateLine, Period, ProxyRecord, QuoteLine } from '../../transport';
-import { allocateTime, DEFAULT_TIMEOUT_MS, listProxies, quotePrices, requestErrorFacts } from '../../transport';
-import { intervalField, optionsCollection, periodOptions, proxyLocator } from '../../helpers/descriptions';
+import {
+	allocateTime,
+	DEFAULT_TIMEOUT_MS,
+	listProxies,
+	quotePrices,
+	requestErrorFacts,
+} from '../../transport';
+import {
+	intervalField,
+	optionsCollection,
+	periodOptions,
+	proxyLocator,
+} from '../../helpers/descriptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import type { OperationInfo } from '../registry';
@@ -50,7 +66,9 @@ const READ_BACK_PAUSE_MS = 1_000;
 const NAMES_SHOWN = 20;
 
 export const properties: INodeProperties[] = [
-	proxyLocator('The proxy to add paid time to. With several input items, each item names one proxy.'),
+	proxyLocator(
+		'The proxy to add paid time to. With several input items, each item names one proxy.',
+	),
 	intervalField('Number of periods to add, e.g. 1 with Weekly for one more week'),
 	{
 		displayName: 'Period',
@@ -68,14 +86,16 @@ export const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
 				default: DEFAULT_BATCH_SIZE,
-				description: 'How many proxies to extend per request. All input items go out in as few requests as this allows.',
+				description:
+					'How many proxies to extend per request. All input items go out in as few requests as this allows.',
 			},
 			{
 				displayName: 'Dry Run',
 				name: 'dryRun',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to only return what the extension would cost (from a price quote), charging nothing',
+				description:
+					'Whether to only return what the extension would cost (from a price quote), charging nothing',
 			},
 			{
 				displayName: 'Maximum Total Cost',
@@ -139,13 +159,22 @@ function readOptions(ctx: IExecuteFunctions): RunOptions {
 	const node = ctx.getNode();
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const batchSize = isSet(options, 'batchSize')
-		? parseWholeNumber(node, 0, options.batchSize, 'Batch Size', { min: 1, max: MAX_BATCH_SIZE }, `Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`)
+		? parseWholeNumber(
+				node,
+				0,
+				options.batchSize,
+				'Batch Size',
+				{ min: 1, max: MAX_BATCH_SIZE },
+				`Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
+			)
 		: DEFAULT_BATCH_SIZE;
 	const timeoutMs = parseTimeoutSeconds(node, 0, options, DEFAULT_TIMEOUT_SECONDS);
 	return {
 		batchSize,
 		dryRun: isSet(options, 'dryRun') ? parseBoolean(node, 0, options.dryRun, 'Dry Run') : false,
-		maxTotalCost: isSet(options, 'maxTotalCost') ? parseAmount(node, 0, options.maxTotalCost, 'Maximum Total Cost') : undefined,
+		maxTotalCost: isSet(options, 'maxTotalCost')
+			? parseAmount(node, 0, options.maxTotalCost, 'Maximum Total Cost')
+			: undefined,
 		window: isSet(options, 'onlyIfExpiringWithinHours')
 			? parseHours(node, 0, options.onlyIfExpiringWithinHours, 'Only If Expiring Within (Hours)')
 			: undefined,
@@ -169,17 +198,27 @@ function nameList(names: string[]): string {
 }
 
 function itemList(items: number[]): string {
-	return items.length === 2 ? `${items[0]} and ${items[1]}` : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+	return items.length === 2
+		? `${items[0]} and ${items[1]}`
+		: `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-const quoteLineOf = (p: Planned): QuoteLine => ({ isp: p.record.isp, location: p.record.city, interval: p.interval, period: p.period });
+const quoteLineOf = (p: Planned): QuoteLine => ({
+	isp: p.record.isp,
+	location: p.record.city,
+	interval: p.interval,
+	period: p.period,
+});
 
 /**
  * Proxy > Extend. Every item is checked and every proxy looked up before anything is charged;
  * extensions go out in batches; an extension request is never repeated automatically, and the
  * node refuses to run where n8n would repeat it (Retry On Fail).
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
@@ -192,7 +231,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		failures.set(itemIndex, nodeError);
 		results[itemIndex] = errorItem(nodeError, itemIndex);
 	};
-	const output = () => results.filter((result): result is INodeExecutionData => result !== undefined);
+	const output = () =>
+		results.filter((result): result is INodeExecutionData => result !== undefined);
 	// A refusal of the whole run, before anything is sent: every item carries it.
 	const failAll = (error: unknown) => {
 		for (let i = 0; i < items.length; i++) fail(i, error);
@@ -212,10 +252,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// node does not charge under it. Reads are retried inside the node already.
 	if (node.retryOnFail === true && !options.dryRun) {
 		return failAll(
-			new NodeOperationError(node, 'Retry On Fail is on, which could pay twice for the same extension', {
-				description:
-					'Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and an extension is never sent twice. To try again after a failure, check the proxies\u2019 expiry dates first (Proxy Account > Get Many). Dry Run works with Retry On Fail.',
-			}),
+			new NodeOperationError(
+				node,
+				'Retry On Fail is on, which could pay twice for the same extension',
+				{
+					description:
+						'Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and an extension is never sent twice. To try again after a failure, check the proxies\u2019 expiry dates first (Proxy Account > Get Many). Dry Run works with Retry On Fail.',
+				},
+			),
 		);
 	}
 
@@ -225,7 +269,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		try {
 			wanted.push({
 				item: i,
-				name: parseName(node, i, this.getNodeParameter('proxyName', i, '', { extractValue: true }), 'Proxy', 'PRX-US-AU1-0001'),
+				name: parseName(
+					node,
+					i,
+					this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+					'Proxy',
+					'PRX-US-AU1-0001',
+				),
 				interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
 				period: parsePeriod(node, i, this.getNodeParameter('period', i, undefined)),
 			});
@@ -248,10 +298,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const w of group) {
 				fail(
 					w.item,
-					new NodeOperationError(node, `Proxy \u201c${name}\u201d is named by items ${itemList(list)} with different extensions (${asked}) [item ${w.item}]`, {
-						description: 'Each proxy can be extended once per run. Give its items the same Interval and Period, or remove the extra items. Nothing was sent or charged for this proxy.',
-						itemIndex: w.item,
-					}),
+					new NodeOperationError(
+						node,
+						`Proxy \u201c${name}\u201d is named by items ${itemList(list)} with different extensions (${asked}) [item ${w.item}]`,
+						{
+							description:
+								'Each proxy can be extended once per run. Give its items the same Interval and Period, or remove the extra items. Nothing was sent or charged for this proxy.',
+							itemIndex: w.item,
+						},
+					),
 				);
 			}
 			continue;
@@ -286,7 +341,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	//    and it gives each proxy's expiry, carrier and city.
 	let before: Awaited<ReturnType<typeof listProxies>>;
 	try {
-		before = await listProxies(this, { itemIndex: unique[0].item, timeoutMs: options.readTimeoutMs });
+		before = await listProxies(this, {
+			itemIndex: unique[0].item,
+			timeoutMs: options.readTimeoutMs,
+		});
 	} catch (error) {
 		for (const w of unique) fail(w.item, error);
 		return finishRepeats();
@@ -301,10 +359,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (!record) {
 			fail(
 				w.item,
-				new NodeOperationError(node, `Proxy \u201c${w.name}\u201d was not found in this Proxy Account [item ${w.item}]`, {
-					description: 'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was charged.',
-					itemIndex: w.item,
-				}),
+				new NodeOperationError(
+					node,
+					`Proxy \u201c${w.name}\u201d was not found in this Proxy Account [item ${w.item}]`,
+					{
+						description:
+							'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was charged.',
+						itemIndex: w.item,
+					},
+				),
 			);
 			continue;
 		}
@@ -326,7 +389,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 		planned.push({ ...w, record });
 	}
-	if (options.window !== undefined && planned.some((p) => options.window! >= p.interval * MIN_PERIOD_HOURS[p.period])) {
+	if (
+		options.window !== undefined &&
+		planned.some((p) => options.window! >= p.interval * MIN_PERIOD_HOURS[p.period])
+	) {
 		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
 		this.addExecutionHints?.({
 			message: `Only If Expiring Within (${options.window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
@@ -350,11 +416,22 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				for (const batch of batches) {
 					const lines = batch.map(quoteLineOf);
 					try {
-						const { quote } = await quotePrices(this, lines, { itemIndex: batch[0].item, timeoutMs: options.readTimeoutMs });
-						linesWithPrices(lines, quote).forEach(({ item }, k) => estimates.set(batch[k].item, item?.total ?? null));
+						const { quote } = await quotePrices(this, lines, {
+							itemIndex: batch[0].item,
+							timeoutMs: options.readTimeoutMs,
+						});
+						linesWithPrices(lines, quote).forEach(({ item }, k) =>
+							estimates.set(batch[k].item, item?.total ?? null),
+						);
 						batchQuotes.push(quote.total.due);
 					} catch (error) {
-						const culprit = await refusedLine(this, lines, error, options.readTimeoutMs, batch[0].item);
+						const culprit = await refusedLine(
+							this,
+							lines,
+							error,
+							options.readTimeoutMs,
+							batch[0].item,
+						);
 						if (culprit === undefined) throw asNodeError(this, error, batch[0].item);
 						refused = { planned: batch[culprit], error };
 						break;
@@ -366,13 +443,18 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			}
 			if (!refused) break;
 			const bad = refused.planned;
-			const said = refused.error instanceof NodeApiError ? refused.error.message : String(refused.error);
+			const said =
+				refused.error instanceof NodeApiError ? refused.error.message : String(refused.error);
 			fail(
 				bad.item,
-				new NodeOperationError(node, `Proxy \u201c${bad.name}\u201d cannot be priced for this extension [item ${bad.item}]`, {
-					description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
-					itemIndex: bad.item,
-				}),
+				new NodeOperationError(
+					node,
+					`Proxy \u201c${bad.name}\u201d cannot be priced for this extension [item ${bad.item}]`,
+					{
+						description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
+						itemIndex: bad.item,
+					},
+				),
 			);
 			planned = planned.filter((p) => p !== bad);
 			if (planned.length === 0) return finishRepeats();
@@ -423,7 +505,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	let stop: string | undefined;
 	const progress = () => {
 		const maybe =
-			uncertainBatches === 0 ? '' : ` ${uncertainBatches === 1 ? 'An earlier batch' : `${uncertainBatches} earlier batches`} may also have been applied.`;
+			uncertainBatches === 0
+				? ''
+				: ` ${uncertainBatches === 1 ? 'An earlier batch' : `${uncertainBatches} earlier batches`} may also have been applied.`;
 		return extendedNames.length === 0
 			? `No proxy was extended before it.${maybe}`
 			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
@@ -431,7 +515,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const cap = options.maxTotalCost;
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
-		const lines: AllocateLine[] = batch.map((p) => ({ proxy_name: p.name, interval: p.interval, period: p.period }));
+		const lines: AllocateLine[] = batch.map((p) => ({
+			proxy_name: p.name,
+			interval: p.interval,
+			period: p.period,
+		}));
 		if (cap !== undefined && stop === undefined && cents(heldAgainstCap + batchQuotes[b]) > cap) {
 			stop = `Batch ${b + 1} was not sent: with ${cents(heldAgainstCap)} ${uncertainBatches > 0 ? 'charged or possibly charged' : 'charged'} so far, its quote of ${batchQuotes[b]} would pass the Maximum Total Cost of ${cap}`;
 		}
@@ -444,7 +532,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			continue;
 		}
 		try {
-			const { result } = await allocateTime(this, lines, { itemIndex: batch[0].item, timeoutMs: options.timeoutMs });
+			const { result } = await allocateTime(this, lines, {
+				itemIndex: batch[0].item,
+				timeoutMs: options.timeoutMs,
+			});
 			const replied = result.proxies.time;
 			const batchCharged = result.total;
 			let overcharge: string | undefined;
@@ -453,8 +544,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				if (b + 1 < batches.length) stop = `${overcharge}, so no further batch was sent`;
 			}
 			batch.forEach((p, k) => {
-				const line = replied[k]?.proxy_name === p.name ? replied[k] : replied.find((l) => l.proxy_name === p.name);
-				charged.set(p.item, { amount: line ? line.individual_total : null, batch: b + 1, overcharge });
+				const line =
+					replied[k]?.proxy_name === p.name
+						? replied[k]
+						: replied.find((l) => l.proxy_name === p.name);
+				charged.set(p.item, {
+					amount: line ? line.individual_total : null,
+					batch: b + 1,
+					overcharge,
+				});
 			});
 			extendedNames.push(...batch.map((p) => p.name));
 			chargedConfirmed = cents(chargedConfirmed + batchCharged);
@@ -463,7 +561,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const uncertain = requestErrorFacts(error)?.mayHaveActed !== false;
 			const nodeError = asNodeError(this, error, batch[0].item);
 			if (batches.length > 1) {
-				nodeError.description = `${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies). ${progress()}`.trim();
+				nodeError.description =
+					`${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies). ${progress()}`.trim();
 			}
 			if (uncertain) {
 				uncertainBatches++;
@@ -490,7 +589,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (reads > 0) await sleep(READ_BACK_PAUSE_MS * reads);
 		reads++;
 		try {
-			const { proxies } = await listProxies(this, { itemIndex: done[0].item, timeoutMs: options.readTimeoutMs });
+			const { proxies } = await listProxies(this, {
+				itemIndex: done[0].item,
+				timeoutMs: options.readTimeoutMs,
+			});
 			after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 			readBackError = undefined;
 		} catch (error) {
@@ -515,7 +617,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const paid = entry.amount === null ? '' : ` (charged ${entry.amount})`;
 		let note: string | undefined;
 		if (entry.amount === null) {
-			note = 'The service\u2019s answer did not list this proxy, so whether it was extended and what it cost is not known. Check its expiry (Proxy Account > Get) before running the extension again.';
+			note =
+				'The service\u2019s answer did not list this proxy, so whether it was extended and what it cost is not known. Check its expiry (Proxy Account > Get) before running the extension again.';
 		} else if (readBackError !== undefined) {
 			note = `The service reported the extension${paid}, but the new expiry could not be read back to confirm it: ${readBackError}`;
 		} else if (!readBack) {
@@ -527,7 +630,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			json.status = 'unconfirmed';
 			json.note = note;
 		}
-		if (entry.overcharge) json.note = `${json.note ? `${String(json.note)} ` : ''}${entry.overcharge}.`;
+		if (entry.overcharge)
+			json.note = `${json.note ? `${String(json.note)} ` : ''}${entry.overcharge}.`;
 		results[p.item] = { json, pairedItem: { item: p.item } };
 	}
 	return finishRepeats();
@@ -552,7 +656,11 @@ async function refusedLine(
 	if (!refusesInput(error)) return undefined;
 	const isRefused = async (indices: number[]) => {
 		try {
-			await quotePrices(ctx, indices.map((i) => lines[i]), { itemIndex, timeoutMs });
+			await quotePrices(
+				ctx,
+				indices.map((i) => lines[i]),
+				{ itemIndex, timeoutMs },
+			);
 			return false;
 		} catch (failure) {
 			if (refusesInput(failure)) return true;
@@ -561,7 +669,11 @@ async function refusedLine(
 	};
 	// Where the service points at a line (`proxies[2]`), that line is tried first: a hint, as a quote charges nothing.
 	const hint = /proxies\[(\d+)\]/.exec(requestErrorFacts(error)?.said ?? '')?.[1];
-	if (hint !== undefined && Number(hint) < lines.length && (lines.length === 1 || (await isRefused([Number(hint)])))) {
+	if (
+		hint !== undefined &&
+		Number(hint) < lines.length &&
+		(lines.length === 1 || (await isRefused([Number(hint)])))
+	) {
 		return Number(hint);
 	}
 	// The whole set is refused: narrow it down to one line, half by half.

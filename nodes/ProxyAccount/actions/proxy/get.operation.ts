@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -28,7 +33,10 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (i) => {
 		const name = parseName(
 			this.getNode(),
@@ -43,7 +51,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
 		return [
 			paired(
-				proxyOutput(proxy, { simplify, includePassword: options.includePassword === true, now: serverTime }),
+				proxyOutput(proxy, {
+					simplify,
+					includePassword: options.includePassword === true,
+					now: serverTime,
+				}),
 				i,
 			),
 		];

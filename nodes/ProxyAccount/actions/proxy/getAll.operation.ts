@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	carrierFilter,
@@ -41,7 +46,8 @@ export const properties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 24,
-			description: 'Only proxies that expire within this many hours from now, expired ones included',
+			description:
+				'Only proxies that expire within this many hours from now, expired ones included',
 		},
 		nameContainsFilter,
 		{
@@ -69,7 +75,10 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	// The list endpoint takes no parameters: one request serves every input item (with the
 	// timeout of the first item that needs it).
 	let timeoutMs: number | undefined;
@@ -77,7 +86,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll ? Infinity : parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+		const limit = returnAll
+			? Infinity
+			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const sort = this.getNodeParameter('sort', i, 'none') as string;
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
@@ -88,22 +99,30 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 		const { proxies, serverTime } = await load();
 		const place = readProxyFilters(filters);
-		const status = typeof filters.networkStatus === 'string' ? filters.networkStatus.trim().toLowerCase() : '';
+		const status =
+			typeof filters.networkStatus === 'string' ? filters.networkStatus.trim().toLowerCase() : '';
 		let selected: ProxyRecord[] = proxies.filter((proxy) => {
 			if (!matchesProxyFilters(proxy, place)) return false;
 			if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;
-			if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window)) return false;
+			if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window))
+				return false;
 			return true;
 		});
 		if (sort !== 'none') {
 			const direction = sort === 'expiresDesc' ? -1 : 1;
 			selected = selected
 				.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
-				.sort((a, b) => direction * ((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)))
+				.sort(
+					(a, b) =>
+						direction *
+						((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)),
+				)
 				.map(({ proxy }) => proxy);
 		}
 		if (selected.length > limit) selected = selected.slice(0, limit);
 		const includePassword = options.includePassword === true;
-		return selected.map((proxy) => paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i));
+		return selected.map((proxy) =>
+			paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
+		);
 	});
 }

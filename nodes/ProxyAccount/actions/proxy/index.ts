@@ -3,4 +3,8 @@ import * as extend from './extend.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export const proxy = defineResource({ value: 'proxy', name: 'Proxy' }, [extend, get, getAll], getAll);
+export const proxy = defineResource(
+	{ value: 'proxy', name: 'Proxy' },
+	[extend, get, getAll],
+	getAll,
+);

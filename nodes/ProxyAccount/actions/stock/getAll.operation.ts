@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { carrierKey } from '../../helpers/carriers';
 import {
@@ -46,7 +51,10 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	// One read serves every input item, with the timeout of the first item that needs it.
 	let timeoutMs: number | undefined;
 	const load = once(async () => await getStock(this, { timeoutMs }));
@@ -55,17 +63,24 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll ? Infinity : parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+		const limit = returnAll
+			? Infinity
+			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const place = readPlaceFilters(filters);
 		const { entries } = await load();
 		const out: INodeExecutionData[] = [];
 		for (const entry of entries) {
 			if (out.length >= limit) break;
 			if (!matchesStockPlace(entry, place)) continue;
-			const matchedKey = place.carrier === undefined ? undefined : Object.keys(entry.carriers).find((key) => carrierKey(key) === place.carrier);
+			const matchedKey =
+				place.carrier === undefined
+					? undefined
+					: Object.keys(entry.carriers).find((key) => carrierKey(key) === place.carrier);
 			if (place.carrier !== undefined && matchedKey === undefined) continue;
-			const relevant = matchedKey === undefined ? Object.values(entry.carriers) : [entry.carriers[matchedKey]];
-			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0))) continue;
+			const relevant =
+				matchedKey === undefined ? Object.values(entry.carriers) : [entry.carriers[matchedKey]];
+			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0)))
+				continue;
 			out.push(paired(stockOutput(entry, matchedKey), i));
 		}
 		return out;

@@ -51,12 +51,7 @@ export function parseInterval(
 	value: unknown,
 	field = 'Interval',
 ): number {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-				? Number(value)
-				: Number.NaN;
+	const number = wholeNumberFrom(value);
 	if (!Number.isInteger(number) || number < 1 || number > MAX_INTERVAL) {
 		throw invalidParameter(
 			node,
@@ -128,6 +123,12 @@ export function parseName(
 	return text;
 }
 
+/** A number, or a string of digits from an expression; NaN for anything else. */
+function wholeNumberFrom(value: unknown): number {
+	if (typeof value === 'number') return value;
+	return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+}
+
 /** A number, or a numeric string from an expression; NaN for anything else. */
 export function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
@@ -158,12 +159,7 @@ export function parseHours(
 
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
 export function parseLimit(node: INode, itemIndex: number, value: unknown): number {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-				? Number(value)
-				: Number.NaN;
+	const number = wholeNumberFrom(value);
 	if (!Number.isInteger(number) || number < 1) {
 		throw invalidParameter(
 			node,
@@ -237,12 +233,7 @@ export function parseWholeNumber(
 	range: { min: number; max: number },
 	fix: string,
 ): number {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-				? Number(value)
-				: Number.NaN;
+	const number = wholeNumberFrom(value);
 	if (!Number.isInteger(number) || number < range.min || number > range.max) {
 		throw invalidParameter(
 			node,

@@ -1,0 +1,225 @@
+/**
+ * The model behind the grace-period tests (unit and randomized): hand-built records, one adapter per
+ * trigger event around the pure detect functions, and a runner over timed steps (no engine, no HTTP).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import type { ProxyRecord, StockEntry } from '../../nodes/ProxyAccount/transport';
+import type { StockChange } from '../../nodes/ProxyAccount/trigger/params';
+import {
+	detectExpiring,
+	detectNewProxies,
+	detectStatusChanges,
+} from '../../nodes/ProxyAccount/trigger/proxies';
+import type { TriggerState } from '../../nodes/ProxyAccount/trigger/state';
+import type { Detection } from '../../nodes/ProxyAccount/trigger/stock';
+import { detectStockChanges } from '../../nodes/ProxyAccount/trigger/stock';
+
+export const MINUTE = 60_000;
+export { HOUR, T0, iso, proxy } from '../fixtures/records';
+import { HOUR, T0, iso, proxy } from '../fixtures/records';
+
+export function city(
+	name: string,
+	state: string,
+	counts: Record<string, number>,
+	open = true,
+): StockEntry {
+	const any = Object.values(counts).some((count) => count > 0);
+	return {
+		city: name,
+		state,
+		status: !open ? 'coming' : any ? 'available' : 'out',
+		open,
+		visible: true,
+		...counts,
+		carriers: { ...counts },
+	};
+}
+
+/** An emitted item as a comparable key. */
+export function eventKey(item: IDataObject): string {
+	const before = item.before as IDataObject | null;
+	const after = item.after as IDataObject | null;
+	switch (item.event) {
+		case 'stock_changed':
+			return `${item.change}|${item.city}|${item.carrier}|${before?.count}|${before?.status}|${after?.count}|${after?.status}`;
+		case 'proxy_expiring':
+			return `proxy_expiring|${item.proxy_name}|${item.expires_at}`;
+		case 'proxy_status_changed':
+			return `proxy_status_changed|${item.proxy_name}|${before?.network_status}|${after?.network_status}`;
+		default:
+			return `new_proxy|${item.proxy_name}`;
+	}
+}
+
+// ----- one adapter per event -------------------------------------------------------------------------
+
+export type Item = ProxyRecord | StockEntry;
+
+export interface Adapter {
+	label: string;
+	/** The list at the start; the entry keyed `subject` is the one that goes missing. */
+	list(): Item[];
+	subject: string;
+	key(item: Item): string;
+	detect(previous: TriggerState | null, items: Item[], now: number): Detection<TriggerState>;
+	/** The subject as it comes back changed, and what that poll emits. */
+	changed(item: Item): Item;
+	changedEvents: string[];
+	/** What the poll emits that sees the subject come back, unchanged, once it was forgotten. */
+	returnEvents: string[];
+	/** The keys of the entries a state stores. */
+	stored(state: TriggerState): string[];
+}
+
+export const proxyOutput = { simplify: true, includePassword: false };
+export const proxyFilters = readProxyFilters({});
+export const cityKeyOf = (item: Item) =>
+	`${(item as StockEntry).city}|${(item as StockEntry).state}`;
+export const nameOf = (item: Item) => (item as ProxyRecord).proxy_name;
+
+export function stockAdapter(
+	change: StockChange,
+	changedEvents: string[],
+	returnEvents: string[],
+): Adapter {
+	return {
+		label: `stockChanged/${change}`,
+		list: () => [
+			city('Austin', 'TX', { att: 10, verizon: 0 }),
+			city('Denver', 'CO', { att: 4, verizon: 0 }),
+			city('Miami', 'FL', { att: 0, verizon: 0 }),
+		],
+		subject: 'Denver|CO',
+		key: cityKeyOf,
+		detect: (previous, items, now) =>
+			detectStockChanges(
+				previous as never,
+				{ entries: items as StockEntry[], now },
+				{ event: 'stockChanged', change, threshold: 3, filters: readPlaceFilters({}) },
+			),
+		changed: () =>
+			city('Denver', 'CO', {
+				att: change === 'anyChange' ? 5 : 4,
+				verizon: change === 'anyChange' ? 0 : 3,
+			}),
+		changedEvents,
+		returnEvents,
+		stored: (state) => Object.keys((state as { stock: object }).stock),
+	};
+}
+
+export const ADAPTERS: Adapter[] = [
+	stockAdapter(
+		'becameAvailable',
+		['became_available|Denver|verizon|0|available|3|available'],
+		['became_available|Denver|att|0|null|4|available'],
+	),
+	stockAdapter(
+		'anyChange',
+		['count_changed|Denver|att|4|available|5|available'],
+		['count_changed|Denver|att|0|null|4|available'],
+	),
+	stockAdapter(
+		'reachedThreshold',
+		['reached_threshold|Denver|verizon|0|available|3|available'],
+		['reached_threshold|Denver|att|0|null|4|available'],
+	),
+	{
+		label: 'proxyExpiring',
+		// PRX-X is inside the 24 h window from the start: recorded as seen at the baseline.
+		list: () => [
+			proxy('PRX-A'),
+			proxy('PRX-X', { expires_at: iso(T0 + 2 * HOUR) }),
+			proxy('PRX-B', { expires_at: iso(T0 + 30 * HOUR) }),
+		],
+		subject: 'PRX-X',
+		key: nameOf,
+		detect: (previous, items, now) =>
+			detectExpiring(
+				previous as never,
+				{ proxies: items as ProxyRecord[], now },
+				{ event: 'proxyExpiring', withinHours: 24, filters: proxyFilters, output: proxyOutput },
+			),
+		changed: (item) => ({ ...(item as ProxyRecord), expires_at: iso(T0 + 6 * HOUR) }),
+		changedEvents: [`proxy_expiring|PRX-X|${iso(T0 + 6 * HOUR)}`],
+		returnEvents: [`proxy_expiring|PRX-X|${iso(T0 + 2 * HOUR)}`],
+		stored: (state) => Object.keys((state as { reported: object }).reported),
+	},
+	{
+		label: 'proxyStatusChanged',
+		list: () => [proxy('PRX-A'), proxy('PRX-X'), proxy('PRX-B', { network_status: 'offline' })],
+		subject: 'PRX-X',
+		key: nameOf,
+		detect: (previous, items, now) =>
+			detectStatusChanges(
+				previous as never,
+				{ proxies: items as ProxyRecord[], now },
+				{
+					event: 'proxyStatusChanged',
+					fromStatus: '',
+					toStatus: '',
+					filters: proxyFilters,
+					output: proxyOutput,
+				},
+			),
+		changed: (item) => ({ ...(item as ProxyRecord), network_status: 'offline' }),
+		changedEvents: ['proxy_status_changed|PRX-X|online|offline'],
+		// A proxy that is not stored is recorded without an event (there is no status before).
+		returnEvents: [],
+		stored: (state) => Object.keys((state as { status: object }).status),
+	},
+	{
+		label: 'newProxy',
+		list: () => [proxy('PRX-A'), proxy('PRX-X'), proxy('PRX-B')],
+		subject: 'PRX-X',
+		key: nameOf,
+		detect: (previous, items, now) =>
+			detectNewProxies(
+				previous as never,
+				{ proxies: items as ProxyRecord[], now },
+				{ event: 'newProxy', filters: proxyFilters, output: proxyOutput },
+			),
+		// Only names matter to New Proxy: a changed record is not new.
+		changed: (item) => ({ ...(item as ProxyRecord), network_status: 'offline' }),
+		changedEvents: [],
+		returnEvents: ['new_proxy|PRX-X'],
+		stored: (state) => (state as { names: string[] }).names,
+	},
+];
+
+/** One poll's list: the full list, without the subject (`missing`) or with it changed (`changed`). */
+export type Step = { at: number; list: 'full' | 'missing' | 'changed' };
+
+/** Runs the adapter from a baseline at T0 through `steps`; returns each step's events and the states. */
+export function run(adapter: Adapter, steps: Step[]) {
+	const full = adapter.list();
+	let state = adapter.detect(null, full, T0).nextState;
+	const baseline = state;
+	const events: string[][] = [];
+	const states: TriggerState[] = [];
+	for (const step of steps) {
+		const items =
+			step.list === 'full'
+				? full
+				: step.list === 'missing'
+					? full.filter((item) => adapter.key(item) !== adapter.subject)
+					: full.map((item) =>
+							adapter.key(item) === adapter.subject ? adapter.changed(item) : item,
+						);
+		const result = adapter.detect(state, items, step.at);
+		events.push(result.events.map(eventKey));
+		state = result.nextState;
+		states.push(state);
+	}
+	return { baseline, events, states, state };
+}
+
+export const missing = (...minutes: number[]): Step[] =>
+	minutes.map((m) => ({ at: T0 + m * MINUTE, list: 'missing' as const }));
+export const back = (minutes: number, list: 'full' | 'changed' = 'full'): Step => ({
+	at: T0 + minutes * MINUTE,
+	list,
+});

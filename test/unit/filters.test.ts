@@ -1,0 +1,120 @@
+/**
+ * Filters as both nodes read them (no engine): comma lists, carrier keys and display names, and
+ * which proxies and stock places match.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { carrierDisplayName, carrierKey } from '../../nodes/ProxyAccount/helpers/carriers';
+import { matchesProxyFilters, matchesStockPlace, nameList, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { proxy, stockEntry } from '../fixtures/records';
+
+describe('carrierKey and carrierDisplayName', () => {
+	it.each([
+		['AT&T', 'att'],
+		['att', 'att'],
+		['T-Mobile', 'tmobile'],
+		[' Verizon ', 'verizon'],
+		['US Cellular 5G', 'uscellular5g'],
+		['&-', ''],
+	])('%p has the key %p', (name, key) => {
+		expect(carrierKey(name)).toBe(key);
+	});
+
+	it('a name learned from the account wins, then the known names, then the key itself', () => {
+		expect(carrierDisplayName('att', ['Verizon', 'At&T', 'AT&T'])).toBe('At&T');
+		expect(carrierDisplayName('att')).toBe('AT&T');
+		expect(carrierDisplayName('verizon')).toBe('Verizon');
+		expect(carrierDisplayName('tmobile', new Set(['Verizon']))).toBe('T-Mobile');
+		expect(carrierDisplayName('uscellular', ['US Cellular'])).toBe('US Cellular');
+		expect(carrierDisplayName('newco')).toBe('newco');
+	});
+});
+
+describe('nameList', () => {
+	it.each<[unknown, string[]]>([
+		['Austin, Cleveland', ['austin', 'cleveland']],
+		[' TX ,, ,ok,', ['tx', 'ok']],
+		['', []],
+		[' , ', []],
+		[12, ['12']],
+		[null, []],
+		[undefined, []],
+		[['Austin'], []],
+		[{ city: 'Austin' }, []],
+	])('%p is %p', (value, expected) => {
+		expect(nameList(value)).toEqual(expected);
+	});
+});
+
+describe('readPlaceFilters and readProxyFilters', () => {
+	it('reads an empty collection as no filter', () => {
+		expect(readPlaceFilters({})).toEqual({ cities: [], states: [], carrier: undefined });
+		expect(readProxyFilters({})).toEqual({ cities: [], states: [], carrier: undefined, nameContains: '' });
+	});
+
+	it('lower-cases the lists, keys the carrier and trims the name text', () => {
+		expect(readProxyFilters({ city: 'Austin, San Antonio', state: 'TX', carrier: 'AT&T', nameContains: '  AU1 ' })).toEqual({
+			cities: ['austin', 'san antonio'],
+			states: ['tx'],
+			carrier: 'att',
+			nameContains: 'au1',
+		});
+		expect(readProxyFilters({ nameContains: 42 }).nameContains).toBe('42');
+	});
+
+	it('a carrier that is not text, or has no letters or digits, is no carrier filter', () => {
+		expect(readPlaceFilters({ carrier: '' }).carrier).toBeUndefined();
+		expect(readPlaceFilters({ carrier: ' - ' }).carrier).toBeUndefined();
+		expect(readPlaceFilters({ carrier: 7 }).carrier).toBeUndefined();
+		expect(readPlaceFilters({ carrier: null }).carrier).toBeUndefined();
+	});
+});
+
+describe('matchesProxyFilters', () => {
+	const austin = proxy('PRX-US-AU1-0001', { nickname: 'Office Router', city: 'Austin', state: 'TX', isp: 'T-Mobile' });
+	const match = (filters: IDataObject) => matchesProxyFilters(austin, readProxyFilters(filters));
+
+	it('no filter matches every proxy', () => {
+		expect(match({})).toBe(true);
+	});
+
+	it('city and state: any listed, not case-sensitive, the record trimmed', () => {
+		expect(match({ city: 'cleveland, AUSTIN' })).toBe(true);
+		expect(match({ city: 'Cleveland' })).toBe(false);
+		expect(match({ state: 'tx' })).toBe(true);
+		expect(match({ state: 'OK' })).toBe(false);
+		expect(matchesProxyFilters(proxy('P', { city: ' Austin ' }), readProxyFilters({ city: 'austin' }))).toBe(true);
+		// Both must match.
+		expect(match({ city: 'Austin', state: 'OK' })).toBe(false);
+	});
+
+	it('carrier: by key, from the display name or the key', () => {
+		expect(match({ carrier: 'tmobile' })).toBe(true);
+		expect(match({ carrier: 'T-Mobile' })).toBe(true);
+		expect(match({ carrier: 'AT&T' })).toBe(false);
+	});
+
+	it('name contains: in the name or the nickname, not case-sensitive', () => {
+		expect(match({ nameContains: 'au1' })).toBe(true);
+		expect(match({ nameContains: 'ROUTER' })).toBe(true);
+		expect(match({ nameContains: 'denver' })).toBe(false);
+		expect(matchesProxyFilters(proxy('PRX-1', { nickname: null }), readProxyFilters({ nameContains: 'null' }))).toBe(false);
+	});
+
+	it('every filter must match', () => {
+		expect(match({ city: 'Austin', state: 'TX', carrier: 'tmobile', nameContains: 'office' })).toBe(true);
+		expect(match({ city: 'Austin', state: 'TX', carrier: 'verizon', nameContains: 'office' })).toBe(false);
+	});
+});
+
+describe('matchesStockPlace', () => {
+	const entry = stockEntry('Austin', 'TX', 'available', { att: 1 });
+
+	it('city and state only: a carrier filter is left to the caller', () => {
+		expect(matchesStockPlace(entry, readPlaceFilters({}))).toBe(true);
+		expect(matchesStockPlace(entry, readPlaceFilters({ city: 'austin', state: 'tx' }))).toBe(true);
+		expect(matchesStockPlace(entry, readPlaceFilters({ city: 'denver' }))).toBe(false);
+		expect(matchesStockPlace(entry, readPlaceFilters({ state: 'co' }))).toBe(false);
+		expect(matchesStockPlace(entry, readPlaceFilters({ carrier: 'verizon' }))).toBe(true);
+	});
+});

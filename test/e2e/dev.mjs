@@ -2,14 +2,16 @@
 /**
  * Local development environment (npm run dev): builds and packs the package, starts the simulator
  * and a real n8n editor with the package loaded, a credential for the simulator already created and
- * the e2e/example workflows imported. Runs until Ctrl-C, then stops both.
+ * the example workflows imported (the e2e suite's own workflows only with --with-tests). Runs until
+ * Ctrl-C, then stops both.
  *
  * Environment:
  *   PROXY_ACCOUNT_N8N_VERSION  n8n version (default 2.41.1; 1.123.81 also works)
  *   PROXY_ACCOUNT_N8N_PORT     editor port (default 5678; N8N_PORT is honoured too)
  *   PROXY_ACCOUNT_SIM_PORT     simulator port (default 5679, a free one when taken)
  *   PROXY_ACCOUNT_N8N_CACHE    where n8n is installed (default ~/.cache/n8n-nodes-proxy-account)
- * Flags: --no-build (pack the existing dist/), --no-workflows, --echo (show n8n's log).
+ * Flags: --no-build (pack the existing dist/), --no-workflows, --with-tests (also import
+ * test/e2e/workflows), --echo (show n8n's log).
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ import { buildAndPack, onCleanup, ROOT, runCleanups, startSimulator } from './su
 const CREDENTIAL_NAME = 'Proxy Account (simulator)';
 const log = (line) => console.log(`[dev] ${line}`);
 
-function workflowFiles() {
+function workflowFiles(withTests) {
 	const files = [];
 	const walk = (dir) => {
 		if (!existsSync(dir)) return;
@@ -31,17 +33,17 @@ function workflowFiles() {
 			else if (!entry.includes('.')) walk(path);
 		}
 	};
-	walk(join(ROOT, 'test', 'e2e', 'workflows'));
 	walk(join(ROOT, 'examples'));
+	if (withTests) walk(join(ROOT, 'test', 'e2e', 'workflows'));
 	return files;
 }
 
-/** Imports the e2e and example workflows, pointed at the simulator credential. */
-async function importWorkflows(n8n, credential, hasTrigger, proxyName) {
+/** Imports the example workflows (and with --with-tests the e2e ones), pointed at the simulator credential. */
+async function importWorkflows(n8n, credential, hasTrigger, proxyName, withTests) {
 	const dir = mkdtempSync(join(tmpdir(), 'proxy-account-dev-workflows-'));
 	try {
 		let count = 0;
-		for (const file of workflowFiles()) {
+		for (const file of workflowFiles(withTests)) {
 			if (!hasTrigger && basename(file) === 'trigger.json') continue;
 			let data;
 			try {
@@ -74,8 +76,8 @@ async function main() {
 	const argv = process.argv.slice(2);
 	const flags = new Set(argv);
 	for (const flag of flags) {
-		if (!['--no-build', '--no-workflows', '--echo'].includes(flag)) {
-			console.error(`Unknown argument: ${flag}\nUsage: npm run dev [-- --no-build] [--no-workflows] [--echo]`);
+		if (!['--no-build', '--no-workflows', '--with-tests', '--echo'].includes(flag)) {
+			console.error(`Unknown argument: ${flag}\nUsage: npm run dev [-- --no-build] [--no-workflows] [--with-tests] [--echo]`);
 			process.exit(2);
 		}
 	}
@@ -104,8 +106,9 @@ async function main() {
 		const hasTrigger = existsSync(join(ROOT, 'dist', 'nodes', 'ProxyAccount', 'ProxyAccountTrigger.node.js'));
 		const proxies = await fetch(`${sim.url}/v1/proxies`, { headers: { authorization: `Bearer ${sim.apiKey}` } }).then((r) => r.json());
 		try {
-			const count = await importWorkflows(n8n, credential, hasTrigger, proxies.data?.[0]?.proxy_name);
-			if (count > 0) log(`${count} workflows imported (test/e2e/workflows, examples)`);
+			const withTests = flags.has('--with-tests');
+			const count = await importWorkflows(n8n, credential, hasTrigger, proxies.data?.[0]?.proxy_name, withTests);
+			if (count > 0) log(`${count} workflows imported (${withTests ? 'examples, test/e2e/workflows' : 'examples'})`);
 		} catch (error) {
 			log(`importing the workflows did not work (the editor runs anyway):\n${error.message}`);
 		}

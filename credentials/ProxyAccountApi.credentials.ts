@@ -23,11 +23,11 @@ export class ProxyAccountApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.proxy-account.com',
-			placeholder: 'e.g. https://api.proxy-account.com',
+			default: '',
+			placeholder: 'e.g. https://api.example.com',
 			required: true,
 			description:
-				'Address of the Proxy Account API, without the /v1 part. Change it only for a staging service or a local simulator.',
+				'Address of the Proxy Account API, as given in the API section of your dashboard, without the /v1 part. For the bundled simulator: the URL it prints.',
 		},
 		{
 			displayName: 'API Key',
@@ -91,7 +91,7 @@ export class ProxyAccountApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No Proxy Account API was found at this Base URL. Check the Base URL (for example https://api.proxy-account.com).',
+						'No Proxy Account API was found at this Base URL. Check the Base URL: the address of the API as given in your dashboard, without /v1.',
 				},
 			},
 		],

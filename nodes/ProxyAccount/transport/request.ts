@@ -79,7 +79,7 @@ interface Connection {
 	apiKey: string;
 }
 
-const EXAMPLE_URL = 'e.g. https://api.proxy-account.com';
+const EXAMPLE_URL = 'e.g. https://api.example.com';
 
 /**
  * How a Base URL that cannot be used is shown in a message: never a value that holds or looks like

@@ -18,7 +18,7 @@ beforeEach(() => {
 
 function quote(lines: Array<Record<string, unknown>>, extra: IDataObject = {}, items?: IDataObject[], continueOnFail = false): Promise<NodeResult> {
 	return harness.runNode(
-		{ type: 'proxyAccount', continueOnFail, parameters: { resource: 'price', operation: 'quote', lines: { line: lines }, ...extra } },
+		{ type: 'proxyAccount', continueOnFail, parameters: { resource: 'price', operation: 'quote', lines: { line: lines }, simplify: false, ...extra } },
 		{ credentials: credentialsFor(sim), items },
 	);
 }
@@ -33,6 +33,17 @@ interface Quote {
 }
 
 describe('Price > Quote', () => {
+	it('is simplified by default: one item per line with its price, no generated keys', async () => {
+		const result = await harness.runNode(
+			{ type: 'proxyAccount', parameters: { resource: 'price', operation: 'quote', lines: { line: [austin(2)] } } },
+			{ credentials: credentialsFor(sim) },
+		);
+		expect(result.status).toBe('success');
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ carrier: 'AT&T', city: 'Austin', interval: 2, period: 'weekly' });
+		expect(result.items[0].json).not.toHaveProperty('periods');
+	});
+
 	it('returns the quote as the service returns it, all relations intact', async () => {
 		const result = await quote([austin(2), austin(1), austin(1, 'monthly', 'Verizon')]);
 		expect(result.status).toBe('success');

@@ -495,6 +495,7 @@ export const ACTION_ROWS: ActionRow[] = [
 			resource: 'price',
 			operation: 'quote',
 			lines: { line: [{ carrier: 'AT&T', city: 'Austin', interval: '={{ $json.interval }}', period: 'weekly' }] },
+			simplify: false,
 			options: withTimeout(timeoutSeconds),
 		}),
 		inputs: (_sim, count) => Array.from({ length: count }, (_, i) => ({ interval: i + 1 })),

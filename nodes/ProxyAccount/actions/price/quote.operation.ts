@@ -95,7 +95,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description:
 			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it',
 	},
@@ -207,7 +207,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
+	const simplify = this.getNodeParameter('simplify', 0, true) as boolean;
 	const combine = this.getNodeParameter('combineItems', 0, false) as boolean;
 	if (!combine) {
 		return await forEachItem(this, items, async (i) => {

@@ -48,6 +48,20 @@ describe('editor methods', () => {
 		expect(filtered.results.map((r) => r.value)).toEqual([one.proxy_name]);
 		expect(filtered.results[0].name).toContain(one.city);
 	});
+
+	it('searchProxies: matches the carrier too, and each row says when the proxy expires', async () => {
+		const search = async (filter: string) =>
+			((await harness.callMethod(node, 'listSearch', 'searchProxies', credentialsFor(sim), filter)) as INodeListSearchResult).results;
+		const byCarrier = await search('verizon');
+		const verizon = [...sim.account().proxies.values()].filter((p) => p.isp === 'Verizon');
+		expect(verizon.length).toBeGreaterThan(0);
+		for (const p of verizon) expect(byCarrier.map((r) => r.value)).toContain(p.proxy_name);
+		const all = await search('');
+		for (const row of all) expect(row.name).toMatch(/ \u2013 (expires in (\d+ d( \d+ h)?|\d+ h|\d+ min)|expired)$/);
+		const soonest = sim.account().proxies.get(String(all[0].value))!;
+		const minutes = Math.floor((Date.parse(soonest.expires_at) - sim.clock.now()) / 60_000);
+		if (minutes >= 1440) expect(all[0].name).toContain(`expires in ${Math.floor(minutes / 1440)} d`);
+	});
 });
 
 describe('node description', () => {

@@ -8,7 +8,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { showOnlyFor } from '../../nodes/ProxyAccount/helpers/descriptions';
 import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/ProxyAccount/helpers/output';
 import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/quote';
-import { expiresWithin, hoursUntil } from '../../nodes/ProxyAccount/helpers/time';
+import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/time';
 import type { QuoteLine } from '../../nodes/ProxyAccount/transport/endpoints';
 import { carrierCounts, quoteCoverage } from '../../nodes/ProxyAccount/transport/endpoints';
 import type { QuoteData } from '../../nodes/ProxyAccount/transport/schemas';
@@ -204,5 +204,22 @@ describe('hoursUntil and expiresWithin', () => {
 		expect(expiresWithin(iso(T0 + 30 * 60_000), T0, 0.5)).toBe(true);
 		expect(expiresWithin('soon', T0, 1e9)).toBe(false);
 		expect(expiresWithin(undefined, T0, 1e9)).toBe(false);
+	});
+});
+
+describe('timeLeftText', () => {
+	const now = Date.parse('2025-03-01T12:00:00.000Z');
+	const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
+	it.each([
+		[at(-5), 'expired'],
+		[at(0), 'expired'],
+		[at(45), 'expires in 45 min'],
+		[at(60 * 5 + 10), 'expires in 5 h'],
+		[at(1440 * 3), 'expires in 3 d'],
+		[at(1440 * 3 + 60 * 4 + 59), 'expires in 3 d 4 h'],
+		['not a date', 'expiry unknown'],
+		[null, 'expiry unknown'],
+	])('%s -> %s', (timestamp, text) => {
+		expect(timeLeftText(timestamp, now)).toBe(text);
 	});
 });

@@ -14,3 +14,16 @@ export function expiresWithin(timestamp: unknown, now: number, hours: number): b
 	const at = Date.parse(timestamp);
 	return !Number.isNaN(at) && at - now <= hours * HOUR_MS;
 }
+
+/** Time left until an expiry, for a person: "expires in 3 d 4 h", "expires in 45 min", "expired". */
+export function timeLeftText(timestamp: unknown, now: number): string {
+	const at = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;
+	if (Number.isNaN(at)) return 'expiry unknown';
+	const minutes = Math.floor((at - now) / 60_000);
+	if (minutes <= 0) return 'expired';
+	if (minutes < 60) return `expires in ${minutes} min`;
+	const days = Math.floor(minutes / 1440);
+	const hours = Math.floor((minutes % 1440) / 60);
+	if (days === 0) return `expires in ${hours} h`;
+	return hours === 0 ? `expires in ${days} d` : `expires in ${days} d ${hours} h`;
+}

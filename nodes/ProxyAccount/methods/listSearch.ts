@@ -1,26 +1,38 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { timeLeftText } from '../helpers/time';
 import { listProxies } from '../transport';
 
-/** Proxies for the resource locator, searchable by name, nickname or city; soonest expiry first. */
+const expiryOf = (timestamp: string) => {
+	const at = Date.parse(timestamp);
+	return Number.isNaN(at) ? Infinity : at;
+};
+
+/**
+ * Proxies for the resource locator, searchable by name, nickname, carrier, city or state; soonest
+ * expiry first, each row saying when it expires.
+ */
 export async function searchProxies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const { proxies } = await listProxies(this);
+	const { proxies, serverTime } = await listProxies(this);
 	const text = (filter ?? '').trim().toLowerCase();
 	const results = proxies
 		.filter(
 			(proxy) =>
 				text === '' ||
-				`${proxy.proxy_name} ${proxy.nickname ?? ''} ${proxy.city}`.toLowerCase().includes(text),
+				[proxy.proxy_name, proxy.nickname ?? '', proxy.isp, proxy.city, proxy.state]
+					.join(' ')
+					.toLowerCase()
+					.includes(text),
 		)
 		.sort(
 			(a, b) =>
-				a.expires_at.localeCompare(b.expires_at) || a.proxy_name.localeCompare(b.proxy_name),
+				expiryOf(a.expires_at) - expiryOf(b.expires_at) || a.proxy_name.localeCompare(b.proxy_name),
 		)
 		.map((proxy) => ({
-			name: `${proxy.proxy_name}${proxy.nickname ? ` (${proxy.nickname})` : ''} \u2013 ${proxy.isp}, ${proxy.city}`,
+			name: `${proxy.proxy_name}${proxy.nickname ? ` (${proxy.nickname})` : ''} \u2013 ${proxy.isp}, ${proxy.city} \u2013 ${timeLeftText(proxy.expires_at, serverTime)}`,
 			value: proxy.proxy_name,
 		}));
 	return { results };

@@ -81,3 +81,25 @@ describe('adding an operation: one file and one line in its resource index', () 
 		await expect(route.call(context, resources)).rejects.toThrow('The operation \u201crotateIp\u201d of \u201cstock\u201d is not supported');
 	});
 });
+
+describe('the node description', () => {
+	it('describes every option of every dropdown', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { ProxyAccount } = require('../../nodes/ProxyAccount/ProxyAccount.node') as typeof import('../../nodes/ProxyAccount/ProxyAccount.node');
+		const missing: string[] = [];
+		const walk = (properties: Array<Record<string, unknown>>, path: string) => {
+			for (const property of properties) {
+				const here = `${path}${String(property.displayName ?? property.name)}`;
+				const options = property.options as Array<Record<string, unknown>> | undefined;
+				if (!Array.isArray(options)) continue;
+				if (property.type === 'options' && property.name !== 'resource') {
+					for (const option of options) if (!option.description) missing.push(`${here} > ${String(option.name)}`);
+				}
+				walk(options.filter((o) => typeof o === 'object' && o !== null && ('type' in o || 'values' in o)) as Array<Record<string, unknown>>, `${here} > `);
+				for (const o of options) if (Array.isArray(o.values)) walk(o.values as Array<Record<string, unknown>>, `${here} > `);
+			}
+		};
+		walk(new ProxyAccount().description.properties as unknown as Array<Record<string, unknown>>, '');
+		expect(missing).toEqual([]);
+	});
+});

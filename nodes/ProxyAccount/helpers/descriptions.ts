@@ -31,9 +31,18 @@ export function showOnlyFor(
 }
 
 /** Periods as dropdown options: Hourly, Daily, Weekly, Monthly, Yearly. */
+const PERIOD_UNITS: Record<(typeof PERIODS)[number], string> = {
+	hourly: 'hour',
+	daily: 'day',
+	weekly: 'week',
+	monthly: 'month',
+	yearly: 'year',
+};
+
 export const periodOptions = PERIODS.map((period) => ({
 	name: period.charAt(0).toUpperCase() + period.slice(1),
 	value: period,
+	description: `Interval counts ${PERIOD_UNITS[period]}s`,
 }));
 
 /** Return All and Limit of a Get Many (Limit shown only while Return All is off). */

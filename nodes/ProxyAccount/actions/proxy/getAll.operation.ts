@@ -67,8 +67,16 @@ export const properties: INodeProperties[] = [
 		default: 'none',
 		options: [
 			{ name: 'As Returned', value: 'none', description: 'Keep the order the service returns' },
-			{ name: 'Soonest Expiry First', value: 'expiresAsc' },
-			{ name: 'Latest Expiry First', value: 'expiresDesc' },
+			{
+				name: 'Soonest Expiry First',
+				value: 'expiresAsc',
+				description: 'The proxy that expires first comes first (an expired one before it)',
+			},
+			{
+				name: 'Latest Expiry First',
+				value: 'expiresDesc',
+				description: 'The proxy paid for longest comes first',
+			},
 		],
 	},
 	simplifyField,

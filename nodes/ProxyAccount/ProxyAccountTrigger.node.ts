@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { getCarriers, getStockCarriers } from './methods/loadOptions';
+import { getCarriers, getNetworkStatusesOrAny, getStockCarriers } from './methods/loadOptions';
 import { triggerProperties } from './trigger/description';
 import { pollTrigger } from './trigger/poll';
 
@@ -32,7 +32,7 @@ export class ProxyAccountTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	methods = { loadOptions: { getStockCarriers, getCarriers } };
+	methods = { loadOptions: { getStockCarriers, getCarriers, getNetworkStatusesOrAny } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollTrigger(this);

@@ -114,3 +114,45 @@ export class SetStandIn implements INodeType {
 		return [out];
 	}
 }
+
+/**
+ * HTTP Request 4.2, the part the examples use: Method and URL, a request per item through n8n-core's
+ * own `httpRequest` helper. A failed request throws (or, with On Error set to continue, becomes an
+ * error item that n8n routes as it routes the real node's).
+ */
+export class HttpRequestStandIn implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'HTTP Request',
+		name: 'httpRequest',
+		group: ['output'],
+		version: [4.2],
+		description: "Stand-in for n8n's HTTP Request",
+		defaults: { name: 'HTTP Request' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const out: INodeExecutionData[] = [];
+		const items = this.getInputData();
+		for (let index = 0; index < items.length; index++) {
+			try {
+				const body = (await this.helpers.httpRequest({
+					method: this.getNodeParameter('method', index, 'GET') as 'GET',
+					url: this.getNodeParameter('url', index) as string,
+					json: true,
+				})) as IDataObject;
+				out.push({ json: typeof body === 'object' && body !== null ? body : { data: body }, pairedItem: { item: index } });
+			} catch (error) {
+				if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: index });
+				out.push({ json: { error: (error as Error).message }, pairedItem: { item: index } });
+			}
+		}
+		return [out];
+	}
+}

@@ -1,9 +1,10 @@
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
+import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { apiRequests, createHarness, credentialsFor } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
-const harness = createHarness();
+const harness = createHarness([new ProxyAccountTrigger()]);
 let sim: ProxyAccountSimulator;
 
 beforeAll(async () => {
@@ -36,6 +37,30 @@ describe('editor methods', () => {
 		expect(firstOut).toBeGreaterThan(0);
 		expect(cities.slice(firstOut).every((o) => /\((out of stock|coming)\)$/.test(o.name))).toBe(true);
 		expect(cities.find((o) => o.value === 'Austin')?.description).toMatch(/^AT&T \d+, Verizon \d+, T-Mobile \d+/);
+	});
+
+	it('getNetworkStatuses: online and offline, then any other status the proxies show, one request', async () => {
+		const proxy = [...sim.account().proxies.values()][0];
+		const before = proxy.network_status;
+		proxy.network_status = 'Maintenance';
+		try {
+			const statuses = await options('getNetworkStatuses');
+			expect(statuses.slice(0, 2).map((o) => o.value)).toEqual(['online', 'offline']);
+			expect(statuses.map((o) => o.value)).toContain('maintenance');
+			expect(statuses.find((o) => o.value === 'maintenance')?.name).toBe('Maintenance');
+			expect(new Set(statuses.map((o) => o.value)).size).toBe(statuses.length);
+			expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/proxies']);
+			const trigger = (await harness.callMethod(
+				{ type: 'proxyAccountTrigger', parameters: { event: 'proxyStatusChanged' } },
+				'loadOptions',
+				'getNetworkStatusesOrAny',
+				credentialsFor(sim),
+			)) as INodePropertyOptions[];
+			expect(trigger[0]).toMatchObject({ name: 'Any', value: '' });
+			expect(trigger.slice(1).map((o) => o.value)).toEqual(statuses.map((o) => o.value));
+		} finally {
+			proxy.network_status = before;
+		}
 	});
 
 	it('searchProxies: the resource locator list, filtered, soonest expiry first', async () => {

@@ -44,3 +44,38 @@ export async function getCities(this: ILoadOptionsFunctions): Promise<INodePrope
 	options.sort((a, b) => Number(b.available) - Number(a.available) || a.name.localeCompare(b.name));
 	return options.map(({ name, value, description }) => ({ name, value, description }));
 }
+
+/** The network statuses the service is known to send, then any other seen on the account's proxies. */
+const KNOWN_STATUSES = ['online', 'offline'];
+
+async function networkStatuses(ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const seen = new Set(KNOWN_STATUSES);
+	for (const proxy of (await listProxies(ctx)).proxies) {
+		const status = String(proxy.network_status).trim().toLowerCase();
+		if (status !== '') seen.add(status);
+	}
+	return [...seen].map((status) => ({
+		name: status.charAt(0).toUpperCase() + status.slice(1),
+		value: status,
+		description: KNOWN_STATUSES.includes(status)
+			? `The proxy is ${status}`
+			: 'Seen on a proxy of this account',
+	}));
+}
+
+/** Network statuses for a filter: known ones and the ones the account's proxies show now. */
+export async function getNetworkStatuses(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await networkStatuses(this);
+}
+
+/** The same, with Any first (no condition on the status). */
+export async function getNetworkStatusesOrAny(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return [
+		{ name: 'Any', value: '', description: 'Any network status' },
+		...(await networkStatuses(this)),
+	];
+}

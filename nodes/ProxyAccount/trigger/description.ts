@@ -101,23 +101,24 @@ export const triggerProperties: INodeProperties[] = [
 			'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
 	},
 	{
-		displayName: 'From Status',
+		displayName: 'From Status Name or ID',
 		name: 'fromStatus',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
 		default: '',
-		placeholder: 'e.g. online',
 		displayOptions: { show: { event: ['proxyStatusChanged'] } },
 		description:
-			'Only changes away from this network status (not case-sensitive). Leave empty for any.',
+			'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
-		displayName: 'To Status',
+		displayName: 'To Status Name or ID',
 		name: 'toStatus',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
 		default: '',
-		placeholder: 'e.g. offline',
 		displayOptions: { show: { event: ['proxyStatusChanged'] } },
-		description: 'Only changes to this network status (not case-sensitive). Leave empty for any.',
+		description:
+			'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Filters',

@@ -51,12 +51,13 @@ export const properties: INodeProperties[] = [
 		},
 		nameContainsFilter,
 		{
-			displayName: 'Network Status',
+			displayName: 'Network Status Name or ID',
 			name: 'networkStatus',
-			type: 'string',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getNetworkStatuses' },
 			default: '',
-			placeholder: 'e.g. online',
-			description: 'Only proxies with this network status (not case-sensitive)',
+			description:
+				'Only proxies with this network status (online, offline, or any other the account\'s proxies show). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		stateFilter('proxies'),
 	]),

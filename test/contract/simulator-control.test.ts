@@ -3,10 +3,11 @@
  * Contract tests of the simulator's out-of-process face: the /__sim/ control API and the CLI.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ProxyAccountSimulator } from '../simulator';
-import { parseArgs } from '../simulator/cli';
+import { HELP, parseArgs } from '../simulator/cli';
 import { simClient } from '../simulator/testkit';
 import type { SimClient } from '../simulator/testkit';
 
@@ -137,6 +138,20 @@ describe('Proxy Account simulator control API (/__sim/)', () => {
 		expect(sim.account()).toMatchObject({ balance: 5000, member: true });
 	});
 
+	it('POST /__sim/proxy sets a proxy\'s expiry (hours from the simulator\'s now, or a timestamp) and network status', async () => {
+		const name = [...sim.account().proxies.keys()][0];
+		const res = await control.call('POST', '/__sim/proxy', { body: { name, expiresInHours: 2, network_status: 'offline' } });
+		expect(res.status).toBe(200);
+		expect(Date.parse(res.json.data.expires_at)).toBe(Date.parse(NOW) + 2 * 3_600_000);
+		const read = await api.call('GET', `/v1/proxies/${encodeURIComponent(name)}`);
+		expect(read.json.data.expires_at).toBe(res.json.data.expires_at);
+		expect(read.json.data.network_status).toBe('offline');
+		const at = await control.call('POST', '/__sim/proxy', { body: { name, expires_at: '2027-01-01T00:00:00Z' } });
+		expect(Date.parse(at.json.data.expires_at)).toBe(Date.parse('2027-01-01T00:00:00Z'));
+		expect((await control.call('POST', '/__sim/proxy', { body: { name: 'PRX-NOPE', expiresInHours: 1 } })).status).toBe(400);
+		expect((await control.call('POST', '/__sim/proxy', { body: { name, expiresInHours: 'soon' } })).status).toBe(400);
+	});
+
 	it('POST /__sim/reset-logs empties the request log and the ledger; unknown control paths are 404', async () => {
 		await api.call('GET', '/v1/stock');
 		expect(sim.requests.length).toBeGreaterThan(0);
@@ -162,6 +177,16 @@ describe('Proxy Account simulator CLI', () => {
 		});
 		expect(() => parseArgs(['--proxies', 'many'], {})).toThrow(/--proxies/);
 		expect(() => parseArgs(['--bogus'], {})).toThrow(/Unknown argument/);
+	});
+
+	it('--help lists the flags and every control endpoint the server answers', () => {
+		for (const flag of ['--port', '--seed', '--proxies', '--cities', '--balance', '--member', '--api-key', '--now', '--frozen-clock', '--utc-offset', '--business-errors'])
+			expect(HELP).toContain(flag);
+		const listed = [...HELP.matchAll(/^ {2}(GET|POST|DELETE) +(\/__sim\/[a-z-]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+		const source = readFileSync(join(__dirname, '..', 'simulator', 'server.ts'), 'utf8');
+		const served = [...source.matchAll(/case '((?:GET|POST|DELETE) \/__sim\/[a-z-]+)'/g)].map((m) => m[1]);
+		expect(served.length).toBeGreaterThan(5);
+		expect([...listed, 'DELETE /__sim/faults'].sort()).toEqual([...served].sort());
 	});
 
 	it('starts, prints its URL and the demo key, serves, and stops cleanly on SIGTERM', async () => {

@@ -17,6 +17,44 @@ const USAGE =
 	'              [--api-key KEY] [--now ISO|ms] [--frozen-clock] [--utc-offset MINUTES]\n' +
 	'              [--business-errors http-status|ok-false-200]';
 
+/** What `npm run simulator -- --help` prints: the flags, then the control endpoints. */
+export const HELP = `Proxy Account simulator: a stateful stand-in for the service, on 127.0.0.1.
+
+${USAGE}
+
+  --port N              port (default 5679, or PROXY_ACCOUNT_SIM_PORT; 0 = a free one)
+  --seed N              seed of everything generated (default 1): same seed, same account
+  --proxies N           proxies of the demo account (default 12, up to 10000)
+  --cities N            stock cities (default 8, 5 to 1000)
+  --balance N           wallet of the demo account (default 5000)
+  --member, --no-member member prices or not (default member)
+  --api-key KEY         the demo account's API key (default derived from the seed)
+  --now ISO|ms          the simulator's clock at start (default now)
+  --frozen-clock        the clock moves only through POST /__sim/clock
+  --utc-offset MINUTES  offset of the timestamps it sends (default -360)
+  --business-errors http-status|ok-false-200
+                        how refusals are sent (default http-status)
+
+Control endpoints (JSON; no API key needed; 127.0.0.1 only):
+  GET    /__sim/state        accounts, wallet, proxies, stock, clock
+  POST   /__sim/stock        {city, carrier, count} sets a stock count (carrier: key or name,
+                             e.g. "tmobile" or "T-Mobile"); {city, open} opens or closes a city
+  POST   /__sim/proxy        {name, expiresInHours | expires_at, network_status} changes a proxy,
+                             e.g. {"name": "PRX-...", "expiresInHours": 2} for a proxy near expiry
+  POST   /__sim/account      {balance, member, apiKey?} changes the wallet or membership
+  POST   /__sim/clock        {advanceMs} or {set: ISO | epoch ms} moves the clock
+  GET    /__sim/requests     the request log (keys masked)
+  GET    /__sim/ledger       every charge made
+  POST   /__sim/faults       {route, kind, times, ...} injects a fault, e.g.
+                             {"route": "GET /v1/stock", "kind": "status", "status": 503, "times": 2}
+  GET    /__sim/faults       pending faults;  DELETE /__sim/faults clears them
+  POST   /__sim/reset-logs   empties the request log and the ledger
+
+Example: make T-Mobile come back in stock in a city, for the Stock Changed trigger:
+  curl -s -X POST http://127.0.0.1:5679/__sim/stock -H 'content-type: application/json' \\
+       -d '{"city": "Denver", "carrier": "tmobile", "count": 4}'
+`;
+
 function integer(flag: string, value: string | undefined): number {
 	const n = Number(value);
 	if (value === undefined || value.trim() === '' || !Number.isInteger(n)) throw new Error(`${flag} needs an integer`);
@@ -95,6 +133,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 }
 
 async function main(): Promise<void> {
+	if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+		process.stdout.write(HELP);
+		return;
+	}
 	let options: SimulatorOptions;
 	try {
 		options = parseArgs(process.argv.slice(2));

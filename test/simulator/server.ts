@@ -479,6 +479,34 @@ export class SimServer {
 					ok(accountSnapshot(account, state.demoApiKey));
 					return;
 				}
+				case 'POST /__sim/proxy': {
+					// Changes one proxy of an account: its expiry (in hours from the simulator's now, or a
+					// timestamp) and its network status, e.g. to make a proxy near expiry for the trigger.
+					const account = state.account(typeof body.apiKey === 'string' ? body.apiKey : undefined);
+					const proxy = typeof body.name === 'string' ? account.proxies.get(body.name) : undefined;
+					if (!proxy) {
+						bad('Send {name, expiresInHours | expires_at, network_status} with the name of a proxy of the account');
+						return;
+					}
+					if (body.expiresInHours !== undefined) {
+						if (typeof body.expiresInHours !== 'number' || !Number.isFinite(body.expiresInHours)) {
+							bad('expiresInHours must be a number');
+							return;
+						}
+						proxy.expires_at = formatTimestamp(state.clock.now() + body.expiresInHours * 3_600_000, state.utcOffsetMinutes);
+					} else if (body.expires_at !== undefined) {
+						proxy.expires_at = formatTimestamp(toEpochMs(body.expires_at as string | number, state.clock.now()), state.utcOffsetMinutes);
+					}
+					if (body.network_status !== undefined) {
+						if (typeof body.network_status !== 'string' || body.network_status.trim() === '') {
+							bad('network_status must be a non-empty string');
+							return;
+						}
+						proxy.network_status = body.network_status;
+					}
+					ok({ proxy_name: proxy.proxy_name, expires_at: proxy.expires_at, network_status: proxy.network_status });
+					return;
+				}
 				case 'POST /__sim/reset-logs':
 					state.resetLogs();
 					ok({ requests: 0, ledger: 0 });

@@ -146,6 +146,8 @@ export class WorkflowHarness {
 		method: string,
 		credentials: TestCredentials,
 		filter?: string,
+		/** Where the editor asks from, e.g. 'parameters.lines.line[0].city' (relative '&' lookups). */
+		path = '',
 	): Promise<INodePropertyOptions[] | INodeListSearchResult> {
 		const inode = this.toNode(node, node.name ?? 'Node Under Test', [0, 0]);
 		const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: this.nodeTypes });
@@ -154,7 +156,7 @@ export class WorkflowHarness {
 		});
 		const additionalData = buildAdditionalData(helper, 'internal', `method-${++executionCounter}`, {});
 		additionalData.currentNodeParameters = inode.parameters;
-		const context = new LoadOptionsContext(workflow, inode, additionalData, '');
+		const context = new LoadOptionsContext(workflow, inode, additionalData, path);
 		const type = this.nodeTypes.getByNameAndVersion(inode.type, inode.typeVersion);
 		const fn = (type.methods?.[kind] as Record<string, (this: LoadOptionsContext, filter?: string) => Promise<unknown>>)[method];
 		if (!fn) throw new Error(`${inode.type} has no ${kind} method ${method}`);

@@ -39,6 +39,32 @@ describe('editor methods', () => {
 		expect(cities.find((o) => o.value === 'Austin')?.description).toMatch(/^AT&T \d+, Verizon \d+, T-Mobile \d+/);
 	});
 
+	it('getCities: with a Quote line\'s carrier chosen, its cities in stock come first and the others say so', async () => {
+		const withCarrier = (carrier: string) =>
+			harness.callMethod(
+				{ type: 'proxyAccount', parameters: { resource: 'price', operation: 'quote', lines: { line: [{ carrier, city: '' }] } } },
+				'loadOptions',
+				'getCities',
+				credentialsFor(sim),
+				undefined,
+				'parameters.lines.line[0].city',
+			) as Promise<INodePropertyOptions[]>;
+		const open = sim.stock.filter((c) => c.open);
+		const city = open.find((c) => c.counts.verizon > 0 && c.counts.att === 0) ?? open[0];
+		sim.setStockCount(city.city, 'verizon', 5);
+		sim.setStockCount(city.city, 'att', 0);
+		const forAtt = await withCarrier('AT&T');
+		const forVerizon = await withCarrier('Verizon');
+		expect(forAtt.find((o) => o.value === city.city)?.name).toBe(`${city.city}, ${city.state} (no AT&T)`);
+		expect(forVerizon.find((o) => o.value === city.city)?.name).toBe(`${city.city}, ${city.state}`);
+		const marked = (list: INodePropertyOptions[]) => list.map((o) => /\((no AT&T|coming)\)$/.test(o.name));
+		const firstMarked = marked(forAtt).indexOf(true);
+		expect(marked(forAtt).slice(firstMarked).every(Boolean)).toBe(true);
+		for (const o of forAtt.slice(0, firstMarked)) expect(sim.stock.find((c) => c.city === o.value)!.counts.att).toBeGreaterThan(0);
+		// An expression or no carrier yet: cities with any stock first, as before.
+		expect((await withCarrier('={{ $json.carrier }}')).map((o) => o.name)).toEqual((await options('getCities')).map((o) => o.name));
+	});
+
 	it('getNetworkStatuses: online and offline, then any other status the proxies show, one request', async () => {
 		const proxy = [...sim.account().proxies.values()][0];
 		const before = proxy.network_status;

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { getStock, listProxies } from '../transport';
-import { carrierDisplayName } from '../helpers/carriers';
+import { carrierDisplayName, carrierKey } from '../helpers/carriers';
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);
@@ -28,14 +28,45 @@ export async function getStockCarriers(
 	return keys.map((key, n) => ({ name: names[n], value: key }));
 }
 
-/** Cities from live stock, the ones with proxies in stock first, with their counts per carrier. */
+/**
+ * The carrier chosen beside the city (a Quote line's, or the operation's), as a stock key; undefined
+ * when none is chosen yet or it is an expression.
+ */
+function chosenCarrier(ctx: ILoadOptionsFunctions): string | undefined {
+	for (const path of ['&carrier', 'carrier']) {
+		let value: unknown;
+		try {
+			value = ctx.getCurrentNodeParameter(path);
+		} catch {
+			value = undefined;
+		}
+		if (typeof value === 'string' && value.trim() !== '' && !value.startsWith('=')) {
+			return carrierKey(value);
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Cities from live stock, with their counts per carrier. With a carrier chosen, the cities where it
+ * has proxies in stock come first and the others say so; otherwise the cities with any stock first.
+ */
 export async function getCities(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const { entries, keys, names } = await carrierNames(this);
+	const carrier = chosenCarrier(this);
+	const carrierName = names[keys.indexOf(carrier ?? '')] ?? carrier;
 	const options = entries.map((entry) => {
 		const counts = keys.map((key, n) => `${names[n]} ${entry.carriers[key] ?? 0}`).join(', ');
-		const available = entry.open && Object.values(entry.carriers).some((count) => count > 0);
+		const inStock = (count: number | undefined) => entry.open && (count ?? 0) > 0;
+		const available =
+			carrier === undefined
+				? Object.values(entry.carriers).some(inStock)
+				: inStock(entry.carriers[carrier]);
+		let note = '';
+		if (!entry.open) note = ' (coming)';
+		else if (!available) note = carrier === undefined ? ' (out of stock)' : ` (no ${carrierName})`;
 		return {
-			name: `${entry.city}, ${entry.state}${available ? '' : entry.open ? ' (out of stock)' : ' (coming)'}`,
+			name: `${entry.city}, ${entry.state}${note}`,
 			value: entry.city,
 			description: counts,
 			available,

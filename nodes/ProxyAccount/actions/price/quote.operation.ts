@@ -64,11 +64,11 @@ export const properties: INodeProperties[] = [
 						displayName: 'City Name or ID',
 						name: 'city',
 						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getCities' },
+						typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['&carrier'] },
 						default: '',
 						required: true,
 						description:
-							'City of the proxy, as listed in stock, e.g. Austin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+							'City of the proxy, as listed in stock, e.g. Austin (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					intervalField('Number of periods, e.g. 2 with Weekly for two weeks'),
 					{

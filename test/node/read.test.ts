@@ -121,6 +121,7 @@ describe('Proxy > Get Many', () => {
 			[{ city: sample.city.toUpperCase() }, (p) => p.city === sample.city],
 			[{ state: sample.state.toLowerCase() }, (p) => p.state === sample.state],
 			[{ carrier: sample.isp }, (p) => p.isp === sample.isp],
+			[{ carrier: ['AT&T', 'Verizon'] }, (p) => p.isp === 'AT&T' || p.isp === 'Verizon'],
 			[{ networkStatus: 'online' }, (p) => p.network_status === 'online'],
 			[{ nameContains: sample.proxy_name.slice(-4) }, (p) => `${p.proxy_name} ${p.nickname ?? ''}`.includes(sample.proxy_name.slice(-4))],
 			[{ expiringWithinHours: 24 }, (p) => Date.parse(p.expires_at) - now <= 24 * 3_600_000],
@@ -197,6 +198,16 @@ describe('Stock > Get Many', () => {
 		const key = sim.carriers[1].key;
 		const byCarrier = await stock({ filters: { onlyAvailable: true, carrier: key } });
 		expect(byCarrier.items.map((item) => item.json.city)).toEqual(sim.stock.filter((c) => c.open && c.counts[key] > 0).map((c) => c.city));
+		// Several carriers: cities with stock for any of them, the total counting only them.
+		const [a, b] = [sim.carriers[0].key, sim.carriers[2].key];
+		const byTwo = await stock({ filters: { onlyAvailable: true, carrier: [a, sim.carriers[2].name] } });
+		const wantTwo = sim.stock.filter((c) => c.open && (c.counts[a] > 0 || c.counts[b] > 0));
+		expect(wantTwo.length).toBeGreaterThan(0);
+		expect(byTwo.items.map((item) => item.json.city)).toEqual(wantTwo.map((c) => c.city));
+		for (const item of byTwo.items) {
+			const city = sim.stock.find((c) => c.city === item.json.city)!;
+			expect(item.json.total).toBe(city.counts[a] + city.counts[b]);
+		}
 		const first = sim.stock[0];
 		expect((await stock({ filters: { state: first.state } })).items.every((item) => item.json.state === first.state)).toBe(true);
 		expect((await stock({ filters: { city: first.city.toLowerCase() } })).items.map((item) => item.json.city)).toEqual([first.city]);

@@ -196,7 +196,8 @@ describe('Stock Changed', () => {
 		const byState = stockTrigger({ stockFilters: { state: 'ca' } });
 		const byCarrier = stockTrigger({ stockFilters: { carrier: 'tmobile' } });
 		const byCarrierName = stockTrigger({ stockFilters: { carrier: 'T-Mobile', state: 'CO' } });
-		const all = [byCity, byState, byCarrier, byCarrierName];
+		const byTwoCarriers = stockTrigger({ stockFilters: { carrier: ['tmobile', 'Verizon'] } });
+		const all = [byCity, byState, byCarrier, byCarrierName, byTwoCarriers];
 		for (const t of all) await poll(t);
 		sim.setStockCount('Denver', 'att', 2);
 		sim.setStockCount('Denver', 'tmobile', 2);
@@ -209,6 +210,7 @@ describe('Stock Changed', () => {
 		expect(await keys(byState)).toEqual(['Los Angeles/verizon']);
 		expect(await keys(byCarrier)).toEqual(['Denver/tmobile', 'Miami/tmobile']);
 		expect(await keys(byCarrierName)).toEqual(['Denver/tmobile']);
+		expect(await keys(byTwoCarriers)).toEqual(['Denver/tmobile', 'Miami/tmobile', 'Los Angeles/verizon']);
 		for (const t of all) expect(await poll(t)).toBeNull();
 	});
 

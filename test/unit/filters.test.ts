@@ -48,25 +48,32 @@ describe('nameList', () => {
 
 describe('readPlaceFilters and readProxyFilters', () => {
 	it('reads an empty collection as no filter', () => {
-		expect(readPlaceFilters({})).toEqual({ cities: [], states: [], carrier: undefined });
-		expect(readProxyFilters({})).toEqual({ cities: [], states: [], carrier: undefined, nameContains: '' });
+		expect(readPlaceFilters({})).toEqual({ cities: [], states: [], carriers: [] });
+		expect(readProxyFilters({})).toEqual({ cities: [], states: [], carriers: [], nameContains: '' });
 	});
 
 	it('lower-cases the lists, keys the carrier and trims the name text', () => {
 		expect(readProxyFilters({ city: 'Austin, San Antonio', state: 'TX', carrier: 'AT&T', nameContains: '  AU1 ' })).toEqual({
 			cities: ['austin', 'san antonio'],
 			states: ['tx'],
-			carrier: 'att',
+			carriers: ['att'],
 			nameContains: 'au1',
 		});
 		expect(readProxyFilters({ nameContains: 42 }).nameContains).toBe('42');
 	});
 
 	it('a carrier that is not text, or has no letters or digits, is no carrier filter', () => {
-		expect(readPlaceFilters({ carrier: '' }).carrier).toBeUndefined();
-		expect(readPlaceFilters({ carrier: ' - ' }).carrier).toBeUndefined();
-		expect(readPlaceFilters({ carrier: 7 }).carrier).toBeUndefined();
-		expect(readPlaceFilters({ carrier: null }).carrier).toBeUndefined();
+		expect(readPlaceFilters({ carrier: '' }).carriers).toEqual([]);
+		expect(readPlaceFilters({ carrier: ' - ' }).carriers).toEqual([]);
+		expect(readPlaceFilters({ carrier: 7 }).carriers).toEqual([]);
+		expect(readPlaceFilters({ carrier: null }).carriers).toEqual([]);
+		expect(readPlaceFilters({ carrier: [] }).carriers).toEqual([]);
+		expect(readPlaceFilters({ carrier: [7, '', ' - '] }).carriers).toEqual([]);
+	});
+
+	it('several carriers: a list from the dropdown, or a comma-separated text from an expression, without repeats', () => {
+		expect(readPlaceFilters({ carrier: ['AT&T', 'tmobile', 'att'] }).carriers).toEqual(['att', 'tmobile']);
+		expect(readPlaceFilters({ carrier: 'Verizon, T-Mobile' }).carriers).toEqual(['verizon', 'tmobile']);
 	});
 });
 
@@ -92,6 +99,8 @@ describe('matchesProxyFilters', () => {
 		expect(match({ carrier: 'tmobile' })).toBe(true);
 		expect(match({ carrier: 'T-Mobile' })).toBe(true);
 		expect(match({ carrier: 'AT&T' })).toBe(false);
+		expect(match({ carrier: ['AT&T', 'T-Mobile'] })).toBe(true);
+		expect(match({ carrier: ['att', 'verizon'] })).toBe(false);
 	});
 
 	it('name contains: in the name or the nickname, not case-sensitive', () => {

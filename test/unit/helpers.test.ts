@@ -166,11 +166,12 @@ describe('stockOutput', () => {
 		expect(stockOutput(entry)).toEqual({ city: 'Austin', state: 'TX', status: 'available', open: true, visible: true, att: 3, verizon: 4, tmobile: 0, carriers: { att: 3, verizon: 4, tmobile: 0 }, total: 7 });
 	});
 
-	it('with a carrier, the total counts that carrier only (0 when the entry has none)', () => {
-		expect(stockOutput(entry, 'verizon').total).toBe(4);
-		expect(stockOutput(entry, 'tmobile').total).toBe(0);
-		expect(stockOutput(entry, 'uscellular').total).toBe(0);
-		expect(stockOutput(entry, 'verizon').carriers).toEqual({ att: 3, verizon: 4, tmobile: 0 });
+	it('with carriers, the total counts those carriers only (0 for one the entry has not)', () => {
+		expect(stockOutput(entry, ['verizon']).total).toBe(4);
+		expect(stockOutput(entry, ['att', 'verizon']).total).toBe(7);
+		expect(stockOutput(entry, ['tmobile']).total).toBe(0);
+		expect(stockOutput(entry, ['uscellular']).total).toBe(0);
+		expect(stockOutput(entry, ['verizon']).carriers).toEqual({ att: 3, verizon: 4, tmobile: 0 });
 	});
 
 	it('no carriers: a total of 0', () => {

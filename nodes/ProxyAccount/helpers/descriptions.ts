@@ -147,12 +147,12 @@ export function carrierFilter(
 	what: string,
 ): INodeProperties {
 	return {
-		displayName: 'Carrier Name or ID',
+		displayName: 'Carrier Names or IDs',
 		name: 'carrier',
-		type: 'options',
+		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod },
-		default: '',
-		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		default: [],
+		description: `${what}. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 	};
 }
 

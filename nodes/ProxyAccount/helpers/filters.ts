@@ -9,8 +9,8 @@ export interface PlaceFilters {
 	cities: string[];
 	/** Lower-cased state codes; empty = every state. */
 	states: string[];
-	/** Carrier key (`att`, from `AT&T` or `att`); undefined = every carrier. */
-	carrier?: string;
+	/** Carrier keys (`att`, from `AT&T` or `att`); empty = every carrier. */
+	carriers: string[];
 }
 
 export interface ProxyFilters extends PlaceFilters {
@@ -33,13 +33,31 @@ function lowerText(value: unknown): string {
 		: '';
 }
 
+/**
+ * The carrier filter as carrier keys: a list (the dropdown picks several), or one name or a
+ * comma-separated text (an expression, or a workflow saved when it picked one).
+ */
+function carrierKeys(value: unknown): string[] {
+	const names = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	const keys: string[] = [];
+	for (const name of names) {
+		const key = typeof name === 'string' ? carrierKey(name) : '';
+		if (key !== '' && !keys.includes(key)) keys.push(key);
+	}
+	return keys;
+}
+
 export function readPlaceFilters(raw: IDataObject): PlaceFilters {
-	const key = typeof raw.carrier === 'string' ? carrierKey(raw.carrier) : '';
 	return {
 		cities: nameList(raw.city),
 		states: nameList(raw.state),
-		carrier: key === '' ? undefined : key,
+		carriers: carrierKeys(raw.carrier),
 	};
+}
+
+/** Whether a carrier (key or display name) passes the carrier filter. */
+export function carrierPasses(filters: PlaceFilters, carrier: string): boolean {
+	return filters.carriers.length === 0 || filters.carriers.includes(carrierKey(carrier));
 }
 
 export function readProxyFilters(raw: IDataObject): ProxyFilters {
@@ -52,8 +70,7 @@ function inList(list: string[], value: unknown): boolean {
 
 export function matchesProxyFilters(proxy: ProxyRecord, filters: ProxyFilters): boolean {
 	if (!inList(filters.cities, proxy.city) || !inList(filters.states, proxy.state)) return false;
-	if (filters.carrier !== undefined && carrierKey(String(proxy.isp)) !== filters.carrier)
-		return false;
+	if (!carrierPasses(filters, String(proxy.isp))) return false;
 	if (filters.nameContains !== '') {
 		const haystack = `${proxy.proxy_name} ${proxy.nickname ?? ''}`.toLowerCase();
 		if (!haystack.includes(filters.nameContains)) return false;

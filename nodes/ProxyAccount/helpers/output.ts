@@ -50,11 +50,9 @@ export function paired(json: IDataObject, item: number): INodeExecutionData {
  * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
  * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
  */
-export function stockOutput(entry: StockEntry, onlyCarrier?: string): IDataObject {
+export function stockOutput(entry: StockEntry, onlyCarriers?: string[]): IDataObject {
 	const { carriers, ...raw } = entry;
-	const total =
-		onlyCarrier === undefined
-			? Object.values(carriers).reduce((sum, count) => sum + count, 0)
-			: (carriers[onlyCarrier] ?? 0);
+	const counted = onlyCarriers ?? Object.keys(carriers);
+	const total = counted.reduce((sum, key) => sum + (carriers[key] ?? 0), 0);
 	return { ...(raw as IDataObject), carriers, total };
 }

@@ -85,7 +85,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: stockEvent },
 		options: [
-			carrierFilter('getStockCarriers', 'Only changes of this carrier'),
+			carrierFilter('getStockCarriers', 'Only changes of these carriers'),
 			cityFilter('stock'),
 			stateFilter('cities'),
 		],
@@ -128,7 +128,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: proxyEvents },
 		options: [
-			carrierFilter('getCarriers', 'Only proxies of this carrier'),
+			carrierFilter('getCarriers', 'Only proxies of these carriers'),
 			cityFilter('proxies'),
 			nameContainsFilter,
 			stateFilter('proxies'),

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { stockOutput } from '../helpers/output';
 import { carrierDisplayName } from '../helpers/carriers';
 import type { StockEntry } from '../transport';
-import { matchesStockPlace } from '../helpers/filters';
+import { carrierPasses, matchesStockPlace } from '../helpers/filters';
 import type { StockChange, StockParams } from './params';
 import type { CityState, StockState } from './state';
 import { keepMissing, STATE_VERSION } from './state';
@@ -134,7 +134,7 @@ export function detectStockChanges(
 		for (const carrier of Object.keys(before?.c ?? {}))
 			if (!carriers.includes(carrier)) carriers.push(carrier);
 		for (const carrier of carriers) {
-			if (params.filters.carrier !== undefined && carrier !== params.filters.carrier) continue;
+			if (!carrierPasses(params.filters, carrier)) continue;
 			const beforeSide: StockSide = {
 				count: ownValue(before?.c, carrier) ?? 0,
 				status: before?.s ?? null,
@@ -182,7 +182,7 @@ export function stockSamples(
 		if (!matchesStockPlace(entry, params.filters)) continue;
 		for (const [carrier, count] of Object.entries(entry.carriers)) {
 			if (out.length >= limit) return out;
-			if (params.filters.carrier !== undefined && carrier !== params.filters.carrier) continue;
+			if (!carrierPasses(params.filters, carrier)) continue;
 			const side: StockSide = { count, status: entry.status };
 			if (params.change === 'becameAvailable' && !isAvailable(side)) continue;
 			if (params.change === 'reachedThreshold' && count < params.threshold) continue;

@@ -38,7 +38,7 @@ export const operation: OperationInfo = {
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 	filtersCollection([
-		carrierFilter('getCarriers', 'Only proxies of this carrier'),
+		carrierFilter('getCarriers', 'Only proxies of these carriers'),
 		cityFilter('proxies'),
 		{
 			displayName: 'Expiring Within (Hours)',

@@ -5,7 +5,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { carrierKey } from '../../helpers/carriers';
 import {
 	carrierFilter,
 	filtersCollection,
@@ -17,7 +16,7 @@ import {
 	stateFilter,
 } from '../../helpers/descriptions';
 import { forEachItem, once } from '../../helpers/execution';
-import { matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
+import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, stockOutput } from '../../helpers/output';
 import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import { getStock } from '../../transport';
@@ -36,7 +35,7 @@ export const properties: INodeProperties[] = [
 	filtersCollection([
 		carrierFilter(
 			'getStockCarriers',
-			'Only cities with stock for this carrier (with Only Available) and only its count in the total',
+			'Only cities with stock for these carriers (with Only Available) and only their counts in the total',
 		),
 		cityFilter('stock'),
 		{
@@ -72,16 +71,13 @@ export async function execute(
 		for (const entry of entries) {
 			if (out.length >= limit) break;
 			if (!matchesStockPlace(entry, place)) continue;
-			const matchedKey =
-				place.carrier === undefined
-					? undefined
-					: Object.keys(entry.carriers).find((key) => carrierKey(key) === place.carrier);
-			if (place.carrier !== undefined && matchedKey === undefined) continue;
-			const relevant =
-				matchedKey === undefined ? Object.values(entry.carriers) : [entry.carriers[matchedKey]];
+			const filtered = place.carriers.length > 0;
+			const matchedKeys = Object.keys(entry.carriers).filter((key) => carrierPasses(place, key));
+			if (filtered && matchedKeys.length === 0) continue;
+			const relevant = matchedKeys.map((key) => entry.carriers[key]);
 			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0)))
 				continue;
-			out.push(paired(stockOutput(entry, matchedKey), i));
+			out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
 		}
 		return out;
 	});

@@ -27,7 +27,7 @@ describe('editor methods', () => {
 		sim.addCarrier({ key: 'uscellular', name: 'US Cellular', code: 'UC' });
 		const found = await options('getStockCarriers');
 		expect(found.map((o) => o.value)).toEqual(['att', 'verizon', 'tmobile', 'uscellular']);
-		expect(found.map((o) => o.name)).toEqual(['AT&T', 'Verizon', 'T-Mobile', 'uscellular']);
+		expect(found.map((o) => o.name)).toEqual(['AT&T', 'Verizon', 'T-Mobile', 'Uscellular']);
 	});
 
 	it('getCities: every city, the ones in stock first, with counts per carrier', async () => {

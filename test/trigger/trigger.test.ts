@@ -257,7 +257,7 @@ describe('Stock Changed', () => {
 		sim.setStockCount('Austin', 'uscellular', 2);
 		const items = (await poll(t)) ?? [];
 		expect(items.map((item) => [item.city, item.carrier, item.carrier_name, item.before])).toEqual([
-			['Austin', 'uscellular', 'uscellular', { count: 0, status: 'available' }],
+			['Austin', 'uscellular', 'Uscellular', { count: 0, status: 'available' }],
 		]);
 	});
 });
@@ -468,22 +468,44 @@ describe('Fetch Test Event (manual mode)', () => {
 		for (const item of pending) expect(item).not.toHaveProperty('sample');
 	});
 
-	it('describes the current state in one item when nothing matches', async () => {
+	it('when nothing matches now, one example shaped like a real event, built from a real city or proxy', async () => {
 		const t = trigger({ event: 'stockChanged', stockFilters: { city: 'Atlantis' } });
-		const items = await poll(t, 'manual');
-		expect(items).toEqual([
-			{
-				event: 'stock_changed',
-				sample: true,
-				message: expect.stringMatching(/^No city matches/),
-				checked_at: new Date(START).toISOString(),
-				cities: 8,
-				matching_cities: 0,
-			},
-		]);
-		const proxies = await poll(trigger({ event: 'newProxy', proxyFilters: { nameContains: 'nothing-like-this' } }), 'manual');
-		expect(proxies).toEqual([expect.objectContaining({ event: 'new_proxy', sample: true, proxies: 12, matching_proxies: 0 })]);
+		const items = (await poll(t, 'manual'))!;
+		expect(items).toHaveLength(1);
+		const [example] = items;
+		expect(sim.stock.map((c) => c.city)).toContain(example.city);
+		expect(example).toMatchObject({ event: 'stock_changed', change: 'became_available', sample: true, before: { count: 0, status: 'out' }, after: { status: 'available' } });
+		expect((example.after as IDataObject).count as number).toBeGreaterThan(0);
+		expect(Object.keys(example).sort()).toEqual(['after', 'before', 'carrier', 'carrier_name', 'change', 'city', 'event', 'record', 'sample', 'state']);
+		const proxies = (await poll(trigger({ event: 'newProxy', proxyFilters: { nameContains: 'nothing-like-this' } }), 'manual'))!;
+		expect(proxies.length).toBeGreaterThan(0);
+		expect(proxies[0]).toMatchObject({ event: 'new_proxy', sample: true, before: null });
+		expect(sim.account().proxies.has(String(proxies[0].proxy_name))).toBe(true);
+		const expiring = (await poll(trigger({ event: 'proxyExpiring', withinHours: 1, proxyFilters: { nameContains: 'nothing-like-this' } }), 'manual'))!;
+		expect(expiring).toHaveLength(1);
+		expect(expiring[0].expires_in_hours as number).toBeLessThanOrEqual(1);
+		expect(expiring[0]).toMatchObject({ event: 'proxy_expiring', sample: true, within_hours: 1 });
+		const status = (await poll(trigger({ event: 'proxyStatusChanged', fromStatus: 'online', toStatus: 'maintenance' }), 'manual'))!;
+		expect(status).toHaveLength(1);
+		expect(status[0]).toMatchObject({ event: 'proxy_status_changed', sample: true, before: { network_status: 'online' }, after: { network_status: 'maintenance' } });
 		expect(JSON.stringify(t.staticData)).toBe('{}');
+	});
+
+	it('describes the current state in one item only when the list is empty', async () => {
+		sim.injectFault({ route: 'GET /v1/stock', kind: 'emptyList' });
+		const items = await poll(trigger({ event: 'stockChanged' }), 'manual');
+		expect(items).toEqual([expect.objectContaining({ event: 'stock_changed', sample: true, cities: 0, matching_cities: 0 })]);
+	});
+
+	it('a sample never has before equal to after', async () => {
+		for (const change of ['becameAvailable', 'anyChange', 'reachedThreshold']) {
+			const items = (await poll(trigger({ event: 'stockChanged', stockChange: change, threshold: 5 }), 'manual'))!;
+			expect(items[0].change).toBe({ becameAvailable: 'became_available', anyChange: 'count_changed', reachedThreshold: 'reached_threshold' }[change]);
+			expect(items.length).toBeGreaterThan(0);
+			for (const item of items) expect(item.before).not.toEqual(item.after);
+		}
+		const status = (await poll(trigger({ event: 'proxyStatusChanged' }), 'manual'))!;
+		for (const item of status) expect(item.before).not.toEqual(item.after);
 	});
 });
 

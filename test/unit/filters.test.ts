@@ -20,13 +20,14 @@ describe('carrierKey and carrierDisplayName', () => {
 		expect(carrierKey(name)).toBe(key);
 	});
 
-	it('a name learned from the account wins, then the known names, then the key itself', () => {
+	it('a name learned from the account wins, then the known names, then the key made readable', () => {
 		expect(carrierDisplayName('att', ['Verizon', 'At&T', 'AT&T'])).toBe('At&T');
 		expect(carrierDisplayName('att')).toBe('AT&T');
 		expect(carrierDisplayName('verizon')).toBe('Verizon');
 		expect(carrierDisplayName('tmobile', new Set(['Verizon']))).toBe('T-Mobile');
 		expect(carrierDisplayName('uscellular', ['US Cellular'])).toBe('US Cellular');
-		expect(carrierDisplayName('newco')).toBe('newco');
+		expect(carrierDisplayName('newco')).toBe('Newco');
+		expect(carrierDisplayName('kt')).toBe('KT');
 	});
 });
 

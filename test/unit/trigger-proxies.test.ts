@@ -272,11 +272,15 @@ describe('samples for Fetch Test Event', () => {
 		expect(names(expiringSamples(observed(proxies), { ...params, filters: readProxyFilters({ state: 'co' }) }, 10))).toEqual(['Early']);
 	});
 
-	it('status: proxies in the To Status (any when empty), before = after', () => {
+	it('status: proxies in the To Status (any when empty), each with another status before (From Status when set)', () => {
 		const params: StatusParams = { event: 'proxyStatusChanged', fromStatus: '', toStatus: 'offline', filters: readProxyFilters({}), output: OUTPUT };
 		const samples = statusSamples(observed(proxies), params, 10);
 		expect(samples).toHaveLength(1);
-		expect(samples[0]).toMatchObject({ event: 'proxy_status_changed', proxy_name: 'Late', before: { network_status: 'Offline' }, after: { network_status: 'Offline' } });
+		expect(samples[0]).toMatchObject({ event: 'proxy_status_changed', proxy_name: 'Late', before: { network_status: 'online' }, after: { network_status: 'Offline' } });
+		expect(statusSamples(observed(proxies), { ...params, fromStatus: 'rebooting' }, 10)[0]).toMatchObject({ before: { network_status: 'rebooting' } });
+		const none = statusSamples(observed(proxies), { ...params, toStatus: 'maintenance' }, 10);
+		expect(none).toHaveLength(1);
+		expect(none[0]).toMatchObject({ after: { network_status: 'maintenance' }, before: { network_status: 'online' } });
 		expect(names(statusSamples(observed(proxies), { ...params, toStatus: '' }, 3))).toEqual(['Late', 'Early', 'Far']);
 	});
 

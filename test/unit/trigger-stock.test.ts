@@ -229,11 +229,31 @@ describe('stockSamples', () => {
 		stockEntry('Denver', 'CO', 'available', { att: 2, tmobile: 5 }),
 	];
 
-	it('becameAvailable: the carriers available now, before = after', () => {
+	it('becameAvailable: the carriers available now, each as if it had been out before', () => {
 		const samples = stockSamples(entries, params('becameAvailable'), 10);
 		expect(samples.map((item) => `${item.city}/${item.carrier}`)).toEqual(['Austin/att', 'Denver/att', 'Denver/tmobile']);
-		expect(samples[0]).toMatchObject({ event: 'stock_changed', change: 'became_available', before: { count: 6, status: 'available' }, after: { count: 6, status: 'available' } });
-		expect(samples[0].before).not.toBe(samples[0].after);
+		expect(samples[0]).toMatchObject({ event: 'stock_changed', change: 'became_available', before: { count: 0, status: 'out' }, after: { count: 6, status: 'available' } });
+	});
+
+	it('every sample has a before that makes its change happen, never equal to after', () => {
+		for (const change of ['becameAvailable', 'anyChange', 'reachedThreshold'] as const) {
+			for (const item of stockSamples(entries, params(change, {}, 5), 10)) {
+				expect(item.before).not.toEqual(item.after);
+				const before = item.before as { count: number };
+				const after = item.after as { count: number };
+				if (change === 'reachedThreshold') expect([before.count < 5, after.count >= 5]).toEqual([true, true]);
+			}
+		}
+	});
+
+	it('nothing meets the change now: one example from a real city, shaped like the event, with the counts it needs', () => {
+		const soldOut = [stockEntry('Austin', 'TX', 'out', { att: 0, verizon: 0 }), stockEntry('Denver', 'CO', 'out', { tmobile: 0 })];
+		const [example, ...rest] = stockSamples(soldOut, params('becameAvailable', { carrier: 'T-Mobile' }), 10);
+		expect(rest).toEqual([]);
+		expect(example).toMatchObject({ city: 'Denver', carrier: 'tmobile', carrier_name: 'T-Mobile', change: 'became_available', before: { count: 0, status: 'out' }, after: { count: 3, status: 'available' } });
+		expect((example.record as { tmobile: number; total: number }).tmobile).toBe(3);
+		expect(stockSamples(soldOut, params('reachedThreshold', {}, 8), 10)).toEqual([expect.objectContaining({ change: 'reached_threshold', threshold: 8, before: { count: 7, status: 'out' }, after: { count: 8, status: 'out' } })]);
+		expect(stockSamples([], params('becameAvailable'), 10)).toEqual([]);
 	});
 
 	it('reachedThreshold: the carriers at or above the threshold, with the threshold', () => {

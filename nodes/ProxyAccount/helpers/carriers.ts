@@ -13,7 +13,18 @@ export function carrierKey(name: string): string {
 	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** Whether a carrier key has a display name without asking the service (AT&T, Verizon, T-Mobile). */
+export function hasKnownDisplayName(key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(KNOWN_DISPLAY_NAMES, key);
+}
+
+/**
+ * A carrier's display name: as the account's proxies spell it when one of `knownNames` matches,
+ * else the known one, else the key made readable (`uscellular` -> `Uscellular`, `kt` -> `KT`).
+ */
 export function carrierDisplayName(key: string, knownNames: Iterable<string> = []): string {
 	for (const name of knownNames) if (carrierKey(name) === key) return name;
-	return KNOWN_DISPLAY_NAMES[key] ?? key;
+	if (hasKnownDisplayName(key)) return KNOWN_DISPLAY_NAMES[key];
+	if (key.length <= 3) return key.toUpperCase();
+	return key.charAt(0).toUpperCase() + key.slice(1);
 }

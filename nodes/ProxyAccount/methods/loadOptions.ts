@@ -1,14 +1,14 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { getStock, listProxies } from '../transport';
-import { carrierDisplayName, carrierKey } from '../helpers/carriers';
+import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/carriers';
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);
 	const keys: string[] = [];
 	for (const entry of entries)
 		for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
-	const unknown = keys.some((key) => carrierDisplayName(key) === key);
+	const unknown = keys.some((key) => !hasKnownDisplayName(key));
 	// Only a carrier with no known display name costs a second request.
 	const isps = unknown ? new Set((await listProxies(ctx)).proxies.map((proxy) => proxy.isp)) : [];
 	return { keys, entries, names: keys.map((key) => carrierDisplayName(key, isps)) };

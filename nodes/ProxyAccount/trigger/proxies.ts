@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { proxyOutput } from '../helpers/output';
+import type { ProxyFilters } from '../helpers/filters';
 import { matchesProxyFilters } from '../helpers/filters';
 import { expiresWithin, hoursUntil } from '../helpers/time';
 import type { ProxyRecord } from '../transport';
@@ -224,44 +225,94 @@ function instant(timestamp: unknown, unreadable: number): number {
 }
 
 /** Items for "Fetch Test Event": what each event looks like with the account's proxies now. */
+/** The proxies matching the filters, or, when none does, all of them (an example is still shown). */
+function sampleBase(observation: ProxyObservation, filters: ProxyFilters): ProxyRecord[] {
+	const unique = uniqueProxies(observation.proxies);
+	const matching = unique.filter((proxy) => matchesProxyFilters(proxy, filters));
+	return matching.length > 0 ? matching : unique;
+}
+
+/**
+ * Items for "Fetch Test Event", shaped exactly like real events (see pollTrigger): the proxies that
+ * would be reported now; when none would, one example built from a real proxy (one matching the
+ * filters when there is one) with the expiry inside the window. Empty only when the list is.
+ */
 export function expiringSamples(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 	limit: number,
 ): IDataObject[] {
-	return uniqueProxies(observation.proxies)
+	const now = observation.now;
+	const found = uniqueProxies(observation.proxies)
 		.filter(
 			(proxy) =>
 				matchesProxyFilters(proxy, params.filters) &&
-				expiresWithin(proxy.expires_at, observation.now, params.withinHours),
+				expiresWithin(proxy.expires_at, now, params.withinHours),
 		)
 		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
 		.slice(0, limit)
-		.map((proxy) => expiringItem(proxy, null, params, observation.now));
+		.map((proxy) => expiringItem(proxy, null, params, now));
+	if (found.length > 0) return found;
+	const [proxy] = sampleBase(observation, params.filters).sort((a, b) =>
+		compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)),
+	);
+	if (!proxy) return [];
+	const expiresAt = new Date(now + (params.withinHours * 3_600_000) / 2).toISOString();
+	return [expiringItem({ ...proxy, expires_at: expiresAt }, null, params, now)];
 }
 
+/** A status other than `after` for a sample's `before`: From Status when set, else online/offline. */
+function otherStatus(after: string, fromStatus: string): string {
+	if (fromStatus !== '' && fromStatus !== after.trim().toLowerCase()) return fromStatus;
+	return after.trim().toLowerCase() === 'online' ? 'offline' : 'online';
+}
+
+/**
+ * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
+ * status it could have changed from (From Status when set); when none fits, one example from a
+ * real proxy with To Status as its status. Empty only when the list is.
+ */
 export function statusSamples(
 	observation: ProxyObservation,
 	params: StatusParams,
 	limit: number,
 ): IDataObject[] {
-	return uniqueProxies(observation.proxies)
+	const found = uniqueProxies(observation.proxies)
 		.filter(
 			(proxy) =>
 				matchesProxyFilters(proxy, params.filters) &&
 				(params.toStatus === '' || proxy.network_status.trim().toLowerCase() === params.toStatus),
 		)
 		.slice(0, limit)
-		.map((proxy) => statusItem(proxy, proxy.network_status, params.output, observation.now));
+		.map((proxy) =>
+			statusItem(
+				proxy,
+				otherStatus(proxy.network_status, params.fromStatus),
+				params.output,
+				observation.now,
+			),
+		);
+	if (found.length > 0) return found;
+	const [proxy] = sampleBase(observation, params.filters);
+	if (!proxy) return [];
+	const after = params.toStatus !== '' ? params.toStatus : proxy.network_status;
+	return [
+		statusItem(
+			{ ...proxy, network_status: after },
+			otherStatus(after, params.fromStatus),
+			params.output,
+			observation.now,
+		),
+	];
 }
 
+/** Items for "Fetch Test Event": the newest proxies matching the filters (else the newest of all). */
 export function newProxySamples(
 	observation: ProxyObservation,
 	params: NewProxyParams,
 	limit: number,
 ): IDataObject[] {
-	return uniqueProxies(observation.proxies)
-		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
+	return sampleBase(observation, params.filters)
 		.sort((a, b) => compare(instant(b.added_at, -Infinity), instant(a.added_at, -Infinity)))
 		.slice(0, limit)
 		.map((proxy) => newProxyItem(proxy, params.output, observation.now));

@@ -162,23 +162,51 @@ export function detectStockChanges(
 	return { events, nextState };
 }
 
+/** A count before the sample's current one that makes the chosen change happen. */
+function sampleBefore(change: StockChange, side: StockSide, threshold: number): StockSide {
+	switch (change) {
+		case 'becameAvailable':
+			return { count: 0, status: 'out' };
+		case 'reachedThreshold':
+			return { count: Math.max(0, threshold - 1), status: side.status };
+		default:
+			return { count: side.count > 0 ? side.count - 1 : 1, status: side.status };
+	}
+}
+
+/** The current side, or one that meets the change when the city does not (for an example only). */
+function sampleAfter(change: StockChange, side: StockSide, threshold: number): StockSide {
+	switch (change) {
+		case 'becameAvailable':
+			return isAvailable(side) ? side : { count: Math.max(side.count, 3), status: 'available' };
+		case 'reachedThreshold':
+			return side.count >= threshold ? side : { count: threshold, status: side.status };
+		default:
+			return side;
+	}
+}
+
 /**
- * Items for "Fetch Test Event": cities and carriers that match the filters and meet the chosen
- * change's condition now (available, at or above the threshold, or any), before = after.
+ * Items for "Fetch Test Event", shaped exactly like real events: cities and carriers that match the
+ * filters and meet the chosen change's condition now, each with a `before` that would have made the
+ * change happen (e.g. 0 and `out` before becoming available). When none does, one example built
+ * from a real city (matching the filters when one does) with the counts the change needs. Empty
+ * only when the stock list is.
  */
 export function stockSamples(
 	entries: StockEntry[],
 	params: StockParams,
 	limit: number,
 ): IDataObject[] {
-	const change: StockChangeKind =
+	const kind: StockChangeKind =
 		params.change === 'becameAvailable'
 			? 'became_available'
 			: params.change === 'reachedThreshold'
 				? 'reached_threshold'
 				: 'count_changed';
+	const unique = uniqueEntries(entries);
 	const out: IDataObject[] = [];
-	for (const entry of uniqueEntries(entries)) {
+	for (const entry of unique) {
 		if (!matchesStockPlace(entry, params.filters)) continue;
 		for (const [carrier, count] of Object.entries(entry.carriers)) {
 			if (out.length >= limit) return out;
@@ -186,8 +214,32 @@ export function stockSamples(
 			const side: StockSide = { count, status: entry.status };
 			if (params.change === 'becameAvailable' && !isAvailable(side)) continue;
 			if (params.change === 'reachedThreshold' && count < params.threshold) continue;
-			out.push(stockEventItem(entry, carrier, change, side, side, params.threshold));
+			const before = sampleBefore(params.change, side, params.threshold);
+			out.push(stockEventItem(entry, carrier, kind, before, side, params.threshold));
 		}
 	}
-	return out;
+	if (out.length > 0 || unique.length === 0) return out;
+	// Nothing meets the change now: one example from a real city, as the event would report it.
+	const places = unique.filter((candidate) => matchesStockPlace(candidate, params.filters));
+	const entry =
+		places.find((candidate) =>
+			Object.keys(candidate.carriers).some((key) => carrierPasses(params.filters, key)),
+		) ??
+		places[0] ??
+		unique[0];
+	const carrier =
+		Object.keys(entry.carriers).find((key) => carrierPasses(params.filters, key)) ??
+		params.filters.carriers[0] ??
+		Object.keys(entry.carriers)[0] ??
+		'att';
+	const current: StockSide = { count: entry.carriers[carrier] ?? 0, status: entry.status };
+	const after = sampleAfter(params.change, current, params.threshold);
+	const before = sampleBefore(params.change, after, params.threshold);
+	const shown: StockEntry = {
+		...entry,
+		status: after.status ?? entry.status,
+		[carrier]: after.count,
+		carriers: { ...entry.carriers, [carrier]: after.count },
+	};
+	return [stockEventItem(shown, carrier, kind, before, after, params.threshold)];
 }

@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class ProxyAccountApi implements ICredentialType {
 	name = 'proxyAccountApi';
@@ -51,49 +45,6 @@ export class ProxyAccountApi implements ICredentialType {
 		},
 	};
 
-	// The stock list is the cheapest read the service offers: no proxy data, no charge.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL:
-				'={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}',
-			url: '/v1/stock',
-			method: 'GET',
-			// Never sent on to another address: the key would go with it.
-			disableFollowRedirect: true,
-		},
-		rules: [
-			...[301, 302, 303, 307, 308].map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message:
-						'The Base URL redirects to another address, which is not followed so the API key stays with the Base URL. Enter the address the service redirects to (e.g. https:// instead of http://).',
-				},
-			})),
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key was not accepted. Check that you copied the whole master API key from the Proxy Account dashboard.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is not allowed to use the API. Check the key and that API access is enabled for your account.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No Proxy Account API was found at this Base URL. Check the Base URL: the address of the API as given in your dashboard, without /v1.',
-				},
-			},
-		],
-	};
+	// Tested by the nodes (testedBy: 'proxyAccountApiTest', methods/credentialTest.ts): the same request,
+	// checks and messages as every operation, which a declarative test could not give.
 }

@@ -10,7 +10,7 @@ import { price } from './actions/price';
 import { proxy } from './actions/proxy';
 import { nodeProperties, route, subtitleExpression } from './actions/registry';
 import { stock } from './actions/stock';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, proxyAccountApiTest } from './methods';
 
 /** The node's resources: each lists its operations in its own index. */
 const RESOURCES = [proxy, price, stock];
@@ -31,11 +31,11 @@ export class ProxyAccount implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'proxyAccountApi', required: true }],
+		credentials: [{ name: 'proxyAccountApi', required: true, testedBy: 'proxyAccountApiTest' }],
 		properties: nodeProperties(RESOURCES, 'proxy'),
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, credentialTest: { proxyAccountApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this, RESOURCES);

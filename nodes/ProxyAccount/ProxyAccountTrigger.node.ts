@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { proxyAccountApiTest } from './methods/credentialTest';
 import { getCarriers, getNetworkStatusesOrAny, getStockCarriers } from './methods/loadOptions';
 import { triggerProperties } from './trigger/description';
 import { pollTrigger } from './trigger/poll';
@@ -28,11 +29,14 @@ export class ProxyAccountTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'proxyAccountApi', required: true }],
+		credentials: [{ name: 'proxyAccountApi', required: true, testedBy: 'proxyAccountApiTest' }],
 		properties: triggerProperties,
 	};
 
-	methods = { loadOptions: { getStockCarriers, getCarriers, getNetworkStatusesOrAny } };
+	methods = {
+		loadOptions: { getStockCarriers, getCarriers, getNetworkStatusesOrAny },
+		credentialTest: { proxyAccountApiTest },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollTrigger(this);

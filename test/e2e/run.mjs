@@ -268,7 +268,19 @@ async function testVersion(version, tgz, options, checks) {
 			);
 			const status = response.json?.data?.status;
 			if (status !== 'OK') throw new Error(`status ${response.status}: ${response.text.slice(0, 300)}`);
-			return 'OK';
+			// The nodes' programmatic test (testedBy) runs in n8n itself: a wrong port gets their message.
+			const refused = await n8n.rest.request(
+				'POST',
+				'/rest/credentials/test',
+				{ credentials: { id: credential.id, name: credential.name, type: 'proxyAccountApi', data: { baseUrl: 'http://127.0.0.1:9', apiKey: sim.apiKey } } },
+				{ allowStatus: [400, 404] },
+			);
+			const message = String(refused.json?.data?.message ?? '');
+			if (refused.json?.data?.status !== 'Error' || !message.startsWith('Could not connect to the Proxy Account service at http://127.0.0.1:9')) {
+				throw new Error(`a refused connection gave: ${refused.text.slice(0, 300)}`);
+			}
+			if (message.includes(sim.apiKey)) throw new Error('the credential test message shows the API key');
+			return `OK; a wrong port: \u201c${message.slice(0, 80)}\u2026\u201d`;
 		});
 
 		const proxies = await fetch(`${sim.url}/v1/proxies`, { headers: { authorization: `Bearer ${sim.apiKey}` } }).then((r) => r.json());

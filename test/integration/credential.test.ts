@@ -1,11 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
-import axios from 'axios';
-import type { INode } from 'n8n-workflow';
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
+import type { INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { CredentialTestContext } from 'n8n-core';
+import { createServer } from 'node:net';
+
 import { ProxyAccountApi } from '../../credentials/ProxyAccountApi.credentials';
+import { proxyAccountApiTest, testConnection } from '../../nodes/ProxyAccount/methods/credentialTest';
+import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
+import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { apiRequests, createHarness, credentialsFor, HostileFront, visibleText } from '../harness';
-import { resolve } from '../harness/credentials-helper';
 import { ProxyAccountSimulator } from '../simulator';
 
 const harness = createHarness();
@@ -16,6 +20,15 @@ beforeAll(async () => {
 });
 afterAll(async () => await sim.stop());
 beforeEach(() => sim.resetLogs());
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+	const { port } = server.address() as { port: number };
+	await new Promise((done) => server.close(done));
+	return port;
+}
 
 const stockNode = { type: 'proxyAccount', parameters: { resource: 'stock', operation: 'getAll', returnAll: true } };
 
@@ -91,33 +104,27 @@ describe('credential ProxyAccountApi', () => {
 			nodeTypes: harness.nodeTypes,
 		});
 
-		// The test request and the credential's authenticate block, both resolved by n8n's own
-		// expression engine against the entered credential, then sent and judged by its rules.
-		async function runCredentialTest(data: { baseUrl: string; apiKey: string }) {
-			const request = credentialType.test.request;
-			const baseURL = resolve(workflow, node, String(request.baseURL), data);
-			const headers: Record<string, string> = {};
-			const auth = credentialType.authenticate.properties.headers ?? {};
-			for (const [key, value] of Object.entries(auth)) headers[key] = resolve(workflow, node, String(value), data);
-			const response = await axios.request({
-				baseURL,
-				url: request.url,
-				method: request.method,
-				headers,
-				validateStatus: () => true,
-				proxy: false,
-				// As n8n's HTTP client does with the request's disableFollowRedirect.
-				maxRedirects: request.disableFollowRedirect === true ? 0 : 5,
-			});
-			const rule = credentialType.test.rules?.find(
-				(r) => r.type === 'responseCode' && r.properties.value === response.status,
-			);
-			if (rule) return { status: 'Error', message: (rule.properties as { message: string }).message };
-			return response.status < 300 ? { status: 'OK' } : { status: 'Error', message: `HTTP ${response.status}` };
+		// n8n's own credential-test context (its legacy request helper), as n8n's credentials tester
+		// builds it, running the nodes' programmatic test (testedBy) through the transport.
+		async function runCredentialTest(data: { baseUrl: string; apiKey: string }, timeoutMs?: number) {
+			const context = new CredentialTestContext({} as IWorkflowExecuteAdditionalData);
+			return await testConnection(context, data, timeoutMs);
 		}
 
+		it('is the test both nodes name (testedBy), and the credential declares none of its own', () => {
+			const action = new ProxyAccount();
+			const trigger = new ProxyAccountTrigger();
+			for (const node of [action, trigger]) {
+				expect(node.description.credentials).toEqual([{ name: 'proxyAccountApi', required: true, testedBy: 'proxyAccountApiTest' }]);
+				expect(node.methods.credentialTest.proxyAccountApiTest).toBe(proxyAccountApiTest);
+			}
+			expect((credentialType as { test?: unknown }).test).toBeUndefined();
+			expect(workflow.nodes[node.name]).toBeDefined();
+		});
+
 		it('passes with the right key, using a cheap read', async () => {
-			await expect(runCredentialTest({ baseUrl: `${sim.url}/`, apiKey: ` ${sim.demoApiKey} ` })).resolves.toEqual({ status: 'OK' });
+			await expect(runCredentialTest({ baseUrl: `${sim.url}/`, apiKey: ` ${sim.demoApiKey} ` })).resolves.toEqual({ status: 'OK', message: 'Connection successful' });
+			expect(apiRequests(sim)[0].headers.authorization).toBe(`Bearer ${sim.demoApiKey}`);
 			expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/stock']);
 		});
 
@@ -128,12 +135,45 @@ describe('credential ProxyAccountApi', () => {
 				for (let i = 0; i < 4; i++) {
 					const outcome = await runCredentialTest({ baseUrl: front.url, apiKey: sim.demoApiKey });
 					expect(outcome.status).toBe('Error');
-					expect(outcome.message).toMatch(/^The Base URL redirects to another address, which is not followed/);
+					expect(outcome.message).toMatch(/redirect/i);
+					expect(outcome.message).toContain('127.0.0.2');
 				}
 				expect(front.sink.requests).toHaveLength(0);
 			} finally {
 				await front.stop();
 			}
+		});
+
+		it.each([
+			['a refused connection (wrong port)', async () => `http://127.0.0.1:${await closedPort()}`, /^Could not connect to the Proxy Account service at http:\/\/127\.0\.0\.1:\d+\. .*Check the Base URL/],
+			['an unknown host', async () => 'http://proxy-account.invalid', /^The address of the Proxy Account service could not be resolved \(http:\/\/proxy-account\.invalid\)\. Check the Base URL/],
+			['TLS to a plain-http port', async () => sim.url.replace('http://', 'https://'), /^Could not open a secure \(TLS\) connection to https:\/\/127\.0\.0\.1:\d+\. Nothing was sent\. .*needs http:\/\//],
+			['a missing scheme', async () => sim.url.replace('http://', ''), /must start with http:\/\/ or https:\/\/.*\. Open the credential and enter the full address, e\.g\. https:\/\/api\.example\.com/],
+			['a wrong path', async () => `${sim.url}/api`, /^The Proxy Account service .*404|no Proxy Account API|not found/i],
+			['a query string', async () => `${sim.url}?x=1`, /must not contain \? or #/],
+			['a fragment', async () => `${sim.url}#top`, /must not contain \? or #/],
+			['user:password@', async () => sim.url.replace('http://', 'http://me:secret@'), /must not contain a user name or password/],
+		])('fails with the nodes\' own message for %s, nothing raw, the key never shown', async (_label, url, expected) => {
+			const outcome = await runCredentialTest({ baseUrl: await url(), apiKey: sim.demoApiKey });
+			expect(outcome.status).toBe('Error');
+			expect(outcome.message).toMatch(expected);
+			expect(outcome.message).not.toMatch(/ECONNREFUSED|ENOTFOUND|ERR_INVALID_URL|EPROTO|ERR_SSL/);
+			expect(outcome.message).not.toContain(sim.demoApiKey);
+			expect(outcome.message).not.toContain('secret');
+		});
+
+		it('accepts /v1 in any case and a trailing slash, as the nodes do', async () => {
+			for (const suffix of ['/v1', '/V1/', '/']) {
+				await expect(runCredentialTest({ baseUrl: `${sim.url}${suffix}`, apiKey: sim.demoApiKey })).resolves.toMatchObject({ status: 'OK' });
+			}
+			expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v1/stock', '/v1/stock', '/v1/stock']);
+		});
+
+		it('gives up at its timeout with the nodes\' timeout message', async () => {
+			sim.injectFault({ route: 'GET /v1/stock', kind: 'latency', delayMs: 1_500 });
+			const outcome = await runCredentialTest({ baseUrl: sim.url, apiKey: sim.demoApiKey }, 300);
+			expect(outcome.status).toBe('Error');
+			expect(outcome.message).toMatch(/did not answer within 0\.3 s/);
 		});
 
 		it('fails with a wrong key with a message to check the key, not echoing it', async () => {

@@ -1,2 +1,3 @@
 export * as loadOptions from './loadOptions';
 export * as listSearch from './listSearch';
+export { proxyAccountApiTest } from './credentialTest';

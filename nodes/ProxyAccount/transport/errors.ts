@@ -9,7 +9,7 @@ export type RequestFailure =
 	| {
 			kind: 'network';
 			/** `refused`: nothing reached the service. The others may have reached it. */
-			reason: 'refused' | 'reset' | 'timeout' | 'dns' | 'aborted' | 'other';
+			reason: 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'aborted' | 'other';
 			code: string;
 	  }
 	| {
@@ -59,6 +59,9 @@ const HTTP_TIMEOUT_CODES = new Set([
 ]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE', 'UND_ERR_SOCKET']);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+/** A TLS handshake that failed: nothing was sent (e.g. https:// to a plain-http port, a bad certificate). */
+const TLS_CODE =
+	/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/;
 
 function findCode(error: unknown): { code: string; message: string } {
 	let current: unknown = error;
@@ -84,6 +87,7 @@ export function classifyThrown(error: unknown): RequestFailure {
 	else if (HTTP_TIMEOUT_CODES.has(code) || /timeout/i.test(message)) reason = 'timeout';
 	else if (RESET_CODES.has(code) || /socket hang up|aborted|reset/i.test(message)) reason = 'reset';
 	else if (DNS_CODES.has(code)) reason = 'dns';
+	else if (TLS_CODE.test(code)) reason = 'tls';
 	else if (code === 'ERR_CANCELED') reason = 'aborted';
 	return { kind: 'network', reason, code: code || 'UNKNOWN' };
 }
@@ -150,6 +154,7 @@ export function sentences(...parts: Array<string | false | undefined | null>): s
 export type FailureKind =
 	| 'connection-refused'
 	| 'address-unknown'
+	| 'tls-failed'
 	| 'timeout'
 	| 'connection-closed'
 	| 'cancelled'
@@ -199,6 +204,7 @@ export function failureKind(failure: RequestFailure, info: RequestInfo): Failure
 		const byReason = {
 			refused: 'connection-refused',
 			dns: 'address-unknown',
+			tls: 'tls-failed',
 			timeout: 'timeout',
 			reset: 'connection-closed',
 			aborted: 'cancelled',
@@ -227,7 +233,8 @@ export function failureKind(failure: RequestFailure, info: RequestInfo): Failure
  * service acted. Decided from the status class and the body's `ok` flag only, never from wording.
  */
 export function mayHaveActed(failure: RequestFailure): boolean {
-	if (failure.kind === 'network') return failure.reason !== 'refused' && failure.reason !== 'dns';
+	if (failure.kind === 'network')
+		return failure.reason !== 'refused' && failure.reason !== 'dns' && failure.reason !== 'tls';
 	if (failure.kind === 'schema') return true;
 	if (failure.status >= 400 && failure.status < 500) return false;
 	const isAnswer =
@@ -282,6 +289,15 @@ const TABLE: Record<FailureKind, Entry> = {
 		message: (f) =>
 			`The address of the Proxy Account service could not be resolved (${f.info.baseUrl})`,
 		fix: (f) => sentences(`${CHECK_BASE_URL} for typos.`, f.retried),
+		cause: 'configuration-invalid',
+	},
+	'tls-failed': {
+		message: (f) => `Could not open a secure (TLS) connection to ${f.info.baseUrl}`,
+		fix: () =>
+			sentences(
+				'Nothing was sent.',
+				`${CHECK_BASE_URL}: an address that does not use HTTPS needs http://, and one with a certificate n8n does not trust needs a trusted certificate.`,
+			),
 		cause: 'configuration-invalid',
 	},
 	timeout: {

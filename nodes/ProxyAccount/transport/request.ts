@@ -1,10 +1,9 @@
 import type {
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IPollFunctions,
+	INode,
+	Logger,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -13,8 +12,22 @@ import type { RequestFailure, RequestInfo } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
 import { describeIssue, fastAcceptance } from './schemas';
 
-/** Every context a Proxy Account request can be made from. */
-export type ProxyAccountContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+/**
+ * What a Proxy Account request needs of the context it is made from: the node, the credential,
+ * n8n's authenticated HTTP helper and the logger. Every n8n context of the nodes has these (an
+ * execution, a poll, a dropdown); the credential test builds its own (methods/credentialTest.ts).
+ */
+export interface ProxyAccountContext {
+	getNode(): INode;
+	getCredentials<T extends object>(type: string, itemIndex?: number): Promise<T>;
+	helpers: {
+		httpRequestWithAuthentication(
+			credentialsType: string,
+			requestOptions: IHttpRequestOptions,
+		): Promise<unknown>;
+	};
+	logger: Pick<Logger, 'debug'>;
+}
 
 export const CREDENTIAL_TYPE = 'proxyAccountApi';
 

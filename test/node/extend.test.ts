@@ -25,7 +25,7 @@ const allocates = () => apiRequests(sim, 'POST /v1/proxies/allocate');
 function extend(
 	proxies: string[],
 	options: IDataObject = {},
-	extra: { interval?: unknown; period?: unknown; continueOnFail?: boolean; retryOnFail?: boolean } = {},
+	extra: { interval?: unknown; period?: unknown | null; continueOnFail?: boolean; retryOnFail?: boolean } = {},
 ): Promise<NodeResult> {
 	return harness.runNode(
 		{
@@ -37,7 +37,7 @@ function extend(
 				operation: 'extend',
 				proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' },
 				interval: extra.interval ?? 1,
-				period: extra.period ?? 'weekly',
+				...(extra.period === null ? {} : { period: extra.period ?? 'weekly' }),
 				options,
 			},
 		},
@@ -48,6 +48,43 @@ function extend(
 const description = (result: NodeResult) => String((result.error as { description?: string } | undefined)?.description ?? '');
 
 describe('Proxy > Extend', () => {
+	it('by default (Period: Same as Proxy) extends each proxy by its own billing period', async () => {
+		const byPeriod = new Map<string, string>();
+		for (const p of sim.account().proxies.values()) if (!byPeriod.has(p.period)) byPeriod.set(p.period, p.proxy_name);
+		expect(byPeriod.size).toBeGreaterThan(1);
+		const picked = [...byPeriod.values()];
+		const result = await extend(picked, {}, { period: null });
+		expect(result.status).toBe('success');
+		const sent = allocates().flatMap((r) => (r.body as { proxies: { time: Array<{ proxy_name: string; period: string }> } }).proxies.time);
+		expect(sent.map((line) => [line.proxy_name, line.period])).toEqual(picked.map((name) => [name, sim.account().proxies.get(name)!.period]));
+		expect(result.items.map((item) => item.json.period)).toEqual(picked.map((name) => sim.account().proxies.get(name)!.period));
+		expect(sim.ledger).toHaveLength(picked.length);
+	});
+
+	it('Same as Proxy fails only the item of a proxy whose period the service does not extend by, before any charge for it', async () => {
+		const [odd, fine] = names().slice(40, 42);
+		const record = sim.account().proxies.get(odd)!;
+		const before = record.period;
+		record.period = 'biweekly' as typeof record.period;
+		try {
+			const result = await extend([odd, fine], {}, { period: 'same', continueOnFail: true });
+			expect(result.items[0].json.error).toBe(`Proxy \u201c${odd}\u201d has no billing period the service extends by (its period is "biweekly") [item 0]`);
+			expect(result.items[1].json.status).toBe('extended');
+			expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([fine]);
+		} finally {
+			record.period = before;
+		}
+	});
+
+	it('says in the panel that it charges the wallet, and shows the Interval\'s maximum', async () => {
+		const { ProxyAccount } = await import('../../nodes/ProxyAccount/ProxyAccount.node');
+		const properties = new ProxyAccount().description.properties.filter((p) => p.displayOptions?.show?.operation?.includes('extend'));
+		expect(properties[0]).toMatchObject({ type: 'notice', name: 'chargeNotice' });
+		expect(String(properties[0].displayName)).toMatch(/charges your Proxy Account wallet.*Retry On Fail/);
+		expect(properties.find((p) => p.name === 'interval')?.typeOptions).toMatchObject({ minValue: 1, maxValue: 1000 });
+		expect(properties.find((p) => p.name === 'period')).toMatchObject({ default: 'same' });
+	});
+
 	it('extends 1,000 proxies in exactly 10 requests with batch size 100, each result paired to its item', async () => {
 		const list = names();
 		const before = new Map(list.map((name) => [name, sim.account().proxies.get(name)!.expires_at]));
@@ -263,13 +300,13 @@ describe('Proxy > Extend', () => {
 
 	it.each([0, Infinity])('refuses a Timeout (Seconds) of %s before any request', async (timeoutSeconds) => {
 		const result = await extend([names()[0]], { timeoutSeconds });
-		expect(result.error?.message).toBe(`Timeout (Seconds) must be a number from 1 to 600, but it is ${timeoutSeconds} [item 0]`);
+		expect(result.error?.message).toBe(`Timeout (Seconds) must be a number from 1 to 600, but it is ${timeoutSeconds}`);
 		expect(sim.requests).toHaveLength(0);
 	});
 
 	it('refuses a Batch Size above the limit before any request', async () => {
 		const result = await extend([names()[0]], { batchSize: 5000 });
-		expect(result.error?.message).toBe('Batch Size must be a whole number from 1 to 1000, but it is 5000 [item 0]');
+		expect(result.error?.message).toBe('Batch Size must be a whole number from 1 to 1000, but it is 5000');
 		expect(sim.requests).toHaveLength(0);
 	});
 });

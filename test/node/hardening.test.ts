@@ -222,20 +222,20 @@ describe('Retry On Fail can never pay twice', () => {
 
 describe('safety options set by expressions fail closed', () => {
 	it.each([
-		['Dry Run', 'dryRun', '={{ $json.missing }}', /^Dry Run must be true or false, but it is empty \[item 0\]$/],
-		['Dry Run', 'dryRun', '={{ "yes" }}', /^Dry Run must be true or false, but it is \u201cyes\u201d \[item 0\]$/],
-		['Dry Run', 'dryRun', '={{ 1 }}', /^Dry Run must be true or false, but it is 1 \[item 0\]$/],
-		['Maximum Total Cost', 'maxTotalCost', '={{ $json.missing }}', /^Maximum Total Cost must be an amount of 0 or more, but it is empty \[item 0\]$/],
-		['Maximum Total Cost', 'maxTotalCost', '={{ "" }}', /^Maximum Total Cost must be an amount of 0 or more, but it is empty \[item 0\]$/],
-		['Maximum Total Cost', 'maxTotalCost', '={{ NaN }}', /^Maximum Total Cost must be an amount of 0 or more, but it is NaN \[item 0\]$/],
-		['Maximum Total Cost', 'maxTotalCost', '={{ "lots" }}', /^Maximum Total Cost must be an amount .* but it is \u201clots\u201d \[item 0\]$/],
-		['Only If Expiring Within', 'onlyIfExpiringWithinHours', '={{ $json.missing }}', /^Only If Expiring Within \(Hours\) must be a number of hours of 0 or more, but it is empty \[item 0\]$/],
-		['Only If Expiring Within', 'onlyIfExpiringWithinHours', '={{ "soon" }}', /^Only If Expiring Within \(Hours\) must be .* but it is \u201csoon\u201d \[item 0\]$/],
-		['Batch Size', 'batchSize', '={{ $json.missing }}', /^Batch Size must be a whole number from 1 to 1000, but it is empty \[item 0\]$/],
-		['Batch Size', 'batchSize', '={{ NaN }}', /^Batch Size must be a whole number from 1 to 1000, but it is NaN \[item 0\]$/],
-		['Timeout', 'timeoutSeconds', '={{ $json.missing }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is empty \[item 0\]$/],
-		['Timeout', 'timeoutSeconds', '={{ 3600 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 3600 \[item 0\]$/],
-		['Timeout', 'timeoutSeconds', '={{ 2 ** 31 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 2147483648 \[item 0\]$/],
+		['Dry Run', 'dryRun', '={{ $json.missing }}', /^Dry Run must be true or false, but it is empty$/],
+		['Dry Run', 'dryRun', '={{ "yes" }}', /^Dry Run must be true or false, but it is \u201cyes\u201d$/],
+		['Dry Run', 'dryRun', '={{ 1 }}', /^Dry Run must be true or false, but it is 1$/],
+		['Maximum Total Cost', 'maxTotalCost', '={{ $json.missing }}', /^Maximum Total Cost must be an amount of 0 or more, but it is empty$/],
+		['Maximum Total Cost', 'maxTotalCost', '={{ "" }}', /^Maximum Total Cost must be an amount of 0 or more, but it is empty$/],
+		['Maximum Total Cost', 'maxTotalCost', '={{ NaN }}', /^Maximum Total Cost must be an amount of 0 or more, but it is NaN$/],
+		['Maximum Total Cost', 'maxTotalCost', '={{ "lots" }}', /^Maximum Total Cost must be an amount .* but it is \u201clots\u201d$/],
+		['Only If Expiring Within', 'onlyIfExpiringWithinHours', '={{ $json.missing }}', /^Only If Expiring Within \(Hours\) must be a number of hours of 0 or more, but it is empty$/],
+		['Only If Expiring Within', 'onlyIfExpiringWithinHours', '={{ "soon" }}', /^Only If Expiring Within \(Hours\) must be .* but it is \u201csoon\u201d$/],
+		['Batch Size', 'batchSize', '={{ $json.missing }}', /^Batch Size must be a whole number from 1 to 1000, but it is empty$/],
+		['Batch Size', 'batchSize', '={{ NaN }}', /^Batch Size must be a whole number from 1 to 1000, but it is NaN$/],
+		['Timeout', 'timeoutSeconds', '={{ $json.missing }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is empty$/],
+		['Timeout', 'timeoutSeconds', '={{ 3600 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 3600$/],
+		['Timeout', 'timeoutSeconds', '={{ 2 ** 31 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 2147483648$/],
 	])('%s = %s (%s) is refused before any request, nothing charged', async (_label, option, expression, message) => {
 		const result = await run(extendParams({ [option]: expression }), [{ name: names()[13] }, { name: names()[14] }]);
 		expect(result.status).toBe('error');

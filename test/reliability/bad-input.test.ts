@@ -147,56 +147,56 @@ for (const [label, odd] of ODD_NAMES) {
 }
 
 const extendOption = (options: IDataObject) => extendRun({}, options);
-refused('Extend > Batch Size', '0', 'Batch Size must be a whole number from 1 to 1000, but it is 0 [item 0]', extendOption({ batchSize: 0 }));
-refused('Extend > Batch Size', '1.5', 'Batch Size must be a whole number from 1 to 1000, but it is 1.5 [item 0]', extendOption({ batchSize: 1.5 }));
-refused('Extend > Batch Size', '5000', 'Batch Size must be a whole number from 1 to 1000, but it is 5000 [item 0]', extendOption({ batchSize: 5000 }));
-refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', extendOption({ timeoutSeconds: 0 }));
+refused('Extend > Batch Size', '0', 'Batch Size must be a whole number from 1 to 1000, but it is 0', extendOption({ batchSize: 0 }));
+refused('Extend > Batch Size', '1.5', 'Batch Size must be a whole number from 1 to 1000, but it is 1.5', extendOption({ batchSize: 1.5 }));
+refused('Extend > Batch Size', '5000', 'Batch Size must be a whole number from 1 to 1000, but it is 5000', extendOption({ batchSize: 5000 }));
+refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0', extendOption({ timeoutSeconds: 0 }));
 refused(
 	'Extend > Timeout (Seconds)',
 	'2\u00b3\u00b9 ms (beyond Node\u2019s timer limit)',
-	'Timeout (Seconds) must be a number from 1 to 600, but it is 2147484 [item 0]',
+	'Timeout (Seconds) must be a number from 1 to 600, but it is 2147484',
 	extendOption({ timeoutSeconds: 2_147_484 }),
 );
 // Safety options set by expressions that resolve to nothing or to another type: never "off".
-refused('Extend > Dry Run', 'expression resolving to "yes"', 'Dry Run must be true or false, but it is \u201cyes\u201d [item 0]', extendOption({ dryRun: '={{ "yes" }}' }));
-refused('Extend > Dry Run', 'expression resolving to nothing', 'Dry Run must be true or false, but it is empty [item 0]', extendOption({ dryRun: '={{ $json.nothing }}' }));
+refused('Extend > Dry Run', 'expression resolving to "yes"', 'Dry Run must be true or false, but it is \u201cyes\u201d', extendOption({ dryRun: '={{ "yes" }}' }));
+refused('Extend > Dry Run', 'expression resolving to nothing', 'Dry Run must be true or false, but it is empty', extendOption({ dryRun: '={{ $json.nothing }}' }));
 refused(
 	'Extend > Maximum Total Cost',
 	'expression resolving to nothing',
-	'Maximum Total Cost must be an amount of 0 or more, but it is empty [item 0]',
+	'Maximum Total Cost must be an amount of 0 or more, but it is empty',
 	extendOption({ maxTotalCost: '={{ $json.nothing }}' }),
 );
-refused('Extend > Maximum Total Cost', 'expression resolving to NaN', 'Maximum Total Cost must be an amount of 0 or more, but it is NaN [item 0]', extendOption({ maxTotalCost: '={{ NaN }}' }));
+refused('Extend > Maximum Total Cost', 'expression resolving to NaN', 'Maximum Total Cost must be an amount of 0 or more, but it is NaN', extendOption({ maxTotalCost: '={{ NaN }}' }));
 refused(
 	'Extend > Only If Expiring Within (Hours)',
 	'expression resolving to nothing',
-	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is empty [item 0]',
+	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is empty',
 	extendOption({ onlyIfExpiringWithinHours: '={{ $json.nothing }}' }),
 );
-refused('Extend > Batch Size', 'expression resolving to nothing', 'Batch Size must be a whole number from 1 to 1000, but it is empty [item 0]', extendOption({ batchSize: '={{ $json.nothing }}' }));
+refused('Extend > Batch Size', 'expression resolving to nothing', 'Batch Size must be a whole number from 1 to 1000, but it is empty', extendOption({ batchSize: '={{ $json.nothing }}' }));
 refused(
 	'Extend > Timeout (Seconds)',
 	'expression resolving to nothing',
-	'Timeout (Seconds) must be a number from 1 to 600, but it is empty [item 0]',
+	'Timeout (Seconds) must be a number from 1 to 600, but it is empty',
 	extendOption({ timeoutSeconds: '={{ $json.nothing }}' }),
 );
-refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1 [item 0]', extendOption({ maxTotalCost: -1 }));
+refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1', extendOption({ maxTotalCost: -1 }));
 refused(
 	'Extend > Maximum Total Cost',
 	'"abc"',
-	'Maximum Total Cost must be an amount of 0 or more, but it is \u201cabc\u201d [item 0]',
+	'Maximum Total Cost must be an amount of 0 or more, but it is \u201cabc\u201d',
 	extendOption({ maxTotalCost: 'abc' }),
 );
 refused(
 	'Extend > Only If Expiring Within (Hours)',
 	'-1',
-	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is -1 [item 0]',
+	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is -1',
 	extendOption({ onlyIfExpiringWithinHours: -1 }),
 );
 refused(
 	'Extend > Only If Expiring Within (Hours)',
 	'"abc"',
-	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is \u201cabc\u201d [item 0]',
+	'Only If Expiring Within (Hours) must be a number of hours of 0 or more, but it is \u201cabc\u201d',
 	extendOption({ onlyIfExpiringWithinHours: 'abc' }),
 );
 

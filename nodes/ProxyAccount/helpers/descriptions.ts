@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../transport';
-import { MAX_TIMEOUT_SECONDS } from './validation';
+import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
 /*
  * The parameter descriptions of both nodes: the shared fields (so the same filter reads the same
@@ -127,7 +127,7 @@ export function intervalField(description: string): INodeProperties {
 		displayName: 'Interval',
 		name: 'interval',
 		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
+		typeOptions: { minValue: 1, maxValue: MAX_INTERVAL, numberPrecision: 0 },
 		default: 1,
 		required: true,
 		description,

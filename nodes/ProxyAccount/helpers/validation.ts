@@ -182,7 +182,7 @@ export const MAX_TIMEOUT_SECONDS = 600;
  */
 export function parseTimeoutSeconds(
 	node: INode,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	options: IDataObject,
 	fallbackSeconds: number,
 ): number {
@@ -207,7 +207,7 @@ export function parseTimeoutSeconds(
  */
 export function parseBoolean(
 	node: INode,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	value: unknown,
 	field: string,
 ): boolean {
@@ -227,7 +227,7 @@ export function parseBoolean(
 /** A whole number from `min` to `max` (a string of digits from an expression too). */
 export function parseWholeNumber(
 	node: INode,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	value: unknown,
 	field: string,
 	range: { min: number; max: number },
@@ -247,7 +247,12 @@ export function parseWholeNumber(
 }
 
 /** A positive amount of money, e.g. for Maximum Total Cost. */
-export function parseAmount(node: INode, itemIndex: number, value: unknown, field: string): number {
+export function parseAmount(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+): number {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number < 0) {
 		throw invalidParameter(

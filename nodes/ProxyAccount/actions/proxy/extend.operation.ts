@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	INode,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -24,6 +25,7 @@ import {
 	allocateTime,
 	DEFAULT_TIMEOUT_MS,
 	listProxies,
+	PERIODS,
 	quotePrices,
 	requestErrorFacts,
 } from '../../transport';
@@ -65,17 +67,34 @@ const READ_BACK_PAUSE_MS = 1_000;
 /** Proxies named in a message before the rest is only counted. */
 const NAMES_SHOWN = 20;
 
+/** The Period value that extends each proxy by its own billing period. */
+const SAME_AS_PROXY = 'same';
+
 export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Extending charges your Proxy Account wallet. Turn on Dry Run (in Options) to see the cost first. Retry On Fail (in Settings) is refused unless Dry Run is on, so that a run never pays twice.',
+		name: 'chargeNotice',
+		type: 'notice',
+		default: '',
+	},
 	proxyLocator(
 		'The proxy to add paid time to. With several input items, each item names one proxy.',
 	),
-	intervalField('Number of periods to add, e.g. 1 with Weekly for one more week'),
+	intervalField('Number of periods to add, 1 to 1000, e.g. 1 with Weekly for one more week'),
 	{
 		displayName: 'Period',
 		name: 'period',
 		type: 'options',
-		options: periodOptions,
-		default: 'weekly',
+		options: [
+			{
+				name: 'Same as Proxy',
+				value: SAME_AS_PROXY,
+				description: 'Each proxy is extended by its own billing period (its period field)',
+			},
+			...periodOptions,
+		],
+		default: SAME_AS_PROXY,
 		description: 'Unit of the interval',
 	},
 	optionsCollection(
@@ -104,7 +123,7 @@ export const properties: INodeProperties[] = [
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 100,
 				description:
-					'Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.',
+					"Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount, in your account's currency. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.",
 			},
 			{
 				displayName: 'Only If Expiring Within (Hours)',
@@ -134,10 +153,12 @@ interface Wanted {
 	item: number;
 	name: string;
 	interval: number;
-	period: Period;
+	/** `same`: each proxy's own billing period, known once its record is read. */
+	period: Period | typeof SAME_AS_PROXY;
 }
 
 interface Planned extends Wanted {
+	period: Period;
 	record: ProxyRecord;
 }
 
@@ -151,36 +172,60 @@ interface RunOptions {
 	readTimeoutMs: number;
 }
 
+/** The options apply to the whole run: a refusal of one names no item. */
+const RUN_WIDE = undefined;
+
 /**
  * The options of the run, from the first item. An option that is set but resolves to nothing or
  * to something else than its type is an error: a safety option never falls back to "off".
  */
+
 function readOptions(ctx: IExecuteFunctions): RunOptions {
 	const node = ctx.getNode();
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const batchSize = isSet(options, 'batchSize')
 		? parseWholeNumber(
 				node,
-				0,
+				RUN_WIDE,
 				options.batchSize,
 				'Batch Size',
 				{ min: 1, max: MAX_BATCH_SIZE },
 				`Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
 			)
 		: DEFAULT_BATCH_SIZE;
-	const timeoutMs = parseTimeoutSeconds(node, 0, options, DEFAULT_TIMEOUT_SECONDS);
+	const timeoutMs = parseTimeoutSeconds(node, RUN_WIDE, options, DEFAULT_TIMEOUT_SECONDS);
 	return {
 		batchSize,
-		dryRun: isSet(options, 'dryRun') ? parseBoolean(node, 0, options.dryRun, 'Dry Run') : false,
+		dryRun: isSet(options, 'dryRun')
+			? parseBoolean(node, RUN_WIDE, options.dryRun, 'Dry Run')
+			: false,
 		maxTotalCost: isSet(options, 'maxTotalCost')
-			? parseAmount(node, 0, options.maxTotalCost, 'Maximum Total Cost')
+			? parseAmount(node, RUN_WIDE, options.maxTotalCost, 'Maximum Total Cost')
 			: undefined,
 		window: isSet(options, 'onlyIfExpiringWithinHours')
-			? parseHours(node, 0, options.onlyIfExpiringWithinHours, 'Only If Expiring Within (Hours)')
+			? parseHours(
+					node,
+					RUN_WIDE,
+					options.onlyIfExpiringWithinHours,
+					'Only If Expiring Within (Hours)',
+				)
 			: undefined,
 		timeoutMs,
 		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 	};
+}
+
+/** A proxy's own billing period, when it is one the service extends by. */
+function ownPeriod(record: ProxyRecord): Period | undefined {
+	const period = typeof record.period === 'string' ? record.period.trim().toLowerCase() : '';
+	return (PERIODS as readonly string[]).includes(period) ? (period as Period) : undefined;
+}
+
+/** The Period of an item: Same as Proxy, or a period the service extends by. */
+function readPeriod(node: INode, itemIndex: number, value: unknown): Period | typeof SAME_AS_PROXY {
+	if (typeof value === 'string' && value.trim().toLowerCase() === SAME_AS_PROXY)
+		return SAME_AS_PROXY;
+	return parsePeriod(node, itemIndex, value);
 }
 
 function chunk<T>(list: T[], size: number): T[][] {
@@ -277,7 +322,7 @@ export async function execute(
 					'PRX-US-AU1-0001',
 				),
 				interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
-				period: parsePeriod(node, i, this.getNodeParameter('period', i, undefined)),
+				period: readPeriod(node, i, this.getNodeParameter('period', i, SAME_AS_PROXY)),
 			});
 		} catch (error) {
 			fail(i, error);
@@ -371,6 +416,21 @@ export async function execute(
 			);
 			continue;
 		}
+		const period = w.period === SAME_AS_PROXY ? ownPeriod(record) : w.period;
+		if (period === undefined) {
+			fail(
+				w.item,
+				new NodeOperationError(
+					node,
+					`Proxy \u201c${w.name}\u201d has no billing period the service extends by (its period is ${JSON.stringify(record.period)}) [item ${w.item}]`,
+					{
+						description: `Choose a Period (e.g. Weekly) instead of Same as Proxy for this proxy. Nothing was charged for it.`,
+						itemIndex: w.item,
+					},
+				),
+			);
+			continue;
+		}
 		if (options.window !== undefined && !expiresWithin(record.expires_at, now, options.window)) {
 			results[w.item] = {
 				json: {
@@ -378,7 +438,7 @@ export async function execute(
 					status: 'skipped',
 					reason: `expires in ${hoursUntil(record.expires_at, now)} h, later than the ${options.window} h window`,
 					interval: w.interval,
-					period: w.period,
+					period,
 					charged: 0,
 					previous_expires_at: record.expires_at,
 					new_expires_at: record.expires_at,
@@ -387,7 +447,7 @@ export async function execute(
 			};
 			continue;
 		}
-		planned.push({ ...w, record });
+		planned.push({ ...w, period, record });
 	}
 	if (
 		options.window !== undefined &&

@@ -98,6 +98,21 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { 'data.total': 'lots' }, field: 'data.total', issue: 'should be number but is string' },
 		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
 	},
+	'POST /v1/proxies/ipv4/:name': {
+		missing: { remove: ['data.proxy_name'], field: 'data.proxy_name' },
+		type: { set: { 'data.last_ipv4_update': 5 }, field: 'data.last_ipv4_update', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/auth/basic/:name': {
+		missing: { remove: ['data.password'], field: 'data.password' },
+		type: { set: { 'data.username': 5 }, field: 'data.username', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/auth/whitelist/:name': {
+		missing: { remove: ['data.last_auth_change'], field: 'data.last_auth_change' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
 };
 
 /** A quote that prices none of the lines it was asked for. */

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (timers, node: modules, console and the simulator's fake API keys); never shipped */
 /**
  * Contract tests of the simulator's IPv4 and authentication endpoints (account operations #6-#8)
  * and of its discard-proxy control, over real loopback HTTP.

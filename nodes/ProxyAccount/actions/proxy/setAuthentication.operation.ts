@@ -87,9 +87,8 @@ export const properties: INodeProperties[] = [
 			name: 'includePassword',
 			type: 'boolean',
 			default: false,
-			displayOptions: { show: basic },
 			description:
-				'Whether to include the password in the output (e.g. a generated one a later step must store). Leave off otherwise: anyone who can see the execution can read it.',
+				'Whether to include the password in the output (Username and Password only; e.g. a generated one a later step must store). Leave off otherwise: anyone who can see the execution can read it.',
 		},
 		readTimeoutOption,
 	]),
@@ -142,6 +141,11 @@ function withoutSecret(error: unknown, secret: string | null): unknown {
 	error.message = hide(error.message) ?? error.message;
 	if (error.description) error.description = hide(error.description) ?? null;
 	if (error.stack) error.stack = hide(error.stack);
+	error.messages = error.messages.map((text) => hide(text) ?? text);
+	if (error instanceof NodeApiError && error.errorResponse) {
+		for (const [key, value] of Object.entries(error.errorResponse))
+			if (typeof value === 'string') error.errorResponse[key] = hide(value) ?? value;
+	}
 	return error;
 }
 

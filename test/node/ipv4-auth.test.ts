@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a jest test run by Node (the passwords here are made up for the test); never shipped */
 /**
  * Proxy > Set IPv4 and Proxy > Set Authentication in real WorkflowExecute runs against the
  * simulator: what is sent (request log), what changes (simulator state), what the output says, that
@@ -139,7 +140,8 @@ describe('Proxy > Set Authentication: username and password', () => {
 		const refused = await run(auth({ password: 'Repeated-Secret-9' }), [{ name: names()[8] }]);
 		expect(refused.status).toBe('error');
 		// Everything the error carries but the node's own parameters (where the user typed it).
-		const { node: _node, ...carried } = JSON.parse(JSON.stringify(refused.error)) as IDataObject;
+		const carried = JSON.parse(JSON.stringify(refused.error)) as IDataObject;
+		delete carried.node;
 		expect(JSON.stringify(carried)).not.toContain('Repeated-Secret-9');
 		expect(visibleText(refused.items, { message: refused.error?.message, description: (refused.error as { description?: string }).description })).not.toContain('Repeated-Secret-9');
 		expect(String(refused.error?.message)).toMatch(/rejected the request: password \*\*\* is too weak/);

@@ -688,6 +688,11 @@ export interface TriggerRow {
 	/** After the baseline: the change the next good poll must report. Returns the keys of its events. */
 	change(sim: ProxyAccountSimulator): string[];
 	key(item: IDataObject): string;
+	/**
+	 * After the change, good polls that bring the event to its last poll (Proxy Removed: the grace
+	 * period), so that the faulted poll is the one that must report it.
+	 */
+	settle?(poll: () => Promise<unknown>, sim: ProxyAccountSimulator): Promise<void>;
 }
 
 const HOUR = 3_600_000;
@@ -801,8 +806,9 @@ export async function runTriggerCell(results: Results, audit: SecretAudit, row: 
 				row.prepare(sim);
 				const baselinePoll = await pollOnce(t);
 				expect(baselinePoll).toEqual({ output: null });
-				const baseline = JSON.stringify(t.staticData);
 				const pending = row.change(sim);
+				if (row.settle) await row.settle(() => t.poll(), sim);
+				const baseline = JSON.stringify(t.staticData);
 				sim.injectFault(faultFor(column, row.route, true));
 				sim.resetLogs();
 

@@ -189,6 +189,9 @@ const ROUTE_NAMES: Record<RouteKey, string> = {
 	'GET /v1/proxies/:name': 'get',
 	'GET /v1/stock': 'stock',
 	'POST /v1/price': 'quote',
+	'POST /v1/proxies/ipv4/:name': 'ipv4',
+	'PATCH /v1/proxies/auth/basic/:name': 'basic-auth',
+	'PATCH /v1/proxies/auth/whitelist/:name': 'whitelist',
 };
 
 /** `12 (10 allocate, 2 list)` */

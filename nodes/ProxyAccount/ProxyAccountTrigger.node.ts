@@ -22,7 +22,7 @@ export class ProxyAccountTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ {"stockChanged": "Stock Changed", "proxyExpiring": "Proxy Expiring", "proxyStatusChanged": "Proxy Status Changed", "newProxy": "New Proxy"}[$parameter["event"]] }}',
+			'={{ {"stockChanged": "Stock Changed", "proxyExpiring": "Proxy Expiring", "proxyStatusChanged": "Proxy Status Changed", "newProxy": "New Proxy", "proxyRemoved": "Proxy Removed"}[$parameter["event"]] }}',
 		description:
 			'Starts the workflow when city stock changes, a proxy nears its expiry, changes status or is added',
 		defaults: { name: 'Proxy Account Trigger' },

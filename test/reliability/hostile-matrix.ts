@@ -54,7 +54,7 @@ const messages = {
 	timeout: (endpoint: string) => `The Proxy Account service did not answer within 1 s (${endpoint})`,
 	retry: 'Retry On Fail is on, which could pay twice for the same extension',
 	readTimeout: (item: number) => `Timeout (Seconds) must be a number from 1 to 600, but it is empty [item ${item}]`,
-	cap: 'Maximum Total Cost must be an amount of 0 or more, but it is empty [item 0]',
+	cap: 'Maximum Total Cost must be an amount of 0 or more, but it is empty',
 };
 
 const EMPTY = '={{ $json.nothing }}';

@@ -98,6 +98,21 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { 'data.total': 'lots' }, field: 'data.total', issue: 'should be number but is string' },
 		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
 	},
+	'POST /v1/proxies/ipv4/:name': {
+		missing: { remove: ['data.proxy_name'], field: 'data.proxy_name' },
+		type: { set: { 'data.last_ipv4_update': 5 }, field: 'data.last_ipv4_update', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/auth/basic/:name': {
+		missing: { remove: ['data.password'], field: 'data.password' },
+		type: { set: { 'data.username': 5 }, field: 'data.username', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/auth/whitelist/:name': {
+		missing: { remove: ['data.last_auth_change'], field: 'data.last_auth_change' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
 };
 
 /** A quote that prices none of the lines it was asked for. */
@@ -674,6 +689,11 @@ export interface TriggerRow {
 	/** After the baseline: the change the next good poll must report. Returns the keys of its events. */
 	change(sim: ProxyAccountSimulator): string[];
 	key(item: IDataObject): string;
+	/**
+	 * After the change, good polls that bring the event to its last poll (Proxy Removed: the grace
+	 * period), so that the faulted poll is the one that must report it.
+	 */
+	settle?(poll: () => Promise<unknown>, sim: ProxyAccountSimulator): Promise<void>;
 }
 
 const HOUR = 3_600_000;
@@ -787,8 +807,9 @@ export async function runTriggerCell(results: Results, audit: SecretAudit, row: 
 				row.prepare(sim);
 				const baselinePoll = await pollOnce(t);
 				expect(baselinePoll).toEqual({ output: null });
-				const baseline = JSON.stringify(t.staticData);
 				const pending = row.change(sim);
+				if (row.settle) await row.settle(() => t.poll(), sim);
+				const baseline = JSON.stringify(t.staticData);
 				sim.injectFault(faultFor(column, row.route, true));
 				sim.resetLogs();
 

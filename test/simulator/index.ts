@@ -76,6 +76,11 @@ export class ProxyAccountSimulator {
 		return this.state.addProxy(apiKey, partial);
 	}
 
+	/** Deletes a proxy at once (default account: demo), as if removed; returns whether it existed. */
+	discardProxy(apiKey: string | null | undefined, name: string): boolean {
+		return this.state.discardProxy(apiKey, name);
+	}
+
 	// ----- clock --------------------------------------------------------------------------------
 
 	get clock(): SimClock {
@@ -151,7 +156,7 @@ export { applyDrift } from './faults';
 export { cityCode, DEFAULT_CARRIERS, demoApiKeyForSeed, MAX_CITIES, MAX_PROXIES, MIN_CITIES, Rng } from './seed';
 export { maskKey } from './server';
 export type { AddAccountInput } from './state';
-export { MAX_INTERVAL } from './state';
+export { IPV4_DELAY_MS, MAX_INTERVAL, MAX_WHITELIST } from './state';
 export { matchRoute, ROUTE_KEYS, ROUTES } from './routes';
 export type { Route, RouteMatch } from './routes';
 export { PERIODS, PROXY_EXTRA_FIELDS, PROXY_FIELDS } from './types';

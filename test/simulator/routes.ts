@@ -110,6 +110,8 @@ function route<M extends Method, P extends string>(spec: RouteSpec<M, P>): Route
 }
 
 const MALFORMED_PRICE = '{"ok":true,"message":"Price calculated","data":{"member":true,"periods":{"weekly":{"individual":{"VR-AU-';
+const MALFORMED_IPV4 = '{"ok":true,"message":"IPv4 setting sent","data":{"proxy_name":"PRX-';
+const MALFORMED_AUTH = '{"ok":true,"message":"Authentication updated","data":{"proxy_name":"PRX-';
 const MALFORMED_ALLOCATE = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
 
 /** Every route of the service. The order is the order of ROUTE_KEYS (error messages list them). */
@@ -148,6 +150,31 @@ export const ROUTES = [
 		handle: ({ state, account, body, seq }) => state.allocate(account, body, seq),
 		// It charges the wallet and moves expiries.
 		faults: { sideEffects: true, malformed: MALFORMED_ALLOCATE },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/ipv4/:name',
+		paramLabels: { name: 'proxyName' },
+		jsonBody: true,
+		handle: ({ state, account, params, body }) => state.setIpv4(account, params.name, body),
+		faults: { sideEffects: true, malformed: MALFORMED_IPV4 },
+	}),
+	route({
+		method: 'PATCH',
+		path: '/v1/proxies/auth/basic/:name',
+		paramLabels: { name: 'proxyName' },
+		jsonBody: true,
+		handle: ({ state, account, params, body }) => state.setBasicAuth(account, params.name, body),
+		// It changes the credentials and draws generated ones from a seeded generator.
+		faults: { sideEffects: true, malformed: MALFORMED_AUTH },
+	}),
+	route({
+		method: 'PATCH',
+		path: '/v1/proxies/auth/whitelist/:name',
+		paramLabels: { name: 'proxyName' },
+		jsonBody: true,
+		handle: ({ state, account, params, body }) => state.setWhitelist(account, params.name, body),
+		faults: { sideEffects: true, malformed: MALFORMED_AUTH },
 	}),
 ] as const;
 

@@ -274,7 +274,7 @@ export class SimServer {
 	}
 
 	private outcomeReply(outcome: Outcome): Reply {
-		if (outcome.ok) return json(200, outcome.body);
+		if (outcome.ok) return json(outcome.status ?? 200, outcome.body);
 		const body: Record<string, unknown> = { ok: false, message: outcome.message };
 		if (outcome.data !== undefined) body.data = outcome.data;
 		if (this.state.businessErrors === 'ok-false-200') return json(200, body);
@@ -505,6 +505,15 @@ export class SimServer {
 						proxy.network_status = body.network_status;
 					}
 					ok({ proxy_name: proxy.proxy_name, expires_at: proxy.expires_at, network_status: proxy.network_status });
+					return;
+				}
+				case 'POST /__sim/discard-proxy': {
+					if (typeof body.name !== 'string') {
+						bad('Send {name, apiKey?}: the proxy to delete at once');
+						return;
+					}
+					const existed = state.discardProxy(typeof body.apiKey === 'string' ? body.apiKey : undefined, body.name);
+					ok({ discarded: existed });
 					return;
 				}
 				case 'POST /__sim/reset-logs':

@@ -17,6 +17,7 @@ import {
 import type { RouteKey } from './routes';
 import { formatTimestamp, parseTimestamp, PERIOD_MS, SimulatorClock, toEpochMs } from './time';
 import { PERIODS } from './types';
+import { whitelistEntries, whitelistEntryProblem } from './network';
 import type {
 	BusinessErrorStyle,
 	ChargeEntry,
@@ -33,9 +34,18 @@ import type {
 
 export const MAX_INTERVAL = 1000;
 
+/** How long after a 202 an IPv4 setting takes effect on the device (simulator clock). */
+export const IPV4_DELAY_MS = 10_000;
+/** Entries an IP whitelist may hold. */
+export const MAX_WHITELIST = 100;
+const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
+const PASSWORD_RE = /^[\x21-\x7e]{8,64}$/;
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
 /** What a service handler produced: a success body or a business error. */
 export type Outcome =
-	| { ok: true; body: Record<string, unknown> }
+	| { ok: true; body: Record<string, unknown>; status?: number }
 	| { ok: false; error: BusinessErrorKind; message: string; data?: unknown };
 
 export type BusinessErrorKind = 'invalid' | 'not-found' | 'funds';
@@ -78,6 +88,9 @@ export class SimState {
 	private readonly addedProxyRng: Rng;
 	/** `${apiKey}\u0000${route}` => request times (sim clock) inside the current window. */
 	private readonly rateWindows = new Map<string, number[]>();
+	/** IPv4 settings sent to a device and not yet in effect (202: they apply IPV4_DELAY_MS later). */
+	private readonly pendingIpv4 = new Map<ProxyRecord, { due: number; enable: boolean }>();
+	private readonly credentialRng: Rng;
 
 	constructor(options: SimulatorOptions = {}) {
 		const seed = options.seed ?? 1;
@@ -96,6 +109,7 @@ export class SimState {
 		this.stock = generateStock(seed, options.cities ?? 8, this.carriers);
 		this.keyRng = Rng.derive(seed, 'runtime:item-keys');
 		this.addedProxyRng = Rng.derive(seed, 'runtime:added-proxies');
+		this.credentialRng = Rng.derive(seed, 'runtime:credentials');
 
 		this.demoApiKey = options.demoApiKey ?? demoApiKeyForSeed(seed);
 		this.createAccount(
@@ -238,10 +252,12 @@ export class SimState {
 	}
 
 	listProxies(account: SimAccount): Outcome {
+		this.settleIpv4();
 		return { ok: true, body: { ok: true, data: Array.from(account.proxies.values()) } };
 	}
 
 	getProxy(account: SimAccount, name: string): Outcome {
+		this.settleIpv4();
 		const record = account.proxies.get(name);
 		if (!record) return fail('not-found', 'Proxy not found');
 		return { ok: true, body: { ok: true, data: record } };
@@ -376,5 +392,126 @@ export class SimState {
 			ok: true,
 			body: { ok: true, message: 'Proxies allocated', data: { proxies: { time: out }, total: fromCents(quote.totalDueCents) } },
 		};
+	}
+
+	// ----- IPv4, authentication (account operations #6-#8), removal by the test harness -----------
+
+	/** Applies the IPv4 settings whose time has come (lazily, on read, by the simulator clock). */
+	settleIpv4(): void {
+		const now = this.clock.now();
+		for (const [record, pending] of this.pendingIpv4) {
+			if (pending.due > now) continue;
+			this.pendingIpv4.delete(record);
+			if (!pending.enable) record.ipv4 = null;
+			else if (typeof record.ipv4 !== 'string') {
+				const rng = this.credentialRng;
+				record.ipv4 = `${rng.int(100, 199)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`;
+			}
+		}
+	}
+
+	/**
+	 * `POST /v1/proxies/ipv4/{name}` `{enable}`: a boolean, or the strings "true"/"false" the
+	 * reference's sample sends. 202: the device applies it IPV4_DELAY_MS later (off = IPv6 only).
+	 */
+	setIpv4(account: SimAccount, name: string, body: unknown): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		const raw = body.enable;
+		const enable = raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : undefined;
+		if (enable === undefined) return fail('invalid', 'enable must be a boolean');
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		const now = this.clock.now();
+		record.last_ipv4_update = formatTimestamp(now, this.utcOffsetMinutes);
+		this.pendingIpv4.set(record, { due: now + IPV4_DELAY_MS, enable });
+		return {
+			ok: true,
+			status: 202,
+			body: {
+				ok: true,
+				message: 'IPv4 setting sent to the device',
+				data: { proxy_name: record.proxy_name, last_ipv4_update: record.last_ipv4_update, ipv4: enable },
+			},
+		};
+	}
+
+	/**
+	 * `PATCH /v1/proxies/auth/basic/{name}` `{username?, password?}`: null or absent = generated.
+	 * Switches the proxy to username/password authentication and turns the whitelist off.
+	 */
+	setBasicAuth(account: SimAccount, name: string, body: unknown): Outcome {
+		if (body === null) body = {};
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		const { username, password } = body;
+		if (username !== undefined && username !== null && (typeof username !== 'string' || !USERNAME_RE.test(username))) {
+			return fail('invalid', 'username must be 3 to 32 letters, digits, dots, dashes or underscores');
+		}
+		if (password !== undefined && password !== null && (typeof password !== 'string' || !PASSWORD_RE.test(password))) {
+			return fail('invalid', 'password must be 8 to 64 printable characters without spaces');
+		}
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		const rng = this.credentialRng;
+		record.username = typeof username === 'string' ? username : `pa${rng.chars(LOWER_ALNUM, 8)}`;
+		record.password = typeof password === 'string' ? password : rng.chars(ALNUM, 16);
+		record.auth_method = 'basic';
+		record.whitelist = null;
+		record.last_auth_change = formatTimestamp(this.clock.now(), this.utcOffsetMinutes);
+		return {
+			ok: true,
+			body: {
+				ok: true,
+				message: 'Authentication updated',
+				data: {
+					proxy_name: record.proxy_name,
+					last_auth_change: record.last_auth_change,
+					username: record.username,
+					password: record.password,
+				},
+			},
+		};
+	}
+
+	/**
+	 * `PATCH /v1/proxies/auth/whitelist/{name}` `{authorize_ip: "1.2.3.4,5.6.7.0/24"}`: IPs and CIDR
+	 * ranges, IPv4 or IPv6. Switches the proxy to whitelist authentication; the record keeps the
+	 * comma-separated string (the service's facts), while seeded records hold a list.
+	 */
+	setWhitelist(account: SimAccount, name: string, body: unknown): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		const raw = body.authorize_ip;
+		if (typeof raw !== 'string' || raw.trim() === '') {
+			return fail('invalid', 'authorize_ip must be a comma-separated list of IP addresses or CIDR ranges');
+		}
+		const entries = whitelistEntries(raw);
+		if (entries.length > MAX_WHITELIST) return fail('invalid', `authorize_ip holds more than ${MAX_WHITELIST} entries`);
+		for (const entry of entries) {
+			const problem = whitelistEntryProblem(entry);
+			if (problem) return fail('invalid', `authorize_ip: "${entry}" ${problem}`);
+		}
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		record.whitelist = entries.join(',');
+		record.auth_method = 'whitelist';
+		record.last_auth_change = formatTimestamp(this.clock.now(), this.utcOffsetMinutes);
+		return {
+			ok: true,
+			body: {
+				ok: true,
+				message: 'Whitelist updated',
+				data: { proxy_name: record.proxy_name, last_auth_change: record.last_auth_change, whitelist: record.whitelist },
+			},
+		};
+	}
+
+	/**
+	 * Deletes a proxy at once, outside any endpoint (the test harness's way to make a proxy
+	 * disappear, e.g. for the Proxy Removed trigger). Returns whether it existed.
+	 */
+	discardProxy(apiKey: string | null | undefined, name: string): boolean {
+		const account = this.account(apiKey ?? undefined);
+		const record = account.proxies.get(name);
+		if (record) this.pendingIpv4.delete(record);
+		return account.proxies.delete(name);
 	}
 }

@@ -89,7 +89,8 @@ export interface ProxyRecord {
 	auth_method: string;
 	username: string;
 	password: string;
-	whitelist: string[] | null;
+	/** Seeded records hold a list; the whitelist endpoint stores the comma-separated string it sends back. */
+	whitelist: string[] | string | null;
 	auto_change: boolean;
 	auto_change_time: number;
 	last_ip_change: string;
@@ -100,7 +101,8 @@ export interface ProxyRecord {
 	city: string;
 	state: string;
 	country?: string;
-	ipv4?: string;
+	/** The proxy's IPv4 address; null once IPv4 is turned off (IPv6 only). */
+	ipv4?: string | null;
 	next_ip_change?: string | null;
 	product?: string;
 	[extra: string]: unknown;

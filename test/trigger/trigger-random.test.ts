@@ -243,6 +243,38 @@ function newProxyModel(filter: ProxyFilter): Model {
 	};
 }
 
+/**
+ * Proxy Removed: the memory holds each proxy as last listed; a proxy missing from the list is kept
+ * while its grace period lasts, and reported (when it matched the filter as last listed) at the
+ * poll that forgets it.
+ */
+function removedModel(filter: ProxyFilter): Model {
+	return {
+		observe(prev, seen) {
+			const previous = prev as Memory<Proxy> | null;
+			const values = new Map<string, Proxy>();
+			for (const p of seen.proxies) if (!values.has(p.name)) values.set(p.name, p);
+			if (!previous) return { events: [], memory: { values, marks: new Map() } };
+			const listed = new Set(values.keys());
+			const out: string[] = [];
+			const marks = new Map<string, [number, number]>();
+			for (const [key, value] of previous.values) {
+				if (listed.has(key)) continue;
+				const mark = previous.marks.get(key);
+				const polls = (mark?.[0] ?? 0) + 1;
+				const since = mark ? Math.min(mark[1], seen.now) : seen.now;
+				if (polls >= GRACE_POLLS && seen.now - since >= GRACE_MS) {
+					if (proxyMatches(value, filter)) out.push(`proxy_removed|${key}`);
+					continue;
+				}
+				values.set(key, value);
+				marks.set(key, [polls, since]);
+			}
+			return { events: out, memory: { values, marks } };
+		},
+	};
+}
+
 /** The marks as comparable text. */
 function marksText(memory: Memory<unknown> | null): string {
 	return JSON.stringify([...(memory?.marks ?? new Map<string, [number, number]>())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -259,6 +291,8 @@ function keyOf(item: IDataObject): string {
 			return `proxy_expiring|${item.proxy_name}|${item.expires_at}`;
 		case 'proxy_status_changed':
 			return `proxy_status_changed|${item.proxy_name}|${before?.network_status}|${after?.network_status}`;
+		case 'proxy_removed':
+			return `proxy_removed|${item.proxy_name}`;
 		default:
 			return `new_proxy|${item.proxy_name}`;
 	}
@@ -298,7 +332,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 	let sim: ProxyAccountSimulator;
 	afterAll(async () => await sim?.stop());
 
-	it(`${ROUNDS} rounds of random changes, faults, partial lists and restarts over 10 triggers (seed ${SEED})`, async () => {
+	it(`${ROUNDS} rounds of random changes, faults, partial lists and restarts over 11 triggers (seed ${SEED})`, async () => {
 		sim = await ProxyAccountSimulator.start({ seed: 77, proxies: 30, cities: 10, frozenClock: true, now: START, balance: 10_000_000 });
 		const rnd = prng(SEED);
 		const client = simClient(sim.url, sim.demoApiKey);
@@ -349,6 +383,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 				route: PROXIES,
 				model: newProxyModel({ nameContains: '7' }),
 			},
+			{ label: 'removed any', parameters: { event: 'proxyRemoved' }, route: PROXIES, model: removedModel({}) },
 		];
 		const triggers = configs.map((config) => ({
 			config,
@@ -516,7 +551,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 				}
 				// The trigger remembers the same entries as the model, with the same missing marks.
 				const stored = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status) as object);
+				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status ?? stored.known) as object);
 				const storedMarks = JSON.stringify(Object.entries((stored.gone ?? {}) as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 				if (storedMarks !== t.lastMarks || JSON.stringify([...storedKeys].sort()) !== JSON.stringify([...memory.values.keys()].sort())) {
 					throw new Error(`round ${round}, trigger "${t.config.label}": the trigger remembers ${JSON.stringify(stored)}, the model ${JSON.stringify([[...memory.values.keys()], t.lastMarks])}`);
@@ -542,7 +577,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 		for (const t of triggers) {
 			expect(t.emitted).toEqual(t.expected);
 			expect(t.repeated).toEqual([]);
-			if (t.config.parameters.event === 'proxyExpiring' || t.config.parameters.event === 'newProxy') {
+			if (['proxyExpiring', 'newProxy', 'proxyRemoved'].includes(String(t.config.parameters.event))) {
 				expect(new Set(t.emitted).size).toBe(t.emitted.length);
 			}
 		}
@@ -563,12 +598,13 @@ describe('randomized: emitted events equal the events of the observed states', (
 		const proxyCount = sim.account().proxies.size;
 		for (const t of triggers) {
 			const state = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? {}) as object);
+			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? state.known ?? {}) as object);
 			const gone = Object.keys((state.gone ?? {}) as object);
 			for (const key of gone) expect(stored).toContain(key);
 			expect(stored.length).toBeLessThanOrEqual((state.stock ? sim.stock.length : proxyCount) + gone.length);
 			expect(gone.length).toBeLessThanOrEqual(state.stock ? sim.stock.length : 3 + counts.deleted);
-			expect(maxSize.get(t.config.label)).toBeLessThan(state.stock ? 2_500 : 200 * (30 + added));
+			// Proxy Removed keeps each proxy's simplified record (to report it once gone): larger per proxy.
+			expect(maxSize.get(t.config.label)).toBeLessThan(state.stock ? 2_500 : (state.known ? 600 : 200) * (30 + added));
 		}
 		const perTrigger = Object.fromEntries(triggers.map((t) => [t.config.label, t.emitted.length]));
 		console.log(`randomized trigger run: ${JSON.stringify({ ...counts, proxies: proxyCount, added, perTrigger })}`);

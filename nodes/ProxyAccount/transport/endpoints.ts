@@ -2,7 +2,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
-import type { AllocateData, ProxyRecord, QuoteData, RawStockEntry } from './schemas';
+import type {
+	AllocateData,
+	BasicAuthData,
+	Ipv4Data,
+	ProxyRecord,
+	QuoteData,
+	RawStockEntry,
+	WhitelistData,
+} from './schemas';
 import { responseSchemas, STOCK_ENTRY_FIELDS } from './schemas';
 
 /** Periods the service extends by (service facts); quotes are documented for weekly and monthly. */
@@ -178,6 +186,99 @@ export async function allocateTime(
 		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
 		schema: responseSchemas.allocate,
 		idempotency: 'charge',
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/** The path of a per-proxy action, e.g. `/v1/proxies/ipv4/PRX%2F1`, checked like `proxyPath`. */
+function actionPath(
+	ctx: ProxyAccountContext,
+	action: string,
+	proxyName: string,
+	itemIndex = 0,
+): string {
+	return proxyPath(ctx, proxyName, itemIndex).replace(/^\/v1\/proxies\//, `/v1/proxies/${action}/`);
+}
+
+const CHECK_PROXY = 'Read the proxy (Proxy Account > Get) to see whether it was';
+
+/**
+ * `POST /v1/proxies/ipv4/{name}` (202: sent to the device, applied shortly after). A change:
+ * never repeated once it may have reached the service. Sends a real boolean.
+ */
+export async function setIpv4(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	enable: boolean,
+	options: CallOptions = {},
+): Promise<{ result: Ipv4Data; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: actionPath(ctx, 'ipv4', proxyName, options.itemIndex),
+		endpoint: 'POST /v1/proxies/ipv4/{proxyName}',
+		proxyName,
+		body: { enable },
+		schema: responseSchemas.ipv4,
+		idempotency: 'charge',
+		change: { what: 'The IPv4 setting', check: CHECK_PROXY },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/**
+ * `PATCH /v1/proxies/auth/basic/{name}`: username/password authentication (whitelist off). A
+ * null field lets the service generate it. The reply holds the password: a secret.
+ */
+export async function setBasicAuth(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	credentials: { username: string | null; password: string | null },
+	options: CallOptions = {},
+): Promise<{ result: BasicAuthData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'PATCH',
+		path: actionPath(ctx, 'auth/basic', proxyName, options.itemIndex),
+		endpoint: 'PATCH /v1/proxies/auth/basic/{proxyName}',
+		proxyName,
+		body: { username: credentials.username, password: credentials.password },
+		schema: responseSchemas.basicAuth,
+		idempotency: 'charge',
+		change: { what: 'The authentication change', check: CHECK_PROXY },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/** `PATCH /v1/proxies/auth/whitelist/{name}`: IP-whitelist authentication (username/password off). */
+export async function setWhitelist(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	entries: string[],
+	options: CallOptions = {},
+): Promise<{ result: WhitelistData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'PATCH',
+		path: actionPath(ctx, 'auth/whitelist', proxyName, options.itemIndex),
+		endpoint: 'PATCH /v1/proxies/auth/whitelist/{proxyName}',
+		proxyName,
+		body: { authorize_ip: entries.join(',') },
+		schema: responseSchemas.whitelist,
+		idempotency: 'charge',
+		change: { what: 'The authentication change', check: CHECK_PROXY },
 		...options,
 	});
 	return {

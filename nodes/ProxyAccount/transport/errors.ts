@@ -49,6 +49,16 @@ export interface RequestInfo {
 	timeoutMs: number;
 	/** Strings that must never appear in a message (the API key). */
 	secrets: string[];
+	/** What a request that changes a proxy (and moves no money) changes; see `changeNote`. */
+	change?: ChangeNote;
+}
+
+/** How a failed change names what it may have done, e.g. "The IPv4 setting". */
+export interface ChangeNote {
+	/** The change, as the subject of a sentence, e.g. "The authentication change". */
+	what: string;
+	/** How to see whether it was made, e.g. "Read the proxy (Proxy Account > Get)". */
+	check: string;
 }
 
 const HTTP_TIMEOUT_CODES = new Set([
@@ -304,7 +314,7 @@ const TABLE: Record<FailureKind, Entry> = {
 		message: (f) =>
 			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney
+			f.info.chargesMoney || f.info.change
 				? ''
 				: sentences(
 						f.retried,
@@ -316,7 +326,7 @@ const TABLE: Record<FailureKind, Entry> = {
 		message: (f) =>
 			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney
+			f.info.chargesMoney || f.info.change
 				? ''
 				: sentences(
 						f.retried,
@@ -477,6 +487,15 @@ function moneyNote(failure: RequestFailure): string {
 		: 'The service refused the request before acting on it, so nothing was charged.';
 }
 
+/** What a failed change says about the proxy, always and only from `mayHaveActed` (as `moneyNote`). */
+function changeNote(failure: RequestFailure, change: ChangeNote): string {
+	if (failure.kind === 'network' && !mayHaveActed(failure))
+		return 'Nothing was sent, so nothing was changed.';
+	return mayHaveActed(failure)
+		? `${change.what} may have been made: the request may have reached the service, so it was not sent again. ${change.check} before you run it again.`
+		: 'The service refused the request before acting on it, so nothing was changed.';
+}
+
 // ----- the node error --------------------------------------------------------------------------------
 
 /** What an operation may ask of a request error it caught: never by parsing its text. */
@@ -516,7 +535,11 @@ export function toNodeApiError(
 	const entry = TABLE[kind];
 	const message = redact(entry.message(facts), info.secrets);
 	const description = redact(
-		sentences(entry.fix(facts), info.chargesMoney && moneyNote(failure)),
+		sentences(
+			entry.fix(facts),
+			info.chargesMoney && moneyNote(failure),
+			info.change && changeNote(failure, info.change),
+		),
 		info.secrets,
 	);
 	const summary: JsonObject = { message, endpoint: info.endpoint, attempts: info.attempts };

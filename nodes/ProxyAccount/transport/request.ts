@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { RequestFailure, RequestInfo } from './errors';
+import type { ChangeNote, RequestFailure, RequestInfo } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
 import { describeIssue, fastAcceptance } from './schemas';
 
@@ -59,7 +59,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export type Idempotency = 'read' | 'charge';
 
 export interface ApiRequest<S extends z.ZodTypeAny> {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	/** Path below the base URL, already encoded, e.g. `/v1/proxies/PRX%2F1`. */
 	path: string;
 	/** Documented endpoint for messages, e.g. `GET /v1/proxies/{proxyName}`. */
@@ -78,6 +78,12 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	 * a schema mismatch and is not retried.
 	 */
 	check?: (body: z.infer<S>) => { field: string; issue: string } | undefined;
+	/**
+	 * A request that changes a proxy without moving money (IPv4, authentication): sent with
+	 * `idempotency: 'charge'` (never repeated once it may have reached the service), and its failures
+	 * say whether the change may have been made instead of speaking of a charge.
+	 */
+	change?: ChangeNote;
 }
 
 export interface ApiResponse<T> {
@@ -366,7 +372,8 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		const elapsed = Date.now() - started;
 		const info: RequestInfo = {
 			endpoint: request.endpoint,
-			chargesMoney: request.idempotency === 'charge',
+			chargesMoney: request.idempotency === 'charge' && request.change === undefined,
+			change: request.change,
 			proxyName: request.proxyName,
 			itemIndex: request.itemIndex,
 			baseUrl: connection.baseUrl,

@@ -112,6 +112,32 @@ export const allocateDataSchema = z
 
 export type AllocateData = z.infer<typeof allocateDataSchema>;
 
+/** `POST /v1/proxies/ipv4/{name}` (202). `ipv4` is the new setting; its type is not documented. */
+export const ipv4DataSchema = z
+	.object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() })
+	.passthrough();
+
+export type Ipv4Data = z.infer<typeof ipv4DataSchema>;
+
+/** `PATCH /v1/proxies/auth/basic/{name}`: the reply carries the password, a secret. */
+export const basicAuthDataSchema = z
+	.object({
+		proxy_name: z.string(),
+		last_auth_change: timestamp,
+		username: z.string(),
+		password: z.string(),
+	})
+	.passthrough();
+
+export type BasicAuthData = z.infer<typeof basicAuthDataSchema>;
+
+/** `PATCH /v1/proxies/auth/whitelist/{name}`: `whitelist` a comma-separated string (a list accepted). */
+export const whitelistDataSchema = z
+	.object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() })
+	.passthrough();
+
+export type WhitelistData = z.infer<typeof whitelistDataSchema>;
+
 function envelope<T extends z.ZodTypeAny>(data: T) {
 	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
 }
@@ -122,6 +148,9 @@ export const responseSchemas = {
 	proxy: envelope(proxyRecordSchema),
 	quote: envelope(quoteDataSchema),
 	allocate: envelope(allocateDataSchema),
+	ipv4: envelope(ipv4DataSchema),
+	basicAuth: envelope(basicAuthDataSchema),
+	whitelist: envelope(whitelistDataSchema),
 };
 
 /** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */

@@ -31,6 +31,12 @@ export const triggerProperties: INodeProperties[] = [
 					'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
 			},
 			{
+				name: 'Proxy Removed',
+				value: 'proxyRemoved',
+				description:
+					'A proxy disappears from the account for good (removed or expired); reported after a grace period of 3 polls and 1 hour',
+			},
+			{
 				name: 'Proxy Status Changed',
 				value: 'proxyStatusChanged',
 				description: 'The network status of a proxy changes, e.g. from online to offline',
@@ -126,7 +132,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: proxyEvents },
+		displayOptions: { show: { event: [...proxyEvents.event, 'proxyRemoved'] } },
 		options: [
 			carrierFilter('getCarriers', 'Only proxies of these carriers'),
 			cityFilter('proxies'),

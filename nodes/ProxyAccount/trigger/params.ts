@@ -48,7 +48,17 @@ export interface NewProxyParams {
 	output: OutputOptions;
 }
 
-export type TriggerParams = StockParams | ExpiringParams | StatusParams | NewProxyParams;
+export interface RemovedParams {
+	event: 'proxyRemoved';
+	filters: ProxyFilters;
+}
+
+export type TriggerParams =
+	| StockParams
+	| ExpiringParams
+	| StatusParams
+	| NewProxyParams
+	| RemovedParams;
 
 export function parseThreshold(node: INode, value: unknown): number {
 	const number = numberFrom(value);
@@ -149,6 +159,8 @@ export function readParameters(ctx: IPollFunctions): TriggerParams {
 				filters: proxyFilters(ctx),
 				output: outputOptions(ctx),
 			};
+		case 'proxyRemoved':
+			return { event, filters: proxyFilters(ctx) };
 		default:
 			return { event: 'newProxy', filters: proxyFilters(ctx), output: outputOptions(ctx) };
 	}

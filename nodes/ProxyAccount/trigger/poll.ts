@@ -13,6 +13,8 @@ import {
 	detectStatusChanges,
 	expiringSamples,
 	newProxySamples,
+	detectRemoved,
+	removedSamples,
 	statusSamples,
 	uniqueProxies,
 } from './proxies';
@@ -20,6 +22,7 @@ import type {
 	ExpiringState,
 	MissingMarks,
 	NewProxyState,
+	RemovedState,
 	StatusState,
 	StockState,
 	TriggerState,
@@ -36,6 +39,7 @@ const EVENT_NAMES = {
 	proxyExpiring: 'proxy_expiring',
 	proxyStatusChanged: 'proxy_status_changed',
 	newProxy: 'new_proxy',
+	proxyRemoved: 'proxy_removed',
 } as const;
 
 interface Observation {
@@ -112,6 +116,13 @@ async function observe(
 				detect: (previous) =>
 					detectStatusChanges(previous as StatusState | null, observation, params),
 				samples: () => statusSamples(observation, params, SAMPLE_LIMIT),
+				summary,
+			};
+		case 'proxyRemoved':
+			return {
+				listed: proxies.length,
+				detect: (previous) => detectRemoved(previous as RemovedState | null, observation, params),
+				samples: () => removedSamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
 		default:

@@ -1,12 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { proxyOutput } from '../helpers/output';
+import { proxyOutput, SIMPLE_PROXY_FIELDS } from '../helpers/output';
 import type { ProxyFilters } from '../helpers/filters';
 import { matchesProxyFilters } from '../helpers/filters';
 import { expiresWithin, hoursUntil } from '../helpers/time';
 import type { ProxyRecord } from '../transport';
-import type { ExpiringParams, NewProxyParams, OutputOptions, StatusParams } from './params';
-import type { ExpiringState, MissingMark, NewProxyState, StatusState } from './state';
+import type {
+	ExpiringParams,
+	NewProxyParams,
+	OutputOptions,
+	RemovedParams,
+	StatusParams,
+} from './params';
+import type {
+	ExpiringState,
+	KnownProxy,
+	MissingMark,
+	NewProxyState,
+	RemovedState,
+	StatusState,
+} from './state';
 import { keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
 
@@ -316,4 +329,108 @@ export function newProxySamples(
 		.sort((a, b) => compare(instant(b.added_at, -Infinity), instant(a.added_at, -Infinity)))
 		.slice(0, limit)
 		.map((proxy) => newProxyItem(proxy, params.output, observation.now));
+}
+
+// ----- Proxy Removed ----------------------------------------------------------------------------------
+
+/** What Proxy Removed remembers of a proxy: its simplified fields as last listed, never the password. */
+export function knownProxy(proxy: ProxyRecord): KnownProxy {
+	const out: KnownProxy = {};
+	for (const field of SIMPLE_PROXY_FIELDS) {
+		const value = proxy[field] as unknown;
+		if (value === undefined) continue;
+		out[field] =
+			value === null || ['string', 'number', 'boolean'].includes(typeof value)
+				? (value as string | number | boolean | null)
+				: JSON.stringify(value);
+	}
+	return out;
+}
+
+/** The event item of a removed proxy: the last record known and when the removal was detected. */
+export function removedItem(
+	known: KnownProxy,
+	name: string,
+	missingSince: number,
+	now: number,
+): IDataObject {
+	const expiresAt = typeof known.expires_at === 'string' ? known.expires_at : null;
+	const expiresInHours = expiresAt === null ? null : hoursUntil(expiresAt, now);
+	return {
+		event: 'proxy_removed',
+		proxy_name: name,
+		removed_at: new Date(now).toISOString(),
+		missing_since: new Date(missingSince).toISOString(),
+		expired: expiresInHours === null ? null : expiresInHours <= 0,
+		before: {
+			expires_at: expiresAt,
+			network_status: known.network_status ?? null,
+		},
+		after: null,
+		record: { ...known, proxy_name: name, expires_in_hours: expiresInHours },
+	};
+}
+
+/**
+ * Proxy Removed: a stored proxy missing from the list is kept, with its last known record, while
+ * its grace period lasts (GRACE_POLLS polls in a row AND GRACE_MS, see `stillMissing`); a partial
+ * list therefore reports nothing, and a proxy that comes back is not reported. When the grace
+ * period is over the proxy is reported once (if it matches the filters) and forgotten. Listed
+ * proxies are recorded as they are now; the baseline reports nothing.
+ */
+export function detectRemoved(
+	previous: RemovedState | null,
+	observation: ProxyObservation,
+	params: RemovedParams,
+): Detection<RemovedState> {
+	const next: Array<[string, KnownProxy]> = [];
+	const events: IDataObject[] = [];
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) next.push([proxy.proxy_name, knownProxy(proxy)]);
+	const gone: Array<[string, MissingMark]> = [];
+	if (previous) {
+		const marks = previous.gone;
+		for (const name in previous.known) {
+			if (names.has(name) || !Object.prototype.hasOwnProperty.call(previous.known, name)) continue;
+			const before = marks !== undefined ? ownValue(marks, name) : undefined;
+			const known = previous.known[name];
+			const mark = stillMissing(before, observation.now);
+			if (mark !== undefined) {
+				next.push([name, known]);
+				gone.push([name, mark]);
+				continue;
+			}
+			const asRecord = { ...known, proxy_name: name } as unknown as ProxyRecord;
+			if (matchesProxyFilters(asRecord, params.filters)) {
+				const since =
+					before === undefined || before[1] > observation.now ? observation.now : before[1];
+				events.push(removedItem(known, name, since, observation.now));
+			}
+		}
+	}
+	const nextState: RemovedState = {
+		v: STATE_VERSION,
+		event: 'proxyRemoved',
+		known: Object.fromEntries(next),
+	};
+	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
+	return { events, nextState };
+}
+
+/**
+ * "Fetch Test Event" for Proxy Removed: items shaped like a real event, for the proxies that
+ * expire first (those most likely to go next), as if they had just been removed.
+ */
+export function removedSamples(
+	observation: ProxyObservation,
+	params: RemovedParams,
+	limit: number,
+): IDataObject[] {
+	return uniqueProxies(observation.proxies)
+		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
+		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
+		.slice(0, limit)
+		.map((proxy) =>
+			removedItem(knownProxy(proxy), proxy.proxy_name, observation.now, observation.now),
+		);
 }

@@ -28,6 +28,7 @@ export const TRIGGER_EVENTS = [
 	'proxyExpiring',
 	'proxyStatusChanged',
 	'newProxy',
+	'proxyRemoved',
 ] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
@@ -82,10 +83,22 @@ export interface NewProxyState {
 	gone?: MissingMarks;
 }
 
-export type TriggerState = StockState | ExpiringState | StatusState | NewProxyState;
+/** The last known fields of a proxy, as Proxy Removed reports them (never its password). */
+export type KnownProxy = Record<string, string | number | boolean | null>;
+
+export interface RemovedState {
+	v: typeof STATE_VERSION;
+	event: 'proxyRemoved';
+	/** Proxy name => its simplified record as last listed (no password), kept while missing. */
+	known: Record<string, KnownProxy>;
+	/** Marks of the proxies in `known` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
+
+export type TriggerState = StockState | ExpiringState | StatusState | NewProxyState | RemovedState;
 
 /** The keys this node writes into its static data. */
-const STATE_KEYS = ['v', 'event', 'stock', 'reported', 'status', 'names', 'gone'] as const;
+const STATE_KEYS = ['v', 'event', 'stock', 'reported', 'status', 'names', 'gone', 'known'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -118,6 +131,21 @@ function stockMap(value: unknown): Record<string, CityState> | undefined {
 		out.push([key, { s: item.s, c: Object.fromEntries(counts) }]);
 	}
 	return Object.fromEntries(out);
+}
+
+/** The stored known proxies (the map itself, as for `stringMap`): flat records of plain values. */
+function knownMap(value: unknown): Record<string, KnownProxy> | undefined {
+	if (!isRecord(value)) return undefined;
+	for (const key in value) {
+		const item = value[key];
+		if (!isRecord(item)) return undefined;
+		for (const field in item) {
+			const v = item[field];
+			if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+				return undefined;
+		}
+	}
+	return value as Record<string, KnownProxy>;
 }
 
 /**
@@ -164,6 +192,10 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 			const names = staticData.names;
 			if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
 			return { v: STATE_VERSION, event, names: names as string[], ...marks };
+		}
+		case 'proxyRemoved': {
+			const known = knownMap(staticData.known);
+			return known ? { v: STATE_VERSION, event, known, ...marks } : null;
 		}
 		default:
 			return null;

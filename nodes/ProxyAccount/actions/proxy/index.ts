@@ -2,9 +2,11 @@ import { defineResource } from '../registry';
 import * as extend from './extend.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as setIpv4 from './setIpv4.operation';
+import * as setAuthentication from './setAuthentication.operation';
 
 export const proxy = defineResource(
 	{ value: 'proxy', name: 'Proxy' },
-	[extend, get, getAll],
+	[extend, get, getAll, setIpv4, setAuthentication],
 	getAll,
 );

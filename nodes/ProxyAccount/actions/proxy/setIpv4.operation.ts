@@ -1,0 +1,73 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	optionsCollection,
+	proxyLocator,
+	readTimeoutOption,
+} from '../../helpers/descriptions';
+import { forEachItem } from '../../helpers/execution';
+import { paired } from '../../helpers/output';
+import { parseBoolean, parseName, parseTimeoutSeconds } from '../../helpers/validation';
+import { setIpv4 } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'setIpv4',
+	name: 'Set IPv4',
+	description: 'Turn IPv4 on or off for a proxy; off means the proxy serves IPv6 only',
+	action: 'Set IPv4 for a proxy',
+	subtitle: 'Set IPv4',
+};
+
+export const properties: INodeProperties[] = [
+	proxyLocator('The proxy to change'),
+	{
+		displayName: 'Enabled',
+		name: 'ipv4Enabled',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether the proxy serves IPv4. Off means IPv6 only: sites and clients without IPv6 can no longer be reached through it.',
+	},
+	optionsCollection([readTimeoutOption]),
+];
+
+/**
+ * One request per item. The service answers 202: the setting is sent to the device and takes
+ * effect shortly after, so the output says it was sent, not that it is in effect. The request is
+ * never repeated once it may have reached the service.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const node = this.getNode();
+		const name = parseName(
+			node,
+			i,
+			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+			'Proxy',
+			'PRX-US-AU1-0001',
+		);
+		const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+		const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
+		const json: IDataObject = {
+			...(result as IDataObject),
+			proxy_name: result.proxy_name,
+			ipv4_enabled: enable,
+			status: 'sent_to_device',
+			note: `${enable ? 'Turning IPv4 on' : 'Turning IPv4 off (IPv6 only)'} was sent to the device; it takes effect shortly. Read the proxy (Proxy Account > Get) to see it.`,
+		};
+		if (message !== undefined) json.message = message;
+		return [paired(json, i)];
+	});
+}

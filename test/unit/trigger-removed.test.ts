@@ -1,0 +1,205 @@
+/**
+ * Proxy Removed on the pure functions (no engine, no HTTP): the baseline, the grace period (a proxy
+ * is reported only once it has been missing from GRACE_POLLS polls in a row AND for GRACE_MS),
+ * partial lists, a proxy that comes back, filters, the item (last known record, no password,
+ * removed_at), the stored state (loadState/commitState) and the test-event samples.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
+import type { RemovedParams } from '../../nodes/ProxyAccount/trigger/params';
+import { detectRemoved, knownProxy, removedSamples } from '../../nodes/ProxyAccount/trigger/proxies';
+import type { RemovedState } from '../../nodes/ProxyAccount/trigger/state';
+import { commitState, GRACE_MS, GRACE_POLLS, loadState, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
+import { HOUR, iso, proxy, T0 } from '../fixtures/records';
+
+const MINUTE = 60_000;
+const PARAMS: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters({}) };
+const observed = (proxies: ProxyRecord[], now: number) => ({ proxies, now });
+const names = (items: IDataObject[]) => items.map((item) => item.proxy_name);
+
+/** Runs polls (list, time) from a baseline; returns the events of each poll and the last state. */
+function polls(steps: Array<[ProxyRecord[], number]>, params = PARAMS) {
+	let state: RemovedState | null = null;
+	const events: IDataObject[][] = [];
+	for (const [list, now] of steps) {
+		const { events: emitted, nextState } = detectRemoved(state, observed(list, now), params);
+		events.push(emitted);
+		state = nextState;
+	}
+	return { events, state: state! };
+}
+
+const a = proxy('PRX-A', { password: 'pw-A-secret', nickname: 'alpha' });
+const b = proxy('PRX-B', { password: 'pw-B-secret', city: 'Dallas', isp: 'Verizon' });
+const c = proxy('PRX-C', { password: 'pw-C-secret', expires_at: iso(T0 - HOUR) });
+
+describe('Proxy Removed: detection', () => {
+	it('the baseline reports nothing and remembers every listed proxy without its password', () => {
+		const { events, state } = polls([[[a, b, c], T0]]);
+		expect(events).toEqual([[]]);
+		expect(Object.keys(state.known)).toEqual(['PRX-A', 'PRX-B', 'PRX-C']);
+		expect(JSON.stringify(state)).not.toContain('secret');
+		expect(state.gone).toBeUndefined();
+	});
+
+	it(`reports a proxy once it has been missing from ${GRACE_POLLS} polls AND for an hour, once`, () => {
+		const { events, state } = polls([
+			[[a, b, c], T0],
+			[[a, b], T0 + 10 * MINUTE], // missing 1
+			[[a, b], T0 + 20 * MINUTE], // 2
+			[[a, b], T0 + 30 * MINUTE], // 3 polls, but only 20 minutes
+			[[a, b], T0 + 10 * MINUTE + GRACE_MS - 1], // not yet an hour
+			[[a, b], T0 + 10 * MINUTE + GRACE_MS], // an hour since the first miss: gone
+			[[a, b], T0 + 3 * HOUR], // never again
+		]);
+		expect(events.map((e) => names(e))).toEqual([[], [], [], [], [], ['PRX-C'], []]);
+		const item = events[5][0];
+		expect(item).toEqual({
+			event: 'proxy_removed',
+			proxy_name: 'PRX-C',
+			removed_at: iso(T0 + 10 * MINUTE + GRACE_MS),
+			missing_since: iso(T0 + 10 * MINUTE),
+			expired: true,
+			before: { expires_at: c.expires_at, network_status: 'online' },
+			after: null,
+			record: { ...knownProxy(c), expires_in_hours: expect.any(Number) },
+		});
+		expect((item.record as IDataObject).password).toBeUndefined();
+		expect(JSON.stringify(events)).not.toContain('secret');
+		expect(Object.keys(state.known)).toEqual(['PRX-A', 'PRX-B']);
+		expect(state.gone).toBeUndefined();
+	});
+
+	it('an hour alone is not enough: it needs the polls too', () => {
+		const { events } = polls([
+			[[a, b], T0],
+			[[a], T0 + 2 * HOUR],
+			[[a], T0 + 4 * HOUR],
+			[[a], T0 + 5 * HOUR],
+		]);
+		expect(events.map((e) => names(e))).toEqual([[], [], [], ['PRX-B']]);
+		expect(events[3][0].missing_since).toBe(iso(T0 + 2 * HOUR));
+	});
+
+	it('a partial list that later comes back whole reports nothing, and the count restarts', () => {
+		const { events, state } = polls([
+			[[a, b, c], T0],
+			[[a], T0 + 30 * MINUTE],
+			[[a], T0 + 60 * MINUTE],
+			[[a, b, c], T0 + 90 * MINUTE], // back before the grace period ended
+			[[a, b], T0 + 2 * HOUR],
+			[[a, b], T0 + 2 * HOUR + 30 * MINUTE],
+			[[a, b], T0 + 2 * HOUR + 59 * MINUTE],
+		]);
+		expect(events.flat()).toEqual([]);
+		expect(state.gone).toEqual({ 'PRX-C': [3, T0 + 2 * HOUR] });
+	});
+
+	it('reports several proxies removed at once, each once, with the record last listed', () => {
+		const changed = { ...b, network_status: 'offline', expires_at: iso(T0 + 48 * HOUR) };
+		const { events } = polls([
+			[[a, b, c], T0],
+			[[a, changed, c], T0 + MINUTE],
+			[[a], T0 + 2 * MINUTE],
+			[[a], T0 + 3 * MINUTE],
+			[[a], T0 + 2 * MINUTE + HOUR],
+		]);
+		expect(names(events[4])).toEqual(['PRX-B', 'PRX-C']);
+		expect(events[4][0].before).toEqual({ expires_at: changed.expires_at, network_status: 'offline' });
+		expect(events[4][0].expired).toBe(false);
+	});
+
+	it('filters limit what is reported, never what is remembered', () => {
+		const params: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters({ city: 'Dallas' }) };
+		const { events, state } = polls(
+			[
+				[[a, b, c], T0],
+				[[], T0 + MINUTE], // an empty list is the poll's business; detection sees it as all missing
+				[[a], T0 + 2 * MINUTE],
+				[[a], T0 + 3 * MINUTE],
+				[[a], T0 + 2 * HOUR],
+			],
+			params,
+		);
+		expect(names(events.flat())).toEqual(['PRX-B']);
+		expect(Object.keys(state.known)).toEqual(['PRX-A']);
+		const byName = polls([[[a, b], T0], [[b], T0 + MINUTE], [[b], T0 + 2 * MINUTE], [[b], T0 + 2 * HOUR]], {
+			event: 'proxyRemoved',
+			filters: readProxyFilters({ nameContains: 'ALPHA' }),
+		});
+		expect(names(byName.events.flat())).toEqual(['PRX-A']);
+	});
+
+	it('a new proxy is remembered without an event; a repeated record counts once', () => {
+		const { events, state } = polls([
+			[[a], T0],
+			[[a, a, b], T0 + MINUTE],
+		]);
+		expect(events.flat()).toEqual([]);
+		expect(Object.keys(state.known)).toEqual(['PRX-A', 'PRX-B']);
+	});
+
+	it('marks restarted (n8n 2.x after a restart) delay a report, never repeat one', () => {
+		let { state } = polls([
+			[[a, b], T0],
+			[[a], T0 + MINUTE],
+			[[a], T0 + 2 * MINUTE],
+		]);
+		state = withoutMarks(state);
+		const steps: Array<[ProxyRecord[], number]> = [
+			[[a], T0 + 3 * MINUTE],
+			[[a], T0 + 4 * MINUTE],
+			[[a], T0 + 3 * MINUTE + HOUR],
+			[[a], T0 + 5 * HOUR],
+		];
+		const emitted: IDataObject[] = [];
+		let current: RemovedState = state;
+		for (const [list, now] of steps) {
+			const detection = detectRemoved(current, observed(list, now), PARAMS);
+			emitted.push(...detection.events);
+			current = detection.nextState;
+		}
+		expect(names(emitted)).toEqual(['PRX-B']);
+	});
+});
+
+describe('Proxy Removed: stored state', () => {
+	it('round-trips through static data as JSON, and refuses damaged data', () => {
+		const { state } = polls([
+			[[a, b], T0],
+			[[a], T0 + MINUTE],
+		]);
+		const staticData: IDataObject = {};
+		commitState(staticData, state, null);
+		const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		expect(loadState(saved, 'proxyRemoved')).toEqual(state);
+		expect(loadState(saved, 'newProxy')).toBeNull();
+		expect(loadState({ ...saved, known: { X: 'nope' } }, 'proxyRemoved')).toBeNull();
+		expect(loadState({ ...saved, known: { X: { nested: { deep: 1 } } } }, 'proxyRemoved')).toBeNull();
+		expect(loadState({ ...saved, known: [] }, 'proxyRemoved')).toBeNull();
+		expect(loadState({ ...saved, gone: { 'PRX-B': [0, T0] } }, 'proxyRemoved')).toBeNull();
+	});
+
+	it('stores only the simplified fields: the state stays small', () => {
+		const big = Array.from({ length: 1000 }, (_, i) => proxy(`PRX-${i}`, { traffic: i * 1e9 }));
+		const { state } = polls([[big, T0]]);
+		expect(Object.keys(state.known['PRX-1']).sort()).toEqual(Object.keys(knownProxy(big[1])).sort());
+		expect(state.known['PRX-1']).not.toHaveProperty('traffic');
+		expect(JSON.stringify(state).length).toBeLessThan(400 * 1000);
+	});
+});
+
+describe('Proxy Removed: Fetch Test Event samples', () => {
+	it('are shaped like real events, soonest expiry first, filtered, without the password', () => {
+		const samples = removedSamples(observed([a, b, c], T0), PARAMS, 2);
+		expect(names(samples)).toEqual(['PRX-C', 'PRX-A']);
+		const real = polls([[[c], T0], [[], T0 + MINUTE], [[], T0 + 2 * MINUTE], [[], T0 + 2 * HOUR]]).events.flat()[0];
+		expect(Object.keys(samples[0]).sort()).toEqual(Object.keys(real).sort());
+		expect(samples[0].removed_at).toBe(iso(T0));
+		expect(JSON.stringify(samples)).not.toContain('secret');
+		const dallas = removedSamples(observed([a, b, c], T0), { event: 'proxyRemoved', filters: readProxyFilters({ city: 'Dallas' }) }, 5);
+		expect(names(dallas)).toEqual(['PRX-B']);
+	});
+});

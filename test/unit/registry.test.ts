@@ -103,3 +103,25 @@ describe('the node description', () => {
 		expect(missing).toEqual([]);
 	});
 });
+
+describe('hour fields', () => {
+	it('show whole hours as typed (24, not 24.00): no fixed decimals on any field counted in hours', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { ProxyAccount } = require('../../nodes/ProxyAccount/ProxyAccount.node') as typeof import('../../nodes/ProxyAccount/ProxyAccount.node');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { ProxyAccountTrigger } = require('../../nodes/ProxyAccount/ProxyAccountTrigger.node') as typeof import('../../nodes/ProxyAccount/ProxyAccountTrigger.node');
+		const hourFields: string[] = [];
+		const walk = (properties: Array<Record<string, unknown>>) => {
+			for (const property of properties) {
+				if (/hours/i.test(String(property.displayName))) {
+					hourFields.push(String(property.name));
+					expect((property.typeOptions as { numberPrecision?: number } | undefined)?.numberPrecision).toBeUndefined();
+				}
+				if (Array.isArray(property.options)) walk(property.options as Array<Record<string, unknown>>);
+			}
+		};
+		walk(new ProxyAccount().description.properties as unknown as Array<Record<string, unknown>>);
+		walk(new ProxyAccountTrigger().description.properties as unknown as Array<Record<string, unknown>>);
+		expect(hourFields.sort()).toEqual(['expiringWithinHours', 'onlyIfExpiringWithinHours', 'withinHours']);
+	});
+});

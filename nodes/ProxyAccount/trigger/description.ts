@@ -100,7 +100,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Expiring Within (Hours)',
 		name: 'withinHours',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		typeOptions: { minValue: 0 },
 		default: 24,
 		displayOptions: { show: { event: ['proxyExpiring'] } },
 		description:

@@ -129,7 +129,7 @@ export const properties: INodeProperties[] = [
 				displayName: 'Only If Expiring Within (Hours)',
 				name: 'onlyIfExpiringWithinHours',
 				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
+				typeOptions: { minValue: 0 },
 				default: 24,
 				description:
 					'Skip proxies that expire later than this many hours from now. Keep it shorter than the extension (Interval \u00d7 Period), e.g. 24 with 1 week: a second run then finds the proxies extended past the window and pays nothing.',

@@ -44,7 +44,7 @@ export const properties: INodeProperties[] = [
 			displayName: 'Expiring Within (Hours)',
 			name: 'expiringWithinHours',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
+			typeOptions: { minValue: 0 },
 			default: 24,
 			description:
 				'Only proxies that expire within this many hours from now, expired ones included',

@@ -35,6 +35,7 @@ import {
 	periodOptions,
 	proxyLocator,
 } from '../../helpers/descriptions';
+import { runsAsAgentTool } from '../../helpers/agent';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import type { OperationInfo } from '../registry';
@@ -42,7 +43,8 @@ import type { OperationInfo } from '../registry';
 export const operation: OperationInfo = {
 	value: 'extend',
 	name: 'Extend',
-	description: 'Add paid time to proxies, charged to the wallet',
+	description:
+		'Add paid time to proxies. Charges the wallet: as an AI tool only within Maximum Total Cost.',
 	action: 'Extend proxies',
 	subtitle: 'Extend Proxies',
 };
@@ -305,6 +307,17 @@ export async function execute(
 						'Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and an extension is never sent twice. To try again after a failure, check the proxies\u2019 expiry dates first (Proxy Account > Get Many). Dry Run works with Retry On Fail.',
 				},
 			),
+		);
+	}
+
+	// An AI agent chooses the proxies and the extension itself: it may spend only within a cap the
+	// workflow's builder set.
+	if (runsAsAgentTool(this) && !options.dryRun && options.maxTotalCost === undefined) {
+		return failAll(
+			new NodeOperationError(node, 'As an AI agent tool, Extend needs a Maximum Total Cost', {
+				description:
+					'Open the Proxy Account tool and set Options > Maximum Total Cost: the most one call may charge the wallet. Or turn on Dry Run to let the agent only ask what an extension would cost. Nothing was sent or charged.',
+			}),
 		);
 	}
 

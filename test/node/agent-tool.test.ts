@@ -1,0 +1,63 @@
+/**
+ * The action node as an AI agent's tool: n8n offers it to agents as a copy whose type name ends in
+ * "Tool". There, the operations that spend refuse to run without a cap the builder set.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
+import { apiRequests, createHarness, credentialsFor } from '../harness';
+import { ProxyAccountSimulator } from '../simulator';
+
+/** The node as n8n converts it for agents: the same node, its type name ending in "Tool". */
+function asTool(): ProxyAccount {
+	const node = new ProxyAccount();
+	node.description = { ...node.description, name: 'proxyAccountTool', displayName: 'Proxy Account Tool' };
+	return node;
+}
+
+const harness = createHarness([asTool()]);
+let sim: ProxyAccountSimulator;
+
+beforeAll(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 5, proxies: 6, balance: 10_000, frozenClock: true });
+});
+afterAll(async () => await sim.stop());
+beforeEach(() => sim.resetLogs());
+
+const extendParameters = (options: IDataObject) => ({
+	resource: 'proxy',
+	operation: 'extend',
+	proxyName: { __rl: true, mode: 'name', value: [...sim.account().proxies.keys()][0] },
+	interval: 1,
+	period: 'weekly',
+	options,
+});
+
+const run = (type: string, options: IDataObject) => harness.runNode({ type, parameters: extendParameters(options) }, { credentials: credentialsFor(sim) });
+
+describe('Extend as an AI agent tool', () => {
+	it('refuses to charge without Maximum Total Cost, before any request', async () => {
+		const result = await run('proxyAccountTool', {});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost');
+		expect(apiRequests(sim)).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('runs within a Maximum Total Cost, and a Dry Run needs none', async () => {
+		const capped = await run('proxyAccountTool', { maxTotalCost: 1_000 });
+		expect(capped.status).toBe('success');
+		expect(sim.ledger).toHaveLength(1);
+		sim.resetLogs();
+		const dry = await run('proxyAccountTool', { dryRun: true });
+		expect(dry.status).toBe('success');
+		expect(dry.items[0].json.status).toBe('dry_run');
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('as a regular node, Extend runs without a cap as before', async () => {
+		const result = await run('proxyAccount', {});
+		expect(result.status).toBe('success');
+		expect(sim.ledger).toHaveLength(1);
+	});
+});

@@ -192,6 +192,9 @@ const ROUTE_NAMES: Record<RouteKey, string> = {
 	'POST /v1/proxies/ipv4/:name': 'ipv4',
 	'PATCH /v1/proxies/auth/basic/:name': 'basic-auth',
 	'PATCH /v1/proxies/auth/whitelist/:name': 'whitelist',
+	'POST /v1/proxies/deploy': 'deploy',
+	'POST /v1/proxies/swap/:name': 'swap',
+	'DELETE /v1/proxies/remove': 'remove',
 };
 
 /** `12 (10 allocate, 2 list)` */

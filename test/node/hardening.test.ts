@@ -146,6 +146,22 @@ const ROUTING: RoutingCase[] = [
 		succeeding: [0, 5],
 		stopMessage: /^Proxy \u201cPRX-NOPE-0000\u201d was not found|^Interval must be/,
 	},
+	{
+		label: 'Proxy > Buy: a bad quantity and a city the service refuses to price',
+		parameters: { resource: 'proxy', operation: 'buy', carrier: 'AT&T', city: '={{ $json.city }}', quantity: '={{ $json.quantity }}', interval: 1, period: 'weekly' },
+		items: () => [{ city: 'Atlantis', quantity: 1 }, { city: 'Atlantis', quantity: 0 }],
+		failing: [0, 1],
+		succeeding: [],
+		stopMessage: /^Quantity must be a whole number from 1 to 100, but it is 0 \[item 1\]$/,
+	},
+	{
+		label: 'Proxy > Remove: an unknown proxy, a good one removed',
+		parameters: { resource: 'proxy', operation: 'remove', proxyName: byName('={{ $json.name }}'), confirmCount: 2, options: { dryRun: true } },
+		items: () => [{ name: 'PRX-NOPE-0000' }, { name: names()[20] }],
+		failing: [0],
+		succeeding: [1],
+		stopMessage: /^Proxy \u201cPRX-NOPE-0000\u201d was not found/,
+	},
 ];
 
 describe('failed items reach n8n\u2019s error output (every operation, all three On Error modes)', () => {

@@ -124,6 +124,8 @@ describe('node description', () => {
 			'proxy:get': 'Get Proxy',
 			'proxy:getAll': 'Get Many Proxies',
 			'proxy:extend': 'Extend Proxies',
+			'proxy:buy': 'Buy Proxies',
+			'proxy:remove': 'Remove Proxies',
 			'price:quote': 'Quote Price',
 			'stock:getAll': 'Get Many Stock Entries',
 		};

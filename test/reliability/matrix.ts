@@ -113,6 +113,21 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
 		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
 	},
+	'POST /v1/proxies/deploy': {
+		missing: { remove: ['data.total'], field: 'data.total' },
+		type: { set: { 'data.total': 'a lot' }, field: 'data.total', issue: 'should be number but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'POST /v1/proxies/swap/:name': {
+		missing: { remove: ['data'], field: 'data' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'DELETE /v1/proxies/remove': {
+		missing: { remove: ['ok'], field: 'ok' },
+		type: { set: { ok: 'yes' }, field: 'ok', issue: 'should be boolean but is string' },
+		extra: { ...EXTRA, brand_new_field: 'hello' },
+	},
 };
 
 /** A quote that prices none of the lines it was asked for. */

@@ -76,6 +76,14 @@ export class ProxyAccountSimulator {
 		return this.state.addProxy(apiKey, partial);
 	}
 
+	/**
+	 * The orders of account operations #10-#12: how long a deploy, a swap and a removal take after
+	 * their 202, which name a swap's reply carries, and what a swap costs. Tests set them.
+	 */
+	get orders(): Pick<SimState, 'deployDelayMs' | 'swapDelayMs' | 'removeDelayMs' | 'swapReplyName' | 'swapPrice'> {
+		return this.state;
+	}
+
 	/** Deletes a proxy at once (default account: demo), as if removed; returns whether it existed. */
 	discardProxy(apiKey: string | null | undefined, name: string): boolean {
 		return this.state.discardProxy(apiKey, name);

@@ -112,6 +112,7 @@ function route<M extends Method, P extends string>(spec: RouteSpec<M, P>): Route
 const MALFORMED_PRICE = '{"ok":true,"message":"Price calculated","data":{"member":true,"periods":{"weekly":{"individual":{"VR-AU-';
 const MALFORMED_IPV4 = '{"ok":true,"message":"IPv4 setting sent","data":{"proxy_name":"PRX-';
 const MALFORMED_AUTH = '{"ok":true,"message":"Authentication updated","data":{"proxy_name":"PRX-';
+const MALFORMED_ORDER = '{"ok":true,"message":"Order queued","data":{"user_id":"u_';
 const MALFORMED_ALLOCATE = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
 
 /** Every route of the service. The order is the order of ROUTE_KEYS (error messages list them). */
@@ -175,6 +176,29 @@ export const ROUTES = [
 		jsonBody: true,
 		handle: ({ state, account, params, body }) => state.setWhitelist(account, params.name, body),
 		faults: { sideEffects: true, malformed: MALFORMED_AUTH },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/deploy',
+		jsonBody: true,
+		handle: ({ state, account, body, seq }) => state.deploy(account, body, seq),
+		// It charges the wallet and takes proxies out of stock.
+		faults: { sideEffects: true, malformed: MALFORMED_ORDER },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/swap/:name',
+		paramLabels: { name: 'proxyName' },
+		jsonBody: true,
+		handle: ({ state, account, params, body, seq }) => state.swap(account, params.name, body, seq),
+		faults: { sideEffects: true, malformed: MALFORMED_ORDER },
+	}),
+	route({
+		method: 'DELETE',
+		path: '/v1/proxies/remove',
+		jsonBody: true,
+		handle: ({ state, account, body }) => state.removeProxies(account, body),
+		faults: { sideEffects: true, malformed: MALFORMED_ORDER },
 	}),
 ] as const;
 

@@ -36,6 +36,14 @@ export const MAX_INTERVAL = 1000;
 
 /** How long after a 202 an IPv4 setting takes effect on the device (simulator clock). */
 export const IPV4_DELAY_MS = 10_000;
+/** A deploy's new proxies appear in the list this long after the 202 (simulator clock). */
+export const DEPLOY_DELAY_MS = 30_000;
+/** A swapped proxy shows its new name this long after the 202. */
+export const SWAP_DELAY_MS = 20_000;
+/** Removed proxies leave the list this long after the 202. */
+export const REMOVE_DELAY_MS = 5_000;
+/** Which name a swap's reply carries: the live reference leaves it open. */
+export type SwapReplyName = 'old' | 'new' | 'absent';
 /** Entries an IP whitelist may hold. */
 export const MAX_WHITELIST = 100;
 const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -91,6 +99,20 @@ export class SimState {
 	/** IPv4 settings sent to a device and not yet in effect (202: they apply IPV4_DELAY_MS later). */
 	private readonly pendingIpv4 = new Map<ProxyRecord, { due: number; enable: boolean }>();
 	private readonly credentialRng: Rng;
+	/** Proxies bought and not yet deployed: they join the list at `due`. */
+	private readonly pendingDeploys: Array<{ due: number; account: SimAccount; record: ProxyRecord }> = [];
+	/** Swaps sent and not yet done: the proxy takes its new name at `due`. */
+	private readonly pendingSwaps: Array<{ due: number; account: SimAccount; from: string; record: ProxyRecord }> = [];
+	/** Removals sent and not yet done. */
+	private readonly pendingRemovals: Array<{ due: number; account: SimAccount; names: string[] }> = [];
+	/** The name a swap's 202 carries (tests set every plausible answer). */
+	swapReplyName: SwapReplyName = 'new';
+	/** What a swap costs, per proxy (0: free, the default). */
+	swapPrice = 0;
+	/** How long after the 202 a deploy, a swap and a removal take effect (tests shorten them). */
+	deployDelayMs = DEPLOY_DELAY_MS;
+	swapDelayMs = SWAP_DELAY_MS;
+	removeDelayMs = REMOVE_DELAY_MS;
 
 	constructor(options: SimulatorOptions = {}) {
 		const seed = options.seed ?? 1;
@@ -253,11 +275,13 @@ export class SimState {
 
 	listProxies(account: SimAccount): Outcome {
 		this.settleIpv4();
+		this.settleOrders();
 		return { ok: true, body: { ok: true, data: Array.from(account.proxies.values()) } };
 	}
 
 	getProxy(account: SimAccount, name: string): Outcome {
 		this.settleIpv4();
+		this.settleOrders();
 		const record = account.proxies.get(name);
 		if (!record) return fail('not-found', 'Proxy not found');
 		return { ok: true, body: { ok: true, data: record } };
@@ -508,6 +532,192 @@ export class SimState {
 	 * Deletes a proxy at once, outside any endpoint (the test harness's way to make a proxy
 	 * disappear, e.g. for the Proxy Removed trigger). Returns whether it existed.
 	 */
+	// ----- buy, swap, remove (account operations #10-#12) ----------------------------------------
+
+	/** Applies the deploys, swaps and removals whose time has come (lazily, by the simulator clock). */
+	settleOrders(): void {
+		const now = this.clock.now();
+		for (const list of [this.pendingDeploys, this.pendingSwaps, this.pendingRemovals] as Array<Array<{ due: number }>>) {
+			list.sort((a, b) => a.due - b.due);
+		}
+		while (this.pendingDeploys.length > 0 && this.pendingDeploys[0].due <= now) {
+			const { account, record } = this.pendingDeploys.shift()!;
+			account.proxies.set(record.proxy_name, record);
+		}
+		while (this.pendingSwaps.length > 0 && this.pendingSwaps[0].due <= now) {
+			const { account, from, record } = this.pendingSwaps.shift()!;
+			if (!account.proxies.delete(from)) continue;
+			account.proxies.set(record.proxy_name, record);
+		}
+		while (this.pendingRemovals.length > 0 && this.pendingRemovals[0].due <= now) {
+			const { account, names } = this.pendingRemovals.shift()!;
+			for (const name of names) account.proxies.delete(name);
+		}
+	}
+
+	/** Reads `[{isp, location, interval, period}]` (also nested one level, as the reference's sample). */
+	private orderLines(body: unknown): { lines: Array<QuoteLine & { stock: SimStockCity }> } | { error: Outcome } {
+		if (!isPlainObject(body)) return { error: fail('invalid', 'Request body must be a JSON object') };
+		const raw = body.proxies;
+		if (!Array.isArray(raw) || raw.length === 0) return { error: fail('invalid', 'proxies must be a non-empty array') };
+		const items: Array<{ path: string; value: unknown }> = [];
+		raw.forEach((item, i) => {
+			if (Array.isArray(item)) item.forEach((sub, j) => items.push({ path: `proxies[${i}][${j}]`, value: sub }));
+			else items.push({ path: `proxies[${i}]`, value: item });
+		});
+		if (items.length === 0) return { error: fail('invalid', 'proxies must be a non-empty array') };
+		const lines: Array<QuoteLine & { stock: SimStockCity }> = [];
+		for (const { path, value } of items) {
+			if (!isPlainObject(value)) return { error: fail('invalid', `${path} must be an object`) };
+			const carrier = this.carriers.find((c) => c.name === value.isp);
+			if (!carrier) return { error: fail('invalid', `${path}.isp must be a known carrier (${this.carriers.map((c) => c.name).join(', ')})`) };
+			const stock = this.stock.find((c) => c.city === value.location);
+			if (!stock) return { error: fail('invalid', `${path}.location must be a known city`) };
+			const intervalError = this.validInterval(value.interval, `${path}.interval`);
+			if (intervalError) return { error: fail('invalid', intervalError) };
+			const periodError = this.validPeriod(value.period, `${path}.period`);
+			if (periodError) return { error: fail('invalid', periodError) };
+			lines.push({ carrier, city: stock.city, interval: value.interval as number, period: value.period as Period, stock });
+		}
+		return { lines };
+	}
+
+	/**
+	 * `POST /v1/proxies/deploy`: buys proxies. Refused before charging when a line cannot be priced,
+	 * the stock does not hold enough or the wallet is short; then charges the quote's total, takes the
+	 * proxies out of stock and answers 202 `{user_id, total}` without their names: they join the list
+	 * DEPLOY_DELAY_MS later. Each line is one ledger entry (kind `deploy`).
+	 */
+	deploy(account: SimAccount, body: unknown, seq: number): Outcome {
+		const read = this.orderLines(body);
+		if ('error' in read) return read.error;
+		const wanted = new Map<SimStockCity, Map<string, number>>();
+		for (const line of read.lines) {
+			const byCarrier = wanted.get(line.stock) ?? new Map<string, number>();
+			byCarrier.set(line.carrier.key, (byCarrier.get(line.carrier.key) ?? 0) + 1);
+			wanted.set(line.stock, byCarrier);
+		}
+		for (const [city, byCarrier] of wanted) {
+			for (const [key, count] of byCarrier) {
+				const available = city.open ? (city.counts[key] ?? 0) : 0;
+				if (available < count) {
+					const name = this.carriers.find((c) => c.key === key)!.name;
+					return fail('invalid', `Out of stock: ${available} ${name} proxies available in ${city.city}, ${count} requested`);
+				}
+			}
+		}
+		const quote = computeQuote(read.lines, this.prices, account.member, this.itemKeyMaker());
+		const balanceCents = toCents(account.balance);
+		if (balanceCents < quote.totalDueCents) {
+			return fail('funds', 'Insufficient funds', { funds: fromCents(balanceCents), diff: fromCents(quote.totalDueCents - balanceCents) });
+		}
+		const now = this.clock.now();
+		account.balance = fromCents(balanceCents - quote.totalDueCents);
+		read.lines.forEach((line, i) => {
+			line.stock.counts[line.carrier.key] -= 1;
+			const expires = formatTimestamp(now + this.deployDelayMs + line.interval * PERIOD_MS[line.period], this.utcOffsetMinutes);
+			const record = completeProxyRecord(
+				this.addedProxyRng,
+				{
+					isp: line.carrier.name,
+					city: line.stock.city,
+					state: line.stock.state,
+					period: line.period,
+					added_at: formatTimestamp(now + this.deployDelayMs, this.utcOffsetMinutes),
+					expires_at: expires,
+					network_status: 'online',
+				},
+				this.generationContext(),
+			);
+			this.nextProxySeq += 1;
+			this.pendingDeploys.push({ due: now + this.deployDelayMs, account, record });
+			this.ledger.push({
+				seq,
+				at: now,
+				apiKey: account.apiKey,
+				proxy_name: record.proxy_name,
+				interval: line.interval,
+				period: line.period,
+				amount: fromCents(quote.lineDueCents[i]),
+				previous_expires_at: '',
+				new_expires_at: expires,
+				kind: 'deploy',
+			});
+		});
+		return {
+			ok: true,
+			status: 202,
+			body: { ok: true, message: 'Order queued', data: { user_id: `u_${account.apiKey.slice(-6)}`, total: fromCents(quote.totalDueCents) } },
+		};
+	}
+
+	/**
+	 * `POST /v1/proxies/swap/{name}` `{isp, location, copy_settings}`: moves a proxy to another carrier
+	 * and/or city. 202; the proxy takes a new name and port this.swapDelayMs later. The reply's
+	 * `proxy_name` is the old name, the new one, or absent (`swapReplyName`), as the reference leaves
+	 * it open. Free unless `swapPrice` is set.
+	 */
+	swap(account: SimAccount, name: string, body: unknown, seq: number): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		const carrier = this.carriers.find((c) => c.name === body.isp);
+		if (!carrier) return fail('invalid', `isp must be a known carrier (${this.carriers.map((c) => c.name).join(', ')})`);
+		const city = this.stock.find((c) => c.city === body.location);
+		if (!city) return fail('invalid', 'location must be a known city');
+		if (body.copy_settings !== undefined && typeof body.copy_settings !== 'boolean') return fail('invalid', 'copy_settings must be a boolean');
+		if (this.pendingSwaps.some((p) => p.account === account && p.from === name)) return fail('invalid', 'A swap of this proxy is already in progress');
+		if (!city.open || (city.counts[carrier.key] ?? 0) < 1) return fail('invalid', `Out of stock: no ${carrier.name} proxies available in ${city.city}`);
+		const priceCents = toCents(this.swapPrice);
+		if (toCents(account.balance) < priceCents) return fail('funds', 'Insufficient funds', { funds: account.balance, diff: fromCents(priceCents - toCents(account.balance)) });
+		const now = this.clock.now();
+		account.balance = fromCents(toCents(account.balance) - priceCents);
+		city.counts[carrier.key] -= 1;
+		const fresh = completeProxyRecord(this.addedProxyRng, { isp: carrier.name, city: city.city, state: city.state }, this.generationContext());
+		this.nextProxySeq += 1;
+		const copied = body.copy_settings === true;
+		const moved: ProxyRecord = {
+			...record,
+			proxy_name: fresh.proxy_name,
+			isp: carrier.name,
+			city: city.city,
+			state: city.state,
+			h_port: fresh.h_port,
+			s_port: fresh.s_port,
+			server_ip: fresh.server_ip,
+			auto_change: copied ? record.auto_change : false,
+			auto_change_time: copied ? record.auto_change_time : 0,
+			auth_method: copied ? record.auth_method : fresh.auth_method,
+			username: copied ? record.username : fresh.username,
+			password: copied ? record.password : fresh.password,
+			whitelist: copied ? record.whitelist : fresh.whitelist,
+		};
+		this.pendingSwaps.push({ due: now + this.swapDelayMs, account, from: name, record: moved });
+		if (priceCents > 0) {
+			this.ledger.push({ seq, at: now, apiKey: account.apiKey, proxy_name: name, interval: 0, period: record.period as Period, amount: this.swapPrice, previous_expires_at: record.expires_at, new_expires_at: record.expires_at, kind: 'swap' });
+		}
+		const data: Record<string, unknown> = {};
+		if (this.swapReplyName === 'old') data.proxy_name = name;
+		if (this.swapReplyName === 'new') data.proxy_name = moved.proxy_name;
+		return { ok: true, status: 202, body: { ok: true, message: 'Swap queued', data } };
+	}
+
+	/**
+	 * `DELETE /v1/proxies/remove` `{proxies: [names]}`: irreversible. Every name must be a proxy of the
+	 * account, or nothing is removed; 202, and they leave the list this.removeDelayMs later.
+	 */
+	removeProxies(account: SimAccount, body: unknown): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		const names = body.proxies;
+		if (!Array.isArray(names) || names.length === 0) return fail('invalid', 'proxies must be a non-empty array of proxy names');
+		for (let i = 0; i < names.length; i++) {
+			if (typeof names[i] !== 'string' || names[i] === '') return fail('invalid', `proxies[${i}] must be a proxy name`);
+			if (!account.proxies.has(names[i] as string)) return fail('not-found', `Proxy not found: ${String(names[i])}`);
+		}
+		this.pendingRemovals.push({ due: this.clock.now() + this.removeDelayMs, account, names: [...new Set(names as string[])] });
+		return { ok: true, status: 202, body: { ok: true, message: 'Removal queued' } };
+	}
+
 	discardProxy(apiKey: string | null | undefined, name: string): boolean {
 		const account = this.account(apiKey ?? undefined);
 		const record = account.proxies.get(name);

@@ -177,6 +177,8 @@ export interface ChargeEntry {
 	amount: number;
 	previous_expires_at: string;
 	new_expires_at: string;
+	/** What was paid for; absent for an extension (allocate). */
+	kind?: 'deploy' | 'swap';
 }
 
 export type FaultSpec = {

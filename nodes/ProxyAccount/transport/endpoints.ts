@@ -4,6 +4,8 @@ import type { ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
 	AllocateData,
+	DeployData,
+	SwapData,
 	BasicAuthData,
 	Ipv4Data,
 	ProxyRecord,
@@ -286,4 +288,95 @@ export async function setWhitelist(
 		message: response.body.message,
 		serverTime: response.serverTime,
 	};
+}
+
+/** One proxy to buy: the same line as a quote's. */
+export type DeployLine = QuoteLine;
+
+/**
+ * `POST /v1/proxies/deploy` (202): buys proxies, charged to the wallet. The service has no
+ * idempotency key and no dry run: never repeated once it may have reached the service; callers must
+ * not retry it either. The reply does not name the new proxies: they appear in the list later.
+ */
+export async function deployProxies(
+	ctx: ProxyAccountContext,
+	lines: DeployLine[],
+	options: CallOptions = {},
+): Promise<{ result: DeployData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: '/v1/proxies/deploy',
+		endpoint: 'POST /v1/proxies/deploy',
+		body: { proxies: lines.map((line) => ({ ...line })) },
+		schema: responseSchemas.deploy,
+		idempotency: 'charge',
+		change: {
+			what: 'The purchase',
+			check:
+				'Read the proxy list (Proxy Account > Get Many) and the wallet to see whether new proxies were bought',
+			money: true,
+		},
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/**
+ * `POST /v1/proxies/swap/{name}` (202): moves a proxy to another carrier and/or city; its name and
+ * port change shortly after. Never repeated once it may have reached the service.
+ */
+export async function swapProxy(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	target: { isp: string; location: string; copy_settings: boolean },
+	options: CallOptions = {},
+): Promise<{ result: SwapData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: actionPath(ctx, 'swap', proxyName, options.itemIndex),
+		endpoint: 'POST /v1/proxies/swap/{proxyName}',
+		proxyName,
+		body: { ...target },
+		schema: responseSchemas.swap,
+		idempotency: 'charge',
+		change: {
+			what: 'The change of location',
+			check: 'Read the proxy list (Proxy Account > Get Many) to see whether the proxy moved',
+		},
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/**
+ * `DELETE /v1/proxies/remove` (202): removes proxies, their paid time included. Irreversible: never
+ * repeated once it may have reached the service.
+ */
+export async function removeProxies(
+	ctx: ProxyAccountContext,
+	proxyNames: string[],
+	options: CallOptions = {},
+): Promise<{ message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'DELETE',
+		path: '/v1/proxies/remove',
+		endpoint: 'DELETE /v1/proxies/remove',
+		body: { proxies: [...proxyNames] },
+		schema: responseSchemas.remove,
+		idempotency: 'charge',
+		change: {
+			what: 'The removal',
+			check: 'Read the proxy list (Proxy Account > Get Many) to see which proxies are gone',
+		},
+		...options,
+	});
+	return { message: response.body.message, serverTime: response.serverTime };
 }

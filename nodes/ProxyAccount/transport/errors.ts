@@ -59,6 +59,8 @@ export interface ChangeNote {
 	what: string;
 	/** How to see whether it was made, e.g. "Read the proxy (Proxy Account > Get)". */
 	check: string;
+	/** The change is paid from the wallet (a purchase): a refusal then says nothing was charged. */
+	money?: boolean;
 }
 
 const HTTP_TIMEOUT_CODES = new Set([
@@ -489,11 +491,12 @@ function moneyNote(failure: RequestFailure): string {
 
 /** What a failed change says about the proxy, always and only from `mayHaveActed` (as `moneyNote`). */
 function changeNote(failure: RequestFailure, change: ChangeNote): string {
+	const nothing = change.money === true ? 'nothing was charged' : 'nothing was changed';
 	if (failure.kind === 'network' && !mayHaveActed(failure))
-		return 'Nothing was sent, so nothing was changed.';
+		return `Nothing was sent, so ${nothing}.`;
 	return mayHaveActed(failure)
 		? `${change.what} may have been made: the request may have reached the service, so it was not sent again. ${change.check} before you run it again.`
-		: 'The service refused the request before acting on it, so nothing was changed.';
+		: `The service refused the request before acting on it, so ${nothing}.`;
 }
 
 // ----- the node error --------------------------------------------------------------------------------
@@ -537,7 +540,7 @@ export function toNodeApiError(
 	const description = redact(
 		sentences(
 			entry.fix(facts),
-			info.chargesMoney && moneyNote(failure),
+			info.chargesMoney && !info.change && moneyNote(failure),
 			info.change && changeNote(failure, info.change),
 		),
 		info.secrets,

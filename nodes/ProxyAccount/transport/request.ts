@@ -372,7 +372,9 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		const elapsed = Date.now() - started;
 		const info: RequestInfo = {
 			endpoint: request.endpoint,
-			chargesMoney: request.idempotency === 'charge' && request.change === undefined,
+			chargesMoney:
+				request.idempotency === 'charge' &&
+				(request.change === undefined || request.change.money === true),
 			change: request.change,
 			proxyName: request.proxyName,
 			itemIndex: request.itemIndex,

@@ -138,6 +138,18 @@ export const whitelistDataSchema = z
 
 export type WhitelistData = z.infer<typeof whitelistDataSchema>;
 
+/** `POST /v1/proxies/deploy` (202): what was charged; the new proxies' names are not in it. */
+export const deployDataSchema = z
+	.object({ total: money, user_id: z.union([z.string(), z.number()]).optional() })
+	.passthrough();
+
+export type DeployData = z.infer<typeof deployDataSchema>;
+
+/** `POST /v1/proxies/swap/{name}` (202): `proxy_name` may be the old name, the new one, or absent. */
+export const swapDataSchema = z.object({ proxy_name: z.string().optional() }).passthrough();
+
+export type SwapData = z.infer<typeof swapDataSchema>;
+
 function envelope<T extends z.ZodTypeAny>(data: T) {
 	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
 }
@@ -151,6 +163,12 @@ export const responseSchemas = {
 	ipv4: envelope(ipv4DataSchema),
 	basicAuth: envelope(basicAuthDataSchema),
 	whitelist: envelope(whitelistDataSchema),
+	deploy: envelope(deployDataSchema),
+	swap: envelope(swapDataSchema),
+	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
+	remove: z
+		.object({ ok: z.literal(true), message: z.string().optional(), data: z.unknown().optional() })
+		.passthrough(),
 };
 
 /** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */

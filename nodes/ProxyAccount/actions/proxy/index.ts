@@ -4,9 +4,11 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as setIpv4 from './setIpv4.operation';
 import * as setAuthentication from './setAuthentication.operation';
+import * as remove from './remove.operation';
+import * as buy from './buy.operation';
 
 export const proxy = defineResource(
 	{ value: 'proxy', name: 'Proxy' },
-	[extend, get, getAll, setIpv4, setAuthentication],
+	[extend, get, getAll, setIpv4, setAuthentication, remove, buy],
 	getAll,
 );

@@ -1,0 +1,397 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import {
+	intervalField,
+	optionsCollection,
+	periodOptions,
+	DEFAULT_READ_TIMEOUT_SECONDS,
+} from '../../helpers/descriptions';
+import { asNodeError } from '../../helpers/execution';
+import { linesWithPrices } from '../../helpers/quote';
+import { agentRefusal, itemResults, retryRefusal } from '../../helpers/run';
+import {
+	isSet,
+	MAX_TIMEOUT_SECONDS,
+	parseAmount,
+	parseBoolean,
+	parseInterval,
+	parseName,
+	parsePeriod,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+} from '../../helpers/validation';
+import type { DeployLine } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, deployProxies, listProxies, quotePrices } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'buy',
+	name: 'Buy',
+	description:
+		'Buy new proxies in a city. Charges the wallet the quoted price; as an AI tool only within Maximum Total Cost.',
+	action: 'Buy proxies',
+	subtitle: 'Buy Proxies',
+};
+
+/** Proxies one item may buy. */
+const MAX_QUANTITY = 100;
+const DEFAULT_TIMEOUT_SECONDS = 60;
+const DEFAULT_WAIT_SECONDS = 120;
+/** Pause between reads of the list while waiting for the new proxies. */
+const WAIT_PAUSE_MS = 3_000;
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
+		name: 'buyNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Carrier Name or ID',
+		name: 'carrier',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCarriers' },
+		default: '',
+		required: true,
+		description:
+			'Carrier of the new proxies, e.g. AT&T. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'City Name or ID',
+		name: 'city',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['carrier'] },
+		default: '',
+		required: true,
+		description:
+			'City of the new proxies, as listed in stock, e.g. Austin (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_QUANTITY, numberPrecision: 0 },
+		default: 1,
+		required: true,
+		description: 'How many proxies this item buys, 1 to 100',
+	},
+	intervalField('Number of periods paid for, 1 to 1000, e.g. 1 with Weekly for one week'),
+	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		options: periodOptions,
+		default: 'weekly',
+		description: 'Unit of the interval',
+	},
+	optionsCollection([
+		{
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to only return what the purchase would cost (from a price quote of exactly what would be bought), buying nothing',
+		},
+		{
+			displayName: 'Maximum Total Cost',
+			name: 'maxTotalCost',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 100,
+			description:
+				"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'The longest the purchase request may take (at most 600). A purchase that times out is never sent again automatically.',
+		},
+		{
+			displayName: 'Wait for New Proxies',
+			name: 'waitForNewProxies',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to read the proxy list until the new proxies appear (the service deploys them shortly after the order) and return their names',
+		},
+		{
+			displayName: 'Wait Timeout (Seconds)',
+			name: 'waitTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: DEFAULT_WAIT_SECONDS,
+			description:
+				'How long to wait for the new proxies with Wait for New Proxies (at most 600). Those not there by then are reported as not yet visible.',
+		},
+	]),
+];
+
+interface Order {
+	item: number;
+	line: DeployLine;
+	quantity: number;
+}
+
+interface BuyOptions {
+	dryRun: boolean;
+	maxTotalCost?: number;
+	wait: boolean;
+	waitMs: number;
+	timeoutMs: number;
+}
+
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+function readOptions(ctx: IExecuteFunctions): BuyOptions {
+	const node = ctx.getNode();
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return {
+		dryRun: isSet(options, 'dryRun')
+			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
+			: false,
+		maxTotalCost: isSet(options, 'maxTotalCost')
+			? parseAmount(node, undefined, options.maxTotalCost, 'Maximum Total Cost')
+			: undefined,
+		wait: isSet(options, 'waitForNewProxies')
+			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
+			: false,
+		waitMs: isSet(options, 'waitTimeoutSeconds')
+			? parseWholeNumber(
+					node,
+					undefined,
+					options.waitTimeoutSeconds,
+					'Wait Timeout (Seconds)',
+					{ min: 1, max: MAX_TIMEOUT_SECONDS },
+					`Enter how many seconds to wait for the new proxies, e.g. ${DEFAULT_WAIT_SECONDS}.`,
+				) * 1000
+			: DEFAULT_WAIT_SECONDS * 1000,
+		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
+	};
+}
+
+const sameText = (a: unknown, b: unknown) =>
+	typeof a === 'string' &&
+	typeof b === 'string' &&
+	a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const run = itemResults(this, items.length);
+
+	let options: BuyOptions;
+	try {
+		options = readOptions(this);
+	} catch (error) {
+		return run.failAll(error);
+	}
+	const refusal =
+		retryRefusal(node, options.dryRun, {
+			twice: 'buy the same proxies twice',
+			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
+		}) ??
+		agentRefusal(
+			this,
+			options.dryRun || options.maxTotalCost !== undefined
+				? undefined
+				: {
+						operation: 'Buy',
+						limit: 'a Maximum Total Cost',
+						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost: the most one call may spend. Or turn on Dry Run to let the agent only ask what a purchase would cost.',
+					},
+		);
+	if (refusal) return run.failAll(refusal);
+
+	// 1. Every item's order, checked before anything is sent.
+	const orders: Order[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			orders.push({
+				item: i,
+				line: {
+					isp: parseName(node, i, this.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
+					location: parseName(node, i, this.getNodeParameter('city', i, ''), 'City', 'Austin'),
+					interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
+					period: parsePeriod(node, i, this.getNodeParameter('period', i, 'weekly')),
+				},
+				quantity: parseWholeNumber(
+					node,
+					i,
+					this.getNodeParameter('quantity', i, 1),
+					'Quantity',
+					{ min: 1, max: MAX_QUANTITY },
+					'Enter how many proxies this item buys, e.g. 1.',
+				),
+			});
+		} catch (error) {
+			run.fail(i, error);
+		}
+	}
+	if (orders.length === 0) return run.output();
+	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
+	const failOrders = (error: unknown) => {
+		for (const order of orders) run.fail(order.item, error);
+		return run.output();
+	};
+
+	// 2. A quote of exactly what would be bought: it charges nothing, and gives the cost of each item.
+	let total: number;
+	const costs = new Map<number, number | null>();
+	try {
+		const { quote } = await quotePrices(this, lines, {
+			itemIndex: orders[0].item,
+			timeoutMs: Math.min(options.timeoutMs, DEFAULT_READ_TIMEOUT_SECONDS * 1000),
+		});
+		total = quote.total.due;
+		const priced = linesWithPrices(lines, quote);
+		let at = 0;
+		for (const order of orders) {
+			let cost: number | null = 0;
+			for (let k = 0; k < order.quantity; k++, at++) {
+				const price = priced[at].item?.total;
+				cost = cost === null || price === undefined ? null : cents(cost + price);
+			}
+			costs.set(order.item, cost);
+		}
+	} catch (error) {
+		return failOrders(error);
+	}
+	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
+		return failOrders(
+			new NodeOperationError(
+				node,
+				`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
+				{
+					description: `${lines.length} ${lines.length === 1 ? 'proxy was' : 'proxies were'} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
+				},
+			),
+		);
+	}
+	const described = (order: Order): IDataObject => ({
+		carrier: order.line.isp,
+		city: order.line.location,
+		quantity: order.quantity,
+		interval: order.line.interval,
+		period: order.line.period,
+	});
+	if (options.dryRun) {
+		for (const order of orders) {
+			run.set(order.item, {
+				status: 'dry_run',
+				...described(order),
+				charged: 0,
+				estimated_cost: costs.get(order.item) ?? null,
+				estimated_total: total,
+			});
+		}
+		return run.output();
+	}
+
+	// 3. The names there before, to tell the new proxies apart when waiting for them.
+	let before: Set<string> | undefined;
+	if (options.wait) {
+		try {
+			const { proxies } = await listProxies(this, {
+				itemIndex: orders[0].item,
+				timeoutMs: DEFAULT_TIMEOUT_MS,
+			});
+			before = new Set(proxies.map((proxy) => proxy.proxy_name));
+		} catch (error) {
+			return failOrders(error);
+		}
+	}
+
+	// 4. One order for the whole run, sent once: never again once it may have reached the service.
+	let charged: number;
+	try {
+		const { result } = await deployProxies(this, lines, {
+			itemIndex: orders[0].item,
+			timeoutMs: options.timeoutMs,
+		});
+		charged = result.total;
+	} catch (error) {
+		const failed = asNodeError(this, error, orders[0].item);
+		if (!run.continueOnFail) throw failed;
+		return failOrders(failed);
+	}
+	const overQuote =
+		charged > cents(total + 0.005)
+			? ` The service charged ${charged}, more than the quote of ${total}.`
+			: '';
+
+	// 5. Wait for the new proxies, when asked: read the list until they are all there, or time is up.
+	const found = new Map<number, string[]>();
+	let waitedMs = 0;
+	let waitError: string | undefined;
+	if (before !== undefined) {
+		const started = Date.now();
+		for (;;) {
+			let fresh: Array<{ proxy_name: string; isp: unknown; city: unknown }> = [];
+			try {
+				const { proxies } = await listProxies(this, {
+					itemIndex: orders[0].item,
+					timeoutMs: DEFAULT_TIMEOUT_MS,
+				});
+				fresh = proxies.filter((proxy) => !before!.has(proxy.proxy_name));
+				waitError = undefined;
+			} catch (error) {
+				waitError = asNodeError(this, error, orders[0].item).message;
+			}
+			found.clear();
+			const taken = new Set<string>();
+			for (const order of orders) {
+				const names: string[] = [];
+				for (const proxy of fresh) {
+					if (names.length >= order.quantity || taken.has(proxy.proxy_name)) continue;
+					if (sameText(proxy.isp, order.line.isp) && sameText(proxy.city, order.line.location)) {
+						names.push(proxy.proxy_name);
+						taken.add(proxy.proxy_name);
+					}
+				}
+				found.set(order.item, names);
+			}
+			waitedMs = Date.now() - started;
+			const complete = orders.every((order) => found.get(order.item)!.length >= order.quantity);
+			if (complete || waitedMs + WAIT_PAUSE_MS > options.waitMs) break;
+			await sleep(WAIT_PAUSE_MS);
+		}
+	}
+
+	for (const order of orders) {
+		const json: IDataObject = {
+			status: 'bought',
+			...described(order),
+			cost: costs.get(order.item) ?? null,
+			total_charged: charged,
+		};
+		if (before === undefined) {
+			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).${overQuote}`;
+		} else {
+			const names = found.get(order.item) ?? [];
+			json.new_proxies = names;
+			if (names.length < order.quantity) {
+				json.status = 'bought_not_yet_visible';
+				json.note = `${names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${Math.round(waitedMs / 1000)} s${waitError ? ` (the last read failed: ${waitError})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.${overQuote}`;
+			} else if (overQuote) {
+				json.note = overQuote.trim();
+			}
+		}
+		run.set(order.item, json);
+	}
+	return run.output();
+}

@@ -1,0 +1,241 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { asNodeError } from '../../helpers/execution';
+import { itemResults, retryRefusal } from '../../helpers/run';
+import {
+	isSet,
+	MAX_TIMEOUT_SECONDS,
+	parseBoolean,
+	parseName,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+} from '../../helpers/validation';
+import { DEFAULT_TIMEOUT_MS, listProxies, removeProxies } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'remove',
+	name: 'Remove',
+	description:
+		'Remove proxies for good, their paid time included. Irreversible: needs the number of proxies confirmed.',
+	action: 'Remove proxies',
+	subtitle: 'Remove Proxies',
+};
+
+/** Proxies per removal request. */
+const BATCH_SIZE = 100;
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Removing is irreversible: the proxies and their paid time are gone, and nothing is refunded. Use Dry Run (in Options) to see what a run would remove.',
+		name: 'removeNotice',
+		type: 'notice',
+		default: '',
+	},
+	proxyLocator('The proxy to remove. With several input items, each item names one proxy.'),
+	{
+		displayName: 'Confirm Number of Proxies',
+		name: 'confirmCount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		required: true,
+		description:
+			'How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number.',
+	},
+	optionsCollection([
+		{
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to only return what would be removed, removing nothing',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'The longest one removal request may take (at most 600). A removal that times out is never sent again automatically.',
+		},
+	]),
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const run = itemResults(this, items.length);
+
+	// The options and the confirmation concern the whole run: read from the first item, naming none.
+	let dryRun: boolean;
+	let timeoutMs: number;
+	let confirmed: number;
+	try {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		dryRun = isSet(options, 'dryRun')
+			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
+			: false;
+		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
+		confirmed = parseWholeNumber(
+			node,
+			undefined,
+			this.getNodeParameter('confirmCount', 0, undefined),
+			'Confirm Number of Proxies',
+			{ min: 0, max: 1_000_000 },
+			'Enter how many different proxies this run removes, e.g. 3.',
+		);
+	} catch (error) {
+		return run.failAll(error);
+	}
+	// The confirmation is what an AI agent's tool needs too: it must give the number as well.
+	const refusal = retryRefusal(node, dryRun, {
+		twice: 'send a removal twice',
+		check: 'read the proxy list (Proxy Account > Get Many) to see what is gone',
+	});
+	if (refusal) return run.failAll(refusal);
+
+	// Every item's proxy, before anything is sent. A proxy named twice is removed once.
+	const first = new Map<string, number>();
+	const repeats: Array<{ item: number; name: string; first: number }> = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const name = parseName(
+				node,
+				i,
+				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				'Proxy',
+				'PRX-US-AU1-0001',
+			);
+			const earlier = first.get(name);
+			if (earlier === undefined) first.set(name, i);
+			else repeats.push({ item: i, name, first: earlier });
+		} catch (error) {
+			run.fail(i, error);
+		}
+	}
+	const finish = () => {
+		for (const repeat of repeats) {
+			const failure = run.failures.get(repeat.first);
+			if (failure) run.fail(repeat.item, failure);
+			else
+				run.set(repeat.item, {
+					proxy_name: repeat.name,
+					status: 'skipped',
+					reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+				});
+		}
+		return run.output();
+	};
+	if (first.size === 0) return finish();
+
+	// The confirmation: exactly the number of different proxies named.
+	if (confirmed !== first.size) {
+		const named = `${first.size} ${first.size === 1 ? 'proxy' : 'proxies'}`;
+		const refused = new NodeOperationError(
+			node,
+			`Confirm Number of Proxies is ${confirmed}, but this run would remove ${named}`,
+			{
+				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove these ${named}.`,
+			},
+		);
+		for (const item of first.values()) run.fail(item, refused);
+		return finish();
+	}
+
+	// One read of the list: unknown names fail their own item, before anything is sent.
+	const firstItem = [...first.values()][0];
+	let known: Map<string, IDataObject>;
+	try {
+		const { proxies } = await listProxies(this, {
+			itemIndex: firstItem,
+			timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+		});
+		known = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy as IDataObject]));
+	} catch (error) {
+		for (const item of first.values()) run.fail(item, error);
+		return finish();
+	}
+	const planned: Array<{ name: string; item: number; record: IDataObject }> = [];
+	for (const [name, item] of first) {
+		const record = known.get(name);
+		if (record) {
+			planned.push({ name, item, record });
+			continue;
+		}
+		run.fail(
+			item,
+			new NodeOperationError(
+				node,
+				`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${item}]`,
+				{
+					description:
+						'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was removed for this item.',
+					itemIndex: item,
+				},
+			),
+		);
+	}
+	if (dryRun) {
+		for (const p of planned) {
+			run.set(p.item, {
+				proxy_name: p.name,
+				status: 'dry_run',
+				would_remove: true,
+				expires_at: p.record.expires_at ?? null,
+				isp: p.record.isp ?? null,
+				city: p.record.city ?? null,
+			});
+		}
+		return finish();
+	}
+
+	// Remove, batch by batch. A failed batch is never sent again, and no later batch is sent.
+	let stopped: NodeOperationError | undefined;
+	for (let b = 0; b < planned.length; b += BATCH_SIZE) {
+		const batch = planned.slice(b, b + BATCH_SIZE);
+		if (stopped) {
+			for (const p of batch) run.fail(p.item, stopped);
+			continue;
+		}
+		try {
+			await removeProxies(
+				this,
+				batch.map((p) => p.name),
+				{ itemIndex: batch[0].item, timeoutMs },
+			);
+			for (const p of batch) {
+				run.set(p.item, {
+					proxy_name: p.name,
+					status: 'removal_sent',
+					note: 'The service accepted the removal; the proxy leaves the list shortly.',
+				});
+			}
+		} catch (error) {
+			const failed = asNodeError(this, error, batch[0].item);
+			if (!run.continueOnFail) throw failed;
+			for (const p of batch) run.fail(p.item, failed);
+			stopped = new NodeOperationError(
+				node,
+				'Not sent: an earlier removal request of this run failed',
+				{
+					description:
+						'Nothing was removed for this proxy. Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.',
+				},
+			);
+		}
+	}
+	return finish();
+}

@@ -1,0 +1,239 @@
+/**
+ * Proxy > Buy and Proxy > Remove through n8n-core's real WorkflowExecute against the simulator:
+ * what the ledger and the request log show about money and irreversible removals.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
+import { apiRequests, createHarness, credentialsFor } from '../harness';
+import type { NodeResult } from '../harness';
+import { ProxyAccountSimulator } from '../simulator';
+
+function asTool(): ProxyAccount {
+	const node = new ProxyAccount();
+	node.description = { ...node.description, name: 'proxyAccountTool', displayName: 'Proxy Account Tool' };
+	return node;
+}
+
+const harness = createHarness([asTool()]);
+let sim: ProxyAccountSimulator;
+
+beforeEach(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 9, proxies: 8, cities: 8, balance: 5_000, frozenClock: true });
+});
+afterEach(async () => await sim.stop());
+
+/** A city with at least `count` proxies of the carrier in stock. */
+function cityWith(carrierKey: string, count: number) {
+	const city = sim.stock.find((c) => c.open && c.counts[carrierKey] >= count);
+	if (!city) throw new Error(`no city with ${count} ${carrierKey}`);
+	return city;
+}
+
+type Order = { carrier: string; city: string; quantity?: number; interval?: number; period?: string };
+
+function buy(orders: Order[], options: IDataObject = {}, node: { type?: string; continueOnFail?: boolean; onError?: string; retryOnFail?: boolean } = {}): Promise<NodeResult> {
+	return harness.runNode(
+		{
+			type: node.type ?? 'proxyAccount',
+			continueOnFail: node.continueOnFail,
+			retryOnFail: node.retryOnFail,
+			parameters: {
+				resource: 'proxy',
+				operation: 'buy',
+				carrier: '={{ $json.carrier }}',
+				city: '={{ $json.city }}',
+				quantity: '={{ $json.quantity }}',
+				interval: '={{ $json.interval }}',
+				period: '={{ $json.period }}',
+				options,
+			},
+		},
+		{ credentials: credentialsFor(sim), items: orders.map((o) => ({ quantity: 1, interval: 1, period: 'weekly', ...o })) },
+	);
+}
+
+const deploys = () => apiRequests(sim, 'POST /v1/proxies/deploy');
+
+describe('Proxy > Buy', () => {
+	it('buys all items in one order, charged exactly the quote, each item with its cost', async () => {
+		const att = cityWith('att', 2);
+		const tmo = cityWith('tmobile', 1);
+		const balance = sim.account().balance;
+		const stockBefore = att.counts.att;
+		const result = await buy([
+			{ carrier: 'AT&T', city: att.city, quantity: 2 },
+			{ carrier: 'T-Mobile', city: tmo.city, quantity: 1, period: 'monthly' },
+		]);
+		expect(result.status).toBe('success');
+		expect(deploys()).toHaveLength(1);
+		expect((deploys()[0].body as { proxies: unknown[] }).proxies).toHaveLength(3);
+		const charged = Math.round((balance - sim.account().balance) * 100) / 100;
+		expect(sim.ledger.filter((e) => e.kind === 'deploy')).toHaveLength(3);
+		expect(result.items.map((i) => i.json.status)).toEqual(['bought', 'bought']);
+		expect(result.items[0].json.total_charged).toBe(charged);
+		expect((result.items[0].json.cost as number) + (result.items[1].json.cost as number)).toBeCloseTo(charged, 2);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(att.counts.att).toBe(stockBefore - 2);
+	});
+
+	it('Dry Run quotes exactly what would be bought and buys nothing; the real run then charges that estimate', async () => {
+		const city = cityWith('verizon', 1);
+		const dry = await buy([{ carrier: 'Verizon', city: city.city, quantity: 1 }], { dryRun: true });
+		expect(dry.items[0].json).toMatchObject({ status: 'dry_run', charged: 0 });
+		expect(deploys()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+		const estimate = dry.items[0].json.estimated_total as number;
+		const real = await buy([{ carrier: 'Verizon', city: city.city, quantity: 1 }]);
+		expect(real.items[0].json.total_charged).toBe(estimate);
+	});
+
+	it('refuses over Maximum Total Cost before any order: nothing charged', async () => {
+		const city = cityWith('att', 3);
+		const result = await buy([{ carrier: 'AT&T', city: city.city, quantity: 3, interval: 4 }], { maxTotalCost: 1 }, { continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(/^The purchase would cost [\d.]+, more than the Maximum Total Cost of 1$/);
+		expect(result.items[0].json.message).toMatch(/Nothing was bought or charged/);
+		expect(deploys()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('never sends the order twice: a reply lost after the service charged says the purchase may have been made', async () => {
+		const city = cityWith('att', 1);
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after' });
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(sim.ledger).toHaveLength(1);
+		expect(result.items[0].json.message).toMatch(/The purchase may have been made: the request may have reached the service, so it was not sent again/);
+	});
+
+	it('a 503 is not retried either, and a refusal (out of stock) says nothing was charged', async () => {
+		const city = cityWith('att', 1);
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'status', status: 503 });
+		const failed = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(failed.items[0].json.message).toMatch(/may have been made/);
+		sim.resetLogs();
+		const empty = sim.stock.find((c) => c.open && c.counts.verizon === 0) ?? sim.stock[0];
+		sim.setStockCount(empty.city, 'verizon', 0);
+		// The quote prices it; the order is refused by the service before it charges.
+		const refused = await buy([{ carrier: 'Verizon', city: empty.city }], {}, { continueOnFail: true });
+		expect(refused.items[0].json.message).toMatch(/nothing was charged/);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('refuses Retry On Fail unless Dry Run, and as an AI tool without Maximum Total Cost; nothing sent', async () => {
+		const city = cityWith('att', 1);
+		const retry = await buy([{ carrier: 'AT&T', city: city.city }], {}, { retryOnFail: true });
+		expect(retry.status).toBe('error');
+		expect(retry.error?.message).toBe('Retry On Fail is on, which could buy the same proxies twice');
+		const tool = await buy([{ carrier: 'AT&T', city: city.city }], {}, { type: 'proxyAccountTool' });
+		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost');
+		expect(apiRequests(sim)).toHaveLength(0);
+		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
+		expect(dry.status).toBe('success');
+		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000 }, { type: 'proxyAccountTool' });
+		expect(capped.items[0].json.status).toBe('bought');
+		expect(sim.ledger).toHaveLength(1);
+	});
+
+	it('Wait for New Proxies reads the list until the new proxies appear and returns their names', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		const before = new Set(sim.account().proxies.keys());
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city, quantity: 2 }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const names = result.items[0].json.new_proxies as string[];
+		expect(result.items[0].json.status).toBe('bought');
+		expect(names).toHaveLength(2);
+		for (const name of names) {
+			expect(before.has(name)).toBe(false);
+			expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: city.city });
+		}
+		expect(sim.ledger.map((e) => e.proxy_name).sort()).toEqual([...names].sort());
+	});
+
+	it('new proxies not there by the wait timeout are reported as not yet visible, the charge kept', async () => {
+		sim.orders.deployDelayMs = 3_600_000;
+		const city = cityWith('att', 1);
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 1 });
+		expect(result.items[0].json).toMatchObject({ status: 'bought_not_yet_visible', new_proxies: [] });
+		expect(String(result.items[0].json.note)).toMatch(/^0 of 1 new proxy was in the proxy list after \d+ s/);
+		expect(deploys()).toHaveLength(1);
+	});
+
+	it('bad input fails its item before anything is sent, naming the field; the others are bought', async () => {
+		const city = cityWith('att', 1);
+		const result = await buy([{ carrier: 'AT&T', city: city.city, quantity: 0 }, { carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(result.items[0].json.error).toBe('Quantity must be a whole number from 1 to 100, but it is 0 [item 0]');
+		expect(result.items[1].json.status).toBe('bought');
+		expect((deploys()[0].body as { proxies: unknown[] }).proxies).toHaveLength(1);
+	});
+});
+
+function remove(names: string[], confirmCount: unknown, options: IDataObject = {}, node: { continueOnFail?: boolean; retryOnFail?: boolean } = {}): Promise<NodeResult> {
+	return harness.runNode(
+		{
+			type: 'proxyAccount',
+			continueOnFail: node.continueOnFail,
+			retryOnFail: node.retryOnFail,
+			parameters: {
+				resource: 'proxy',
+				operation: 'remove',
+				proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' },
+				confirmCount,
+				options,
+			},
+		},
+		{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+	);
+}
+
+const removals = () => apiRequests(sim, 'DELETE /v1/proxies/remove');
+
+describe('Proxy > Remove', () => {
+	it('removes the named proxies in one request when the confirmation matches; they leave the list shortly', async () => {
+		const [a, b] = [...sim.account().proxies.keys()];
+		const result = await remove([a, b, a], 2);
+		expect(result.status).toBe('success');
+		expect(removals()).toHaveLength(1);
+		expect((removals()[0].body as { proxies: string[] }).proxies).toEqual([a, b]);
+		expect(result.items.map((i) => i.json.status)).toEqual(['removal_sent', 'removal_sent', 'skipped']);
+		expect(sim.account().proxies.has(a)).toBe(true); // a 202: not yet
+		sim.clock.advance(60_000);
+		const list = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'getAll', returnAll: true } }, { credentials: credentialsFor(sim) });
+		const names = list.items.map((i) => i.json.proxy_name);
+		expect(names).not.toContain(a);
+		expect(names).not.toContain(b);
+	});
+
+	it('is refused, and nothing is sent, when the confirmation is not the number of proxies', async () => {
+		const names = [...sim.account().proxies.keys()].slice(0, 3);
+		for (const confirm of [0, 2, 4, '={{ "three" }}']) {
+			sim.resetLogs();
+			const result = await remove(names, confirm, {}, { continueOnFail: true });
+			expect(result.items).toHaveLength(3);
+			for (const item of result.items) expect(item.json.error).toMatch(/^Confirm Number of Proxies (is \d+, but this run would remove 3 proxies|must be a whole number)/);
+			expect(apiRequests(sim)).toHaveLength(0);
+		}
+		expect(sim.account().proxies.size).toBe(8);
+	});
+
+	it('Dry Run removes nothing; Retry On Fail is refused; an unknown name fails its own item only', async () => {
+		const [a, b] = [...sim.account().proxies.keys()];
+		const dry = await remove([a, b], 2, { dryRun: true });
+		expect(dry.items.map((i) => i.json.status)).toEqual(['dry_run', 'dry_run']);
+		expect(removals()).toHaveLength(0);
+		const retry = await remove([a], 1, {}, { retryOnFail: true });
+		expect(retry.error?.message).toBe('Retry On Fail is on, which could send a removal twice');
+		const mixed = await remove([a, 'PRX-NOT-THERE'], 2, {}, { continueOnFail: true });
+		expect(mixed.items[1].json.error).toBe('Proxy \u201cPRX-NOT-THERE\u201d was not found in this Proxy Account [item 1]');
+		expect((removals()[0].body as { proxies: string[] }).proxies).toEqual([a]);
+	});
+
+	it('a removal whose reply is lost is never sent again and says what to check', async () => {
+		const [a] = [...sim.account().proxies.keys()];
+		sim.injectFault({ route: 'DELETE /v1/proxies/remove', kind: 'status', status: 502 });
+		const result = await remove([a], 1, {}, { continueOnFail: true });
+		expect(removals()).toHaveLength(1);
+		expect(result.items[0].json.message).toMatch(/The removal may have been made: .*Read the proxy list/);
+	});
+});

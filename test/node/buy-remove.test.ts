@@ -237,3 +237,51 @@ describe('Proxy > Remove', () => {
 		expect(result.items[0].json.message).toMatch(/The removal may have been made: .*Read the proxy list/);
 	});
 });
+
+function move(name: string, carrier: string, city: string, options: IDataObject = {}, node: { type?: string; continueOnFail?: boolean } = {}): Promise<NodeResult> {
+	return harness.runNode(
+		{
+			type: node.type ?? 'proxyAccount',
+			continueOnFail: node.continueOnFail,
+			parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: name }, carrier, city, copySettings: true, options },
+		},
+		{ credentials: credentialsFor(sim) },
+	);
+}
+
+describe('Proxy > Change Location', () => {
+	it.each(['new', 'old', 'absent'] as const)('gives the old and the new name when the reply carries the %s name', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [name] = [...sim.account().proxies.keys()];
+		const city = cityWith('tmobile', 1);
+		const result = await move(name, 'T-Mobile', city.city);
+		expect(result.status).toBe('success');
+		const json = result.items[0].json;
+		expect(json).toMatchObject({ status: 'moved', old_proxy_name: name, carrier: 'T-Mobile', city: city.city });
+		// The service's list (read after the move) holds the new name, not the old one.
+		const list = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'getAll', returnAll: true } }, { credentials: credentialsFor(sim) });
+		expect(list.items.find((item) => item.json.proxy_name === json.new_proxy_name)?.json).toMatchObject({ isp: 'T-Mobile', city: city.city });
+		expect(list.items.some((item) => item.json.proxy_name === name)).toBe(false);
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+	});
+
+	it('a move not visible by the wait timeout is reported as sent, with no new name', async () => {
+		sim.orders.swapReplyName = 'absent';
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await move(name, 'AT&T', cityWith('att', 1).city, { waitTimeoutSeconds: 0 });
+		expect(result.items[0].json).toMatchObject({ status: 'move_sent', old_proxy_name: name, new_proxy_name: null });
+	});
+
+	it('is never sent twice, and as an AI tool it needs Allow as AI Tool', async () => {
+		const [name] = [...sim.account().proxies.keys()];
+		sim.injectFault({ route: 'POST /v1/proxies/swap/:name', kind: 'status', status: 504 });
+		const failed = await move(name, 'AT&T', cityWith('att', 1).city, {}, { continueOnFail: true });
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+		expect(failed.items[0].json.message).toMatch(/The change of location may have been made/);
+		sim.resetLogs();
+		const tool = await move(name, 'AT&T', cityWith('att', 1).city, {}, { type: 'proxyAccountTool' });
+		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+});

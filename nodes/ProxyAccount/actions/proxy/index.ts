@@ -6,9 +6,10 @@ import * as setIpv4 from './setIpv4.operation';
 import * as setAuthentication from './setAuthentication.operation';
 import * as remove from './remove.operation';
 import * as buy from './buy.operation';
+import * as changeLocation from './changeLocation.operation';
 
 export const proxy = defineResource(
 	{ value: 'proxy', name: 'Proxy' },
-	[extend, get, getAll, setIpv4, setAuthentication, remove, buy],
+	[extend, get, getAll, setIpv4, setAuthentication, remove, buy, changeLocation],
 	getAll,
 );

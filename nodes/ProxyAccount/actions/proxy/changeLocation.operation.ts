@@ -1,0 +1,254 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { asNodeError } from '../../helpers/execution';
+import { agentRefusal, itemResults, retryRefusal } from '../../helpers/run';
+import {
+	isSet,
+	MAX_TIMEOUT_SECONDS,
+	parseBoolean,
+	parseName,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+} from '../../helpers/validation';
+import type { ProxyRecord } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'changeLocation',
+	name: 'Change Location',
+	description:
+		'Move a proxy to another carrier and/or city; its name and port change. The service may charge for it: as an AI tool only when allowed.',
+	action: 'Change the location of a proxy',
+	subtitle: 'Change Proxy Location',
+};
+
+const DEFAULT_TIMEOUT_SECONDS = 60;
+const DEFAULT_WAIT_SECONDS = 60;
+const WAIT_PAUSE_MS = 3_000;
+
+export const properties: INodeProperties[] = [
+	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
+	{
+		displayName: 'Carrier Name or ID',
+		name: 'carrier',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCarriers' },
+		default: '',
+		required: true,
+		description:
+			'The carrier to move to, e.g. T-Mobile (it may stay the same). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'City Name or ID',
+		name: 'city',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['carrier'] },
+		default: '',
+		required: true,
+		description:
+			'The city to move to, as listed in stock, e.g. Denver (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Copy Settings',
+		name: 'copySettings',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether the moved proxy keeps its automatic IP rotation and its authentication (username and password, or IP whitelist)',
+	},
+	optionsCollection([
+		{
+			displayName: 'Allow as AI Tool',
+			name: 'allowAsTool',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an AI agent may move proxies with this node when it runs as a tool (the service may charge for a move)',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'The longest the move request may take (at most 600). A move that times out is never sent again automatically.',
+		},
+		{
+			displayName: 'Wait Timeout (Seconds)',
+			name: 'waitTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: DEFAULT_WAIT_SECONDS,
+			description:
+				'How long to read the proxy list for the new name when the reply does not give it (0: do not wait)',
+		},
+	]),
+];
+
+const sameText = (a: unknown, b: unknown) =>
+	typeof a === 'string' &&
+	typeof b === 'string' &&
+	a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const run = itemResults(this, items.length);
+
+	let timeoutMs: number;
+	let waitMs: number;
+	let allowAsTool: boolean;
+	try {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
+		waitMs = isSet(options, 'waitTimeoutSeconds')
+			? parseWholeNumber(
+					node,
+					undefined,
+					options.waitTimeoutSeconds,
+					'Wait Timeout (Seconds)',
+					{ min: 0, max: MAX_TIMEOUT_SECONDS },
+					`Enter how many seconds to wait for the new name, e.g. ${DEFAULT_WAIT_SECONDS}.`,
+				) * 1000
+			: DEFAULT_WAIT_SECONDS * 1000;
+		allowAsTool = isSet(options, 'allowAsTool')
+			? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
+			: false;
+	} catch (error) {
+		return run.failAll(error);
+	}
+	const refusal =
+		retryRefusal(node, false, {
+			twice: 'move a proxy twice',
+			check: 'read the proxy list (Proxy Account > Get Many) to see where the proxy is',
+		}) ??
+		agentRefusal(
+			this,
+			allowAsTool
+				? undefined
+				: {
+						operation: 'Change Location',
+						limit: 'Allow as AI Tool',
+						fix: 'Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may move proxies (the service may charge for a move).',
+					},
+		);
+	if (refusal) return run.failAll(refusal);
+
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const name = parseName(
+				node,
+				i,
+				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				'Proxy',
+				'PRX-US-AU1-0001',
+			);
+			const isp = parseName(
+				node,
+				i,
+				this.getNodeParameter('carrier', i, ''),
+				'Carrier',
+				'T-Mobile',
+			);
+			const location = parseName(node, i, this.getNodeParameter('city', i, ''), 'City', 'Denver');
+			const copy = parseBoolean(
+				node,
+				i,
+				this.getNodeParameter('copySettings', i, true),
+				'Copy Settings',
+			);
+
+			// The names before the move, to find the new one when the reply does not give it.
+			const { proxies } = await listProxies(this, { itemIndex: i, timeoutMs: DEFAULT_TIMEOUT_MS });
+			const before = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+			const old = before.get(name);
+			if (!old) {
+				run.fail(
+					i,
+					new NodeOperationError(
+						node,
+						`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${i}]`,
+						{
+							description:
+								'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was moved.',
+							itemIndex: i,
+						},
+					),
+				);
+				continue;
+			}
+
+			// Sent once: never again once it may have reached the service.
+			let replied: string | undefined;
+			try {
+				const { result } = await swapProxy(
+					this,
+					name,
+					{ isp, location, copy_settings: copy },
+					{ itemIndex: i, timeoutMs },
+				);
+				replied = result.proxy_name;
+			} catch (error) {
+				const failed = asNodeError(this, error, i);
+				if (!run.continueOnFail) throw failed;
+				run.fail(i, failed);
+				continue;
+			}
+
+			let newName = replied !== undefined && replied !== name ? replied : undefined;
+			let waited = 0;
+			const started = Date.now();
+			while (newName === undefined && waited < waitMs) {
+				let list: ProxyRecord[] = [];
+				try {
+					list = (await listProxies(this, { itemIndex: i, timeoutMs: DEFAULT_TIMEOUT_MS })).proxies;
+				} catch {
+					list = [];
+				}
+				const gone = list.length > 0 && !list.some((proxy) => proxy.proxy_name === name);
+				const candidates = list.filter(
+					(proxy) =>
+						!before.has(proxy.proxy_name) &&
+						sameText(proxy.isp, isp) &&
+						sameText(proxy.city, location),
+				);
+				if (gone && candidates.length > 0) {
+					newName = (candidates.find((proxy) => proxy.username === old.username) ?? candidates[0])
+						.proxy_name;
+					break;
+				}
+				waited = Date.now() - started;
+				if (waited + WAIT_PAUSE_MS > waitMs) break;
+				await sleep(WAIT_PAUSE_MS);
+				waited = Date.now() - started;
+			}
+			const json: IDataObject = {
+				status: newName === undefined ? 'move_sent' : 'moved',
+				old_proxy_name: name,
+				new_proxy_name: newName ?? null,
+				carrier: isp,
+				city: location,
+				copy_settings: copy,
+			};
+			if (newName === undefined) {
+				json.note =
+					'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
+			}
+			run.set(i, json);
+		} catch (error) {
+			run.fail(i, error);
+		}
+	}
+	return run.output();
+}

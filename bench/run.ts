@@ -195,6 +195,10 @@ const ROUTE_NAMES: Record<RouteKey, string> = {
 	'POST /v1/proxies/deploy': 'deploy',
 	'POST /v1/proxies/swap/:name': 'swap',
 	'DELETE /v1/proxies/remove': 'remove',
+	'POST /v1/proxies/changeip/:name': 'rotate',
+	'GET /v1/proxies/changeip/:key/:name': 'rotate-link',
+	'POST /v1/proxies/reboot/:name': 'reboot',
+	'POST /v1/proxies/autochangeip/:name': 'auto-rotation',
 };
 
 /** `12 (10 allocate, 2 list)` */

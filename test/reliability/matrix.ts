@@ -123,6 +123,26 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
 		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
 	},
+	'POST /v1/proxies/changeip/:name': {
+		missing: { remove: ['data.last_ip_change'], field: 'data.last_ip_change' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'GET /v1/proxies/changeip/:key/:name': {
+		missing: { remove: ['data.last_ip_change'], field: 'data.last_ip_change' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'POST /v1/proxies/reboot/:name': {
+		missing: { remove: ['data.last_reboot'], field: 'data.last_reboot' },
+		type: { set: { 'data.proxy_name': 7 }, field: 'data.proxy_name', issue: 'should be string but is number' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'POST /v1/proxies/autochangeip/:name': {
+		missing: { remove: ['data.auto_change'], field: 'data.auto_change' },
+		type: { set: { 'data.auto_change': 'yes' }, field: 'data.auto_change', issue: 'should be boolean but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
 	'DELETE /v1/proxies/remove': {
 		missing: { remove: ['ok'], field: 'ok' },
 		type: { set: { ok: 'yes' }, field: 'ok', issue: 'should be boolean but is string' },

@@ -112,6 +112,7 @@ function route<M extends Method, P extends string>(spec: RouteSpec<M, P>): Route
 const MALFORMED_PRICE = '{"ok":true,"message":"Price calculated","data":{"member":true,"periods":{"weekly":{"individual":{"VR-AU-';
 const MALFORMED_IPV4 = '{"ok":true,"message":"IPv4 setting sent","data":{"proxy_name":"PRX-';
 const MALFORMED_AUTH = '{"ok":true,"message":"Authentication updated","data":{"proxy_name":"PRX-';
+const MALFORMED_DEVICE = '{"ok":true,"message":"Sent to the device","data":{"proxy_name":"PRX-';
 const MALFORMED_ORDER = '{"ok":true,"message":"Order queued","data":{"user_id":"u_';
 const MALFORMED_ALLOCATE = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
 
@@ -176,6 +177,36 @@ export const ROUTES = [
 		jsonBody: true,
 		handle: ({ state, account, params, body }) => state.setWhitelist(account, params.name, body),
 		faults: { sideEffects: true, malformed: MALFORMED_AUTH },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/changeip/:name',
+		paramLabels: { name: 'proxyName' },
+		handle: ({ state, account, params }) => state.changeIp(account, params.name),
+		faults: { sideEffects: true, malformed: MALFORMED_DEVICE },
+	}),
+	route({
+		// The rotation link of a Limited key: the key is in the path, no Authorization header needed.
+		method: 'GET',
+		path: '/v1/proxies/changeip/:key/:name',
+		paramLabels: { key: 'limitedApiKey', name: 'proxyName' },
+		handle: ({ state, account, params }) => state.changeIp(account, params.name),
+		faults: { sideEffects: true, malformed: MALFORMED_DEVICE },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/reboot/:name',
+		paramLabels: { name: 'proxyName' },
+		handle: ({ state, account, params }) => state.reboot(account, params.name),
+		faults: { sideEffects: true, malformed: MALFORMED_DEVICE },
+	}),
+	route({
+		method: 'POST',
+		path: '/v1/proxies/autochangeip/:name',
+		paramLabels: { name: 'proxyName' },
+		jsonBody: true,
+		handle: ({ state, account, params, body }) => state.setAutoChange(account, params.name, body),
+		faults: { sideEffects: true, malformed: MALFORMED_DEVICE },
 	}),
 	route({
 		method: 'POST',

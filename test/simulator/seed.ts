@@ -86,6 +86,11 @@ export class Rng {
 }
 
 /** The demo account's API key for a seed: 'pa_live_' + 32 hex chars. */
+/** The Limited key of an account (it may only change IPs), derived from the seed and its master key. */
+export function limitedKeyFor(seed: number, apiKey: string): string {
+	return `pa_lim_${createHash('sha256').update(`proxy-account-simulator:limited-key:${seed}:${apiKey}`).digest('hex').slice(0, 32)}`;
+}
+
 export function demoApiKeyForSeed(seed: number): string {
 	return `pa_live_${createHash('sha256').update(`proxy-account-simulator:demo-key:${seed}`).digest('hex').slice(0, 32)}`;
 }

@@ -224,10 +224,32 @@ export class SimServer {
 		const route = match.route;
 		entry.route = route.key;
 
-		// The gateway: authentication, then rate limits.
+		// The gateway: authentication, then rate limits. The rotation link carries a Limited key in
+		// its path; a Limited key as bearer may only change IPs (proxies.change_ip).
 		const authorization = req.headers.authorization;
 		const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-		const account = bearer ? state.accounts.get(bearer[1]) : undefined;
+		let account = bearer ? state.accounts.get(bearer[1]) : undefined;
+		if (route.key === 'GET /v1/proxies/changeip/:key/:name') {
+			let key = '';
+			try {
+				key = decodeURIComponent(match.params.key ?? '');
+			} catch {
+				key = '';
+			}
+			account = state.limitedKeys.get(key);
+			if (!account) {
+				this.write(res, problem(401, 'Unauthorized', 'The rotation link\'s key is not a valid Limited API key.', '/v1/proxies/changeip/***'), entry);
+				return;
+			}
+		} else if (!account && bearer && state.limitedKeys.has(bearer[1])) {
+			const limited = state.limitedKeys.get(bearer[1])!;
+			if (route.key !== 'POST /v1/proxies/changeip/:name') {
+				entry.apiKey = limited.limitedKey;
+				this.write(res, problem(403, 'Forbidden', 'This API key is a Limited key: it may only change the IP of proxies (proxies.change_ip).', path), entry);
+				return;
+			}
+			account = limited;
+		}
 		if (!account) {
 			const detail = authorization === undefined
 				? 'No API key was sent. Send the header Authorization: Bearer <API key>.'
@@ -258,6 +280,7 @@ export class SimServer {
 					body: { value: parsed.value, json: parsed.json, sent: raw.length > 0 },
 					seq: entry.seq,
 				}),
+				path,
 			);
 
 		if (!fault) {
@@ -273,8 +296,11 @@ export class SimServer {
 		});
 	}
 
-	private outcomeReply(outcome: Outcome): Reply {
+	private outcomeReply(outcome: Outcome, path = ''): Reply {
 		if (outcome.ok) return json(outcome.status ?? 200, outcome.body);
+		if (outcome.error === 'throttled') {
+			return problem(429, 'Too Many Requests', outcome.message, path, { 'Retry-After': String(outcome.retryAfter ?? 60) });
+		}
 		const body: Record<string, unknown> = { ok: false, message: outcome.message };
 		if (outcome.data !== undefined) body.data = outcome.data;
 		if (this.state.businessErrors === 'ok-false-200') return json(200, body);

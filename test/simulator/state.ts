@@ -12,6 +12,7 @@ import {
 	demoApiKeyForSeed,
 	generateProxies,
 	generateStock,
+	limitedKeyFor,
 	Rng,
 } from './seed';
 import type { RouteKey } from './routes';
@@ -42,6 +43,11 @@ export const DEPLOY_DELAY_MS = 30_000;
 export const SWAP_DELAY_MS = 20_000;
 /** Removed proxies leave the list this long after the 202. */
 export const REMOVE_DELAY_MS = 5_000;
+/** The service's throttles: an IP change at most once a minute, a reboot once per 5 minutes, per proxy. */
+export const IP_CHANGE_INTERVAL_MS = 60_000;
+export const REBOOT_INTERVAL_MS = 5 * 60_000;
+/** A rotation or a reboot shows on the proxy this long after the 202 (simulator clock). */
+export const DEVICE_DELAY_MS = 5_000;
 /** Which name a swap's reply carries: the live reference leaves it open. */
 export type SwapReplyName = 'old' | 'new' | 'absent';
 /** Entries an IP whitelist may hold. */
@@ -54,9 +60,9 @@ const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** What a service handler produced: a success body or a business error. */
 export type Outcome =
 	| { ok: true; body: Record<string, unknown>; status?: number }
-	| { ok: false; error: BusinessErrorKind; message: string; data?: unknown };
+	| { ok: false; error: BusinessErrorKind; message: string; data?: unknown; retryAfter?: number };
 
-export type BusinessErrorKind = 'invalid' | 'not-found' | 'funds';
+export type BusinessErrorKind = 'invalid' | 'not-found' | 'funds' | 'throttled';
 
 function fail(error: BusinessErrorKind, message: string, data?: unknown): Outcome {
 	return data === undefined ? { ok: false, error, message } : { ok: false, error, message, data };
@@ -85,6 +91,8 @@ export class SimState {
 	readonly prices: Record<string, Record<Period, UnitPrices>>;
 	readonly stock: SimStockCity[];
 	readonly accounts = new Map<string, SimAccount>();
+	/** Limited keys, to the account they belong to. */
+	readonly limitedKeys = new Map<string, SimAccount>();
 	readonly demoApiKey: string;
 	readonly requests: RequestLogEntry[] = [];
 	readonly ledger: ChargeEntry[] = [];
@@ -109,6 +117,8 @@ export class SimState {
 	swapReplyName: SwapReplyName = 'new';
 	/** What a swap costs, per proxy (0: free, the default). */
 	swapPrice = 0;
+	/** Rotations and reboots sent to a device: when, and when they show on the proxy. */
+	private readonly deviceCommands = new Map<ProxyRecord, { ip?: { at: number }; reboot?: { at: number } }>();
 	/** How long after the 202 a deploy, a swap and a removal take effect (tests shorten them). */
 	deployDelayMs = DEPLOY_DELAY_MS;
 	swapDelayMs = SWAP_DELAY_MS;
@@ -160,8 +170,10 @@ export class SimState {
 		const proxies = new Map<string, ProxyRecord>();
 		for (const record of generateProxies(rng, count, this.generationContext())) proxies.set(record.proxy_name, record);
 		this.nextProxySeq += count;
-		const account: SimAccount = { apiKey: input.apiKey, balance, member: input.member ?? false, proxies };
+		const limitedKey = limitedKeyFor(this.seed, input.apiKey);
+		const account: SimAccount = { apiKey: input.apiKey, limitedKey, balance, member: input.member ?? false, proxies };
 		this.accounts.set(input.apiKey, account);
+		this.limitedKeys.set(limitedKey, account);
 		return account;
 	}
 
@@ -276,12 +288,14 @@ export class SimState {
 	listProxies(account: SimAccount): Outcome {
 		this.settleIpv4();
 		this.settleOrders();
+		this.settleDevices(account);
 		return { ok: true, body: { ok: true, data: Array.from(account.proxies.values()) } };
 	}
 
 	getProxy(account: SimAccount, name: string): Outcome {
 		this.settleIpv4();
 		this.settleOrders();
+		this.settleDevices(account);
 		const record = account.proxies.get(name);
 		if (!record) return fail('not-found', 'Proxy not found');
 		return { ok: true, body: { ok: true, data: record } };
@@ -716,6 +730,104 @@ export class SimState {
 		}
 		this.pendingRemovals.push({ due: this.clock.now() + this.removeDelayMs, account, names: [...new Set(names as string[])] });
 		return { ok: true, status: 202, body: { ok: true, message: 'Removal queued' } };
+	}
+
+	// ----- IP rotation, reboot, automatic rotation (account operations #2-#5) ----------------------
+
+	/**
+	 * Applies what devices did by now (lazily, by the simulator clock): a rotation or a reboot shows
+	 * DEVICE_DELAY_MS after its 202; a proxy on automatic rotation changes IP every `auto_change_time`
+	 * minutes after its last change.
+	 */
+	settleDevices(account: SimAccount): void {
+		const now = this.clock.now();
+		for (const record of account.proxies.values()) {
+			const command = this.deviceCommands.get(record);
+			if (command?.ip && command.ip.at + DEVICE_DELAY_MS <= now) {
+				record.last_ip_change = formatTimestamp(command.ip.at, this.utcOffsetMinutes);
+				delete command.ip;
+			}
+			if (command?.reboot) {
+				if (command.reboot.at + DEVICE_DELAY_MS <= now) {
+					record.last_reboot = formatTimestamp(command.reboot.at, this.utcOffsetMinutes);
+					record.network_status = 'online';
+					delete command.reboot;
+				} else record.network_status = 'rebooting';
+			}
+			if (record.auto_change === true && Number(record.auto_change_time) >= 1 && !command?.ip) {
+				const every = Number(record.auto_change_time) * 60_000;
+				const last = parseTimestamp(record.last_ip_change);
+				if (Number.isFinite(last) && now - last >= every) {
+					record.last_ip_change = formatTimestamp(last + Math.floor((now - last) / every) * every, this.utcOffsetMinutes);
+				}
+			}
+		}
+	}
+
+	/** When a proxy may be sent the command again: 0 when it may now. */
+	private throttled(record: ProxyRecord, kind: 'ip' | 'reboot'): number {
+		const sent = this.deviceCommands.get(record)?.[kind]?.at;
+		const last = sent ?? parseTimestamp(kind === 'ip' ? record.last_ip_change : record.last_reboot);
+		const interval = kind === 'ip' ? IP_CHANGE_INTERVAL_MS : REBOOT_INTERVAL_MS;
+		const wait = Number.isFinite(last) ? last + interval - this.clock.now() : 0;
+		return wait > 0 ? Math.ceil(wait / 1000) : 0;
+	}
+
+	private deviceCommand(account: SimAccount, name: string, kind: 'ip' | 'reboot'): Outcome {
+		this.settleDevices(account);
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		const wait = this.throttled(record, kind);
+		if (wait > 0) {
+			const what = kind === 'ip' ? 'The IP of this proxy can be changed once a minute' : 'This proxy can be rebooted once every 5 minutes';
+			return { ok: false, error: 'throttled', message: `${what}. Retry in ${wait} s.`, retryAfter: wait };
+		}
+		const now = this.clock.now();
+		const command = this.deviceCommands.get(record) ?? {};
+		command[kind] = { at: now };
+		this.deviceCommands.set(record, command);
+		if (kind === 'reboot') record.network_status = 'rebooting';
+		const at = formatTimestamp(now, this.utcOffsetMinutes);
+		return {
+			ok: true,
+			status: 202,
+			body: {
+				ok: true,
+				message: kind === 'ip' ? 'IP change sent to the device' : 'Reboot sent to the device',
+				data: kind === 'ip' ? { proxy_name: record.proxy_name, last_ip_change: at } : { proxy_name: record.proxy_name, last_reboot: at },
+			},
+		};
+	}
+
+	/** `POST /v1/proxies/changeip/{name}` (and the rotation link): at most once a minute per proxy. */
+	changeIp(account: SimAccount, name: string): Outcome {
+		return this.deviceCommand(account, name, 'ip');
+	}
+
+	/** `POST /v1/proxies/reboot/{name}`: at most once every 5 minutes per proxy. */
+	reboot(account: SimAccount, name: string): Outcome {
+		return this.deviceCommand(account, name, 'reboot');
+	}
+
+	/** `POST /v1/proxies/autochangeip/{name}` `{enable, rate}`: rate in minutes, 1 to 1440 (default 10). */
+	setAutoChange(account: SimAccount, name: string, body: unknown): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		if (typeof body.enable !== 'boolean') return fail('invalid', 'enable must be a boolean');
+		const rate = body.rate === undefined ? 10 : body.rate;
+		if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > 1440) return fail('invalid', 'rate must be a whole number of minutes from 1 to 1440');
+		this.settleDevices(account);
+		const record = account.proxies.get(name);
+		if (!record) return fail('not-found', 'Proxy not found');
+		record.auto_change = body.enable;
+		record.auto_change_time = body.enable ? rate : 0;
+		const now = this.clock.now();
+		if (body.enable) record.last_ip_change = record.last_ip_change ?? formatTimestamp(now, this.utcOffsetMinutes);
+		const last = parseTimestamp(record.last_ip_change);
+		const next = body.enable ? formatTimestamp((Number.isFinite(last) && last > now - rate * 60_000 ? last : now) + rate * 60_000, this.utcOffsetMinutes) : null;
+		return {
+			ok: true,
+			body: { ok: true, message: 'Automatic IP change updated', data: { proxy_name: record.proxy_name, next_ip_change: next, auto_change: record.auto_change, auto_change_time: record.auto_change_time } },
+		};
 	}
 
 	discardProxy(apiKey: string | null | undefined, name: string): boolean {

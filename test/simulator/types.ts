@@ -142,6 +142,8 @@ export const PROXY_EXTRA_FIELDS = ['country', 'ipv4', 'next_ip_change', 'product
 
 export interface SimAccount {
 	apiKey: string;
+	/** The account's Limited key: it may only change IPs (`proxies.change_ip`). */
+	limitedKey: string;
 	balance: number;
 	member: boolean;
 	proxies: Map<string, ProxyRecord>;

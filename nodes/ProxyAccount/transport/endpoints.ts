@@ -4,6 +4,9 @@ import type { ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
 	AllocateData,
+	AutoChangeData,
+	IpChangeData,
+	RebootData,
 	DeployData,
 	SwapData,
 	BasicAuthData,
@@ -379,4 +382,114 @@ export async function removeProxies(
 		...options,
 	});
 	return { message: response.body.message, serverTime: response.serverTime };
+}
+
+const CHECK_DEVICE = 'Read the proxy (Proxy Account > Get) to see whether it was';
+
+/**
+ * `POST /v1/proxies/changeip/{name}` (202: sent to the device). At most once a minute per proxy: a
+ * 429 says how long to wait. Never repeated once it may have reached the service; the caller
+ * decides what to do about a 429 (`retry: {maxAttempts: 1}` leaves it to the caller).
+ */
+export async function rotateIp(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	options: CallOptions = {},
+): Promise<{ result: IpChangeData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: actionPath(ctx, 'changeip', proxyName, options.itemIndex),
+		endpoint: 'POST /v1/proxies/changeip/{proxyName}',
+		proxyName,
+		schema: responseSchemas.ipChange,
+		idempotency: 'charge',
+		change: { what: 'The IP change', check: CHECK_DEVICE },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/**
+ * The rotation link of a Limited key: `GET /v1/proxies/changeip/{limitedKey}/{name}`. The key is in
+ * the path, so it is a secret of the URL: it is kept out of every message.
+ */
+export async function rotateIpWithLink(
+	ctx: ProxyAccountContext,
+	limitedKey: string,
+	proxyName: string,
+	options: CallOptions = {},
+): Promise<{ result: IpChangeData; message?: string; serverTime: number }> {
+	const path = actionPath(ctx, 'changeip', proxyName, options.itemIndex).replace(
+		/^\/v1\/proxies\/changeip\//,
+		`/v1/proxies/changeip/${encodeURIComponent(limitedKey)}/`,
+	);
+	const response = await apiRequest(ctx, {
+		method: 'GET',
+		path,
+		endpoint: 'GET /v1/proxies/changeip/{limitedApiKey}/{proxyName}',
+		proxyName,
+		schema: responseSchemas.ipChange,
+		idempotency: 'charge',
+		change: { what: 'The IP change', check: CHECK_DEVICE },
+		secrets: [limitedKey, encodeURIComponent(limitedKey)],
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/** `POST /v1/proxies/reboot/{name}` (202): at most once every 5 minutes per proxy. */
+export async function rebootProxy(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	options: CallOptions = {},
+): Promise<{ result: RebootData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: actionPath(ctx, 'reboot', proxyName, options.itemIndex),
+		endpoint: 'POST /v1/proxies/reboot/{proxyName}',
+		proxyName,
+		schema: responseSchemas.reboot,
+		idempotency: 'charge',
+		change: { what: 'The reboot', check: CHECK_DEVICE },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/** `POST /v1/proxies/autochangeip/{name}` `{enable, rate}`: rate in minutes, 1 to 1440. */
+export async function setAutoRotation(
+	ctx: ProxyAccountContext,
+	proxyName: string,
+	enable: boolean,
+	rateMinutes: number,
+	options: CallOptions = {},
+): Promise<{ result: AutoChangeData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'POST',
+		path: actionPath(ctx, 'autochangeip', proxyName, options.itemIndex),
+		endpoint: 'POST /v1/proxies/autochangeip/{proxyName}',
+		proxyName,
+		body: { enable, rate: rateMinutes },
+		schema: responseSchemas.autoChange,
+		idempotency: 'charge',
+		change: { what: 'The automatic rotation setting', check: CHECK_DEVICE },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
 }

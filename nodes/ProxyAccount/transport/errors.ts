@@ -508,6 +508,8 @@ export interface RequestErrorFacts {
 	mayHaveActed: boolean;
 	/** What the service said, secrets masked. */
 	said?: string;
+	/** Seconds the service asked to wait (`retry-after`), e.g. for a 429. */
+	retryAfterSeconds?: number;
 }
 
 const factsOf = new WeakMap<NodeApiError, RequestErrorFacts>();
@@ -568,6 +570,7 @@ export function toNodeApiError(
 	factsOf.set(error, {
 		kind,
 		mayHaveActed: mayHaveActed(failure),
+		retryAfterSeconds: failure.kind === 'http' ? failure.retryAfterSeconds : undefined,
 		said: facts.said && redact(facts.said, info.secrets),
 	});
 	return error;

@@ -84,6 +84,8 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	 * say whether the change may have been made instead of speaking of a charge.
 	 */
 	change?: ChangeNote;
+	/** Further strings that must never appear in a message (e.g. a Limited key in the path). */
+	secrets?: string[];
 }
 
 export interface ApiResponse<T> {
@@ -382,7 +384,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 			attempts: attempt,
 			elapsedMs: elapsed,
 			timeoutMs,
-			secrets: [connection.apiKey],
+			secrets: [connection.apiKey, ...(request.secrets ?? [])],
 		};
 		if (attempt < policy.maxAttempts && isRetriable(failure, request.idempotency)) {
 			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;

@@ -150,6 +150,32 @@ export const swapDataSchema = z.object({ proxy_name: z.string().optional() }).pa
 
 export type SwapData = z.infer<typeof swapDataSchema>;
 
+/** `POST /v1/proxies/changeip/{name}` and the rotation link (202: sent to the device). */
+export const ipChangeDataSchema = z
+	.object({ proxy_name: z.string(), last_ip_change: timestamp })
+	.passthrough();
+
+export type IpChangeData = z.infer<typeof ipChangeDataSchema>;
+
+/** `POST /v1/proxies/reboot/{name}` (202: sent to the device). */
+export const rebootDataSchema = z
+	.object({ proxy_name: z.string(), last_reboot: timestamp })
+	.passthrough();
+
+export type RebootData = z.infer<typeof rebootDataSchema>;
+
+/** `POST /v1/proxies/autochangeip/{name}`. */
+export const autoChangeDataSchema = z
+	.object({
+		proxy_name: z.string(),
+		next_ip_change: timestamp.nullable().optional(),
+		auto_change: z.boolean(),
+		auto_change_time: int,
+	})
+	.passthrough();
+
+export type AutoChangeData = z.infer<typeof autoChangeDataSchema>;
+
 function envelope<T extends z.ZodTypeAny>(data: T) {
 	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
 }
@@ -164,6 +190,9 @@ export const responseSchemas = {
 	basicAuth: envelope(basicAuthDataSchema),
 	whitelist: envelope(whitelistDataSchema),
 	deploy: envelope(deployDataSchema),
+	ipChange: envelope(ipChangeDataSchema),
+	reboot: envelope(rebootDataSchema),
+	autoChange: envelope(autoChangeDataSchema),
 	swap: envelope(swapDataSchema),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
 	remove: z

@@ -112,6 +112,8 @@ function route<M extends Method, P extends string>(spec: RouteSpec<M, P>): Route
 const MALFORMED_PRICE = '{"ok":true,"message":"Price calculated","data":{"member":true,"periods":{"weekly":{"individual":{"VR-AU-';
 const MALFORMED_ALLOCATE = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
 
+const MALFORMED_RENEW = '{"ok":true,"message":"Auto-renew settings updated","data":{"proxies":{"time":[{"proxy_name":"PRX-';
+
 /** Every route of the service. The order is the order of ROUTE_KEYS (error messages list them). */
 export const ROUTES = [
 	route({
@@ -148,6 +150,20 @@ export const ROUTES = [
 		handle: ({ state, account, body, seq }) => state.allocate(account, body, seq),
 		// It charges the wallet and moves expiries.
 		faults: { sideEffects: true, malformed: MALFORMED_ALLOCATE },
+	}),
+	route({
+		method: 'GET',
+		path: '/v1/funds',
+		handle: ({ state, account }) => state.funds(account),
+		faults: { sideEffects: false },
+	}),
+	route({
+		method: 'PATCH',
+		path: '/v1/proxies/allocate/renew',
+		jsonBody: true,
+		handle: ({ state, account, body }) => state.setAutoRenew(account, body),
+		// It changes the proxies' auto-renew settings.
+		faults: { sideEffects: true, malformed: MALFORMED_RENEW },
 	}),
 ] as const;
 

@@ -189,6 +189,8 @@ const ROUTE_NAMES: Record<RouteKey, string> = {
 	'GET /v1/proxies/:name': 'get',
 	'GET /v1/stock': 'stock',
 	'POST /v1/price': 'quote',
+	'GET /v1/funds': 'funds',
+	'PATCH /v1/proxies/allocate/renew': 'auto-renew',
 };
 
 /** `12 (10 allocate, 2 list)` */

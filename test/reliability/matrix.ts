@@ -98,6 +98,16 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { 'data.total': 'lots' }, field: 'data.total', issue: 'should be number but is string' },
 		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
 	},
+	'GET /v1/funds': {
+		missing: { remove: ['data.upcoming'], field: 'data.upcoming' },
+		type: { set: { 'data.funds': '12.5' }, field: 'data.funds', issue: 'should be number but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/allocate/renew': {
+		missing: { remove: ['data.proxies'], field: 'data.proxies' },
+		type: { set: { 'data.proxies.time': 'all' }, field: 'data.proxies.time', issue: 'should be array but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
 };
 
 /** A quote that prices none of the lines it was asked for. */

@@ -46,7 +46,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export type Idempotency = 'read' | 'charge';
 
 export interface ApiRequest<S extends z.ZodTypeAny> {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'POST' | 'PATCH';
 	/** Path below the base URL, already encoded, e.g. `/v1/proxies/PRX%2F1`. */
 	path: string;
 	/** Documented endpoint for messages, e.g. `GET /v1/proxies/{proxyName}`. */

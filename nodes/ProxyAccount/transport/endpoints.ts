@@ -202,7 +202,11 @@ export async function getFunds(
 		idempotency: 'read',
 		...options,
 	});
-	return { funds: response.body.data, message: response.body.message, serverTime: response.serverTime };
+	return {
+		funds: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
 }
 
 export interface AutoRenewLine {

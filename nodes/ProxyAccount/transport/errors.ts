@@ -461,6 +461,30 @@ function moneyNote(failure: RequestFailure): string {
 		: 'The service refused the request before acting on it, so nothing was charged.';
 }
 
+/**
+ * What a failed request that changes something but moves no money says instead of the money note,
+ * per endpoint; undefined: the money note.
+ */
+const CHANGE_NOTES: Record<string, { what: string; check: string } | undefined> = {
+	'PATCH /v1/proxies/allocate/renew': {
+		what: 'The auto-renew settings',
+		check:
+			'Check the proxies\u2019 Auto Renew and interval (Proxy Account > Get or Get Many); sending the same settings again is harmless',
+	},
+};
+
+function changeNote(endpoint: string, failure: RequestFailure): string | undefined {
+	const note = Object.prototype.hasOwnProperty.call(CHANGE_NOTES, endpoint)
+		? CHANGE_NOTES[endpoint]
+		: undefined;
+	if (!note) return undefined;
+	if (failure.kind === 'network' && !mayHaveActed(failure))
+		return 'Nothing was sent, so nothing was changed.';
+	return mayHaveActed(failure)
+		? `${note.what} may have been changed: the request may have reached the service, so it was not sent again. ${note.check}.`
+		: 'The service refused the request before acting on it, so nothing was changed.';
+}
+
 // ----- the node error --------------------------------------------------------------------------------
 
 /** What an operation may ask of a request error it caught: never by parsing its text. */
@@ -500,7 +524,10 @@ export function toNodeApiError(
 	const entry = TABLE[kind];
 	const message = redact(entry.message(facts), info.secrets);
 	const description = redact(
-		sentences(entry.fix(facts), info.chargesMoney && moneyNote(failure)),
+		sentences(
+			entry.fix(facts),
+			info.chargesMoney && (changeNote(info.endpoint, failure) ?? moneyNote(failure)),
+		),
 		info.secrets,
 	);
 	const summary: JsonObject = { message, endpoint: info.endpoint, attempts: info.attempts };

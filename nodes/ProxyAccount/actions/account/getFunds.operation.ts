@@ -64,7 +64,9 @@ export async function execute(
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const { funds } = await load();
-		return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
+		return [
+			paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i),
+		];
 	});
 }
 

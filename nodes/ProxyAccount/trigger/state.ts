@@ -28,6 +28,7 @@ export const TRIGGER_EVENTS = [
 	'proxyExpiring',
 	'proxyStatusChanged',
 	'newProxy',
+	'lowFunds',
 ] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
@@ -82,10 +83,19 @@ export interface NewProxyState {
 	gone?: MissingMarks;
 }
 
-export type TriggerState = StockState | ExpiringState | StatusState | NewProxyState;
+export interface LowFundsState {
+	v: typeof STATE_VERSION;
+	event: 'lowFunds';
+	/** Whether the balance was below the limits at the last poll (an event was sent on the way down). */
+	below: boolean;
+	/** Never set: the funds have no entries to keep while missing. */
+	gone?: MissingMarks;
+}
+
+export type TriggerState = StockState | ExpiringState | StatusState | NewProxyState | LowFundsState;
 
 /** The keys this node writes into its static data. */
-const STATE_KEYS = ['v', 'event', 'stock', 'reported', 'status', 'names', 'gone'] as const;
+const STATE_KEYS = ['v', 'event', 'stock', 'reported', 'status', 'names', 'gone', 'below'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -165,6 +175,10 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 			if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
 			return { v: STATE_VERSION, event, names: names as string[], ...marks };
 		}
+		case 'lowFunds':
+			return typeof staticData.below === 'boolean'
+				? { v: STATE_VERSION, event, below: staticData.below }
+				: null;
 		default:
 			return null;
 	}

@@ -14,6 +14,7 @@ const VALID: Record<TriggerEvent, IDataObject> = {
 	proxyExpiring: { v: 2, event: 'proxyExpiring', reported: { A: '2025-03-02T00:00:00.000Z' } },
 	proxyStatusChanged: { v: 2, event: 'proxyStatusChanged', status: { A: 'online', B: 'offline' } },
 	newProxy: { v: 2, event: 'newProxy', names: ['A', 'B'] },
+	lowFunds: { v: 2, event: 'lowFunds', below: true },
 };
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -177,7 +177,7 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 		}
 		case 'lowFunds':
 			return typeof staticData.below === 'boolean'
-				? { v: STATE_VERSION, event, below: staticData.below }
+				? { v: STATE_VERSION, event, below: staticData.below, ...marks }
 				: null;
 		default:
 			return null;

@@ -2,10 +2,20 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
-import type { AllocateData, ProxyRecord, QuoteData, RawStockEntry } from './schemas';
-import { responseSchemas, STOCK_ENTRY_FIELDS } from './schemas';
-import type { AutoRenewData, FundsData } from './schemas';
-import { autoRenewResponseSchema, fundsResponseSchema } from './schemas';
+import type {
+	AllocateData,
+	AutoRenewData,
+	FundsData,
+	ProxyRecord,
+	QuoteData,
+	RawStockEntry,
+} from './schemas';
+import {
+	autoRenewResponseSchema,
+	fundsResponseSchema,
+	responseSchemas,
+	STOCK_ENTRY_FIELDS,
+} from './schemas';
 
 /** Periods the service extends by (service facts); quotes are documented for weekly and monthly. */
 export const PERIODS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;

@@ -571,7 +571,7 @@ describe('parameters', () => {
 		const event = description.properties.find((p) => p.name === 'event');
 		expect(event?.default).toBe('stockChanged');
 		expect(event?.options?.map((o) => ('value' in o ? o.value : undefined)).sort()).toEqual(
-			['newProxy', 'proxyExpiring', 'proxyStatusChanged', 'stockChanged'],
+			['lowFunds', 'newProxy', 'proxyExpiring', 'proxyStatusChanged', 'stockChanged'],
 		);
 		const stockFilters = description.properties.find((p) => p.name === 'stockFilters');
 		expect(stockFilters?.options?.map((o) => o.name)).toEqual(['carrier', 'city', 'state']);

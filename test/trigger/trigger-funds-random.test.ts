@@ -99,6 +99,8 @@ describe.each([
 		const sim = await ProxyAccountSimulator.start({ seed: 4, proxies: 0, frozenClock: true, now: START, balance: 100, member: true });
 		try {
 			const rng = prng(seed + 1);
+			// An auto-renew weekly proxy due in 3 days: 89 of renewals (member price), never expiring here.
+			sim.addProxy(null, { isp: 'AT&T', period: 'weekly', auto_renew: true, auto_renew_interval: 1, expires_at: formatTimestamp(START + 3 * DAY, sim.utcOffsetMinutes) });
 			const t = new PollHarness(harness, { type: 'proxyAccountTrigger', parameters: { event: 'lowFunds', ...parameters } }, { baseUrl: sim.url, apiKey: sim.demoApiKey });
 			let saved: IDataObject = {};
 			let notLowSinceLastEvent = true;

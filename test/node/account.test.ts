@@ -189,7 +189,7 @@ describe('Proxy > Set Auto-Renew', () => {
 		const bad = result.output('Node Under Test', 1);
 		expect(pairedOf(good)).toEqual([0, 1]);
 		expect(pairedOf(bad)).toEqual([2, 3]);
-		expect(String(bad[0].json.message)).toMatch(/may have been changed.*not sent again/);
+		expect(String(bad[0].json.message)).toMatch(/The auto-renew change may have been made.*not sent again.*Read the proxies/);
 		expect(String(bad[0].json.message)).toMatch(/Batch 2 of 2 .* may have been applied\. 1 earlier batch was applied/);
 		expect(String(bad[0].json.message)).not.toMatch(/charged|expiry dates/);
 		// Never repeated: one request per batch.

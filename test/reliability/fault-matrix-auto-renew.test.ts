@@ -28,7 +28,7 @@ interface Cell {
 }
 
 const notAgain = /not sent again/;
-const mayHave = /may have been changed: the request may have reached the service, so it was not sent again/;
+const mayHave = /may have been made: the request may have reached the service, so it was not sent again/;
 const status = (code: number) => `The Proxy Account service could not handle the request (HTTP ${code}, ${ROUTE})`;
 const shape = (what: string) => `The Proxy Account service sent data in an unexpected shape: ${what} (${ROUTE})`;
 

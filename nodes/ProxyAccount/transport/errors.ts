@@ -467,12 +467,12 @@ function moneyNote(failure: RequestFailure): string {
  */
 const CHANGE_NOTES: Record<string, { what: string; check: string } | undefined> = {
 	'PATCH /v1/proxies/allocate/renew': {
-		what: 'The auto-renew settings',
-		check:
-			'Check the proxies\u2019 Auto Renew and interval (Proxy Account > Get or Get Many); sending the same settings again is harmless',
+		what: 'The auto-renew change',
+		check: 'Read the proxies (Proxy Account > Get or Get Many: auto_renew, auto_renew_interval)',
 	},
 };
 
+/** What a failed change says instead of the money note, always and only from `mayHaveActed`. */
 function changeNote(endpoint: string, failure: RequestFailure): string | undefined {
 	const note = Object.prototype.hasOwnProperty.call(CHANGE_NOTES, endpoint)
 		? CHANGE_NOTES[endpoint]
@@ -481,7 +481,7 @@ function changeNote(endpoint: string, failure: RequestFailure): string | undefin
 	if (failure.kind === 'network' && !mayHaveActed(failure))
 		return 'Nothing was sent, so nothing was changed.';
 	return mayHaveActed(failure)
-		? `${note.what} may have been changed: the request may have reached the service, so it was not sent again. ${note.check}.`
+		? `${note.what} may have been made: the request may have reached the service, so it was not sent again. ${note.check} before you run it again.`
 		: 'The service refused the request before acting on it, so nothing was changed.';
 }
 

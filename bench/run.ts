@@ -199,6 +199,8 @@ const ROUTE_NAMES: Record<RouteKey, string> = {
 	'GET /v1/proxies/changeip/:key/:name': 'rotate-link',
 	'POST /v1/proxies/reboot/:name': 'reboot',
 	'POST /v1/proxies/autochangeip/:name': 'auto-rotation',
+	'GET /v1/funds': 'funds',
+	'PATCH /v1/proxies/allocate/renew': 'auto-renew',
 };
 
 /** `12 (10 allocate, 2 list)` */

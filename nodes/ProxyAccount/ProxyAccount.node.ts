@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { account } from './actions/account';
 import { price } from './actions/price';
 import { proxy } from './actions/proxy';
 import { nodeProperties, route, subtitleExpression } from './actions/registry';
@@ -13,7 +14,7 @@ import { stock } from './actions/stock';
 import { listSearch, loadOptions, proxyAccountApiTest } from './methods';
 
 /** The node's resources: each lists its operations in its own index. */
-const RESOURCES = [proxy, price, stock];
+const RESOURCES = [proxy, price, stock, account];
 
 export class ProxyAccount implements INodeType {
 	description: INodeTypeDescription = {

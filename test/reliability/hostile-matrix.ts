@@ -395,6 +395,8 @@ const quickTriggerHarness = createHarness([new QuickTimeoutTrigger()]);
 export function triggerColumns(row: TriggerRow): HostileColumnId[] {
 	const columns: HostileColumnId[] = ['redirect', 'drip', 'charge-then-5xx', 'lag', 'partial'];
 	if (row.event === 'stockChanged' || row.event === 'proxyExpiring') columns.push('expression');
+	// The funds are no list: there is no entry to drop.
+	if (row.route === 'GET /v1/funds') return columns.filter((column) => column !== 'partial');
 	return columns;
 }
 

@@ -148,6 +148,16 @@ const DRIFT: Record<RouteKey, Drift> = {
 		type: { set: { ok: 'yes' }, field: 'ok', issue: 'should be boolean but is string' },
 		extra: { ...EXTRA, brand_new_field: 'hello' },
 	},
+	'GET /v1/funds': {
+		missing: { remove: ['data.upcoming'], field: 'data.upcoming' },
+		type: { set: { 'data.funds': '12.5' }, field: 'data.funds', issue: 'should be number but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
+	'PATCH /v1/proxies/allocate/renew': {
+		missing: { remove: ['data.proxies'], field: 'data.proxies' },
+		type: { set: { 'data.proxies.time': 'all' }, field: 'data.proxies.time', issue: 'should be array but is string' },
+		extra: { ...EXTRA, 'data.brand_new_field': 'hello' },
+	},
 };
 
 /** A quote that prices none of the lines it was asked for. */
@@ -172,6 +182,8 @@ function emptyFault(route: RouteKey): FaultSpec {
 			return { route, kind: 'status', status: 200, body: { ok: true, data: {} } };
 		case 'POST /v1/price':
 			return { route, kind: 'status', status: 200, body: EMPTY_QUOTE };
+		case 'GET /v1/funds':
+			return { route, kind: 'status', status: 200, body: { ok: true, data: {} } };
 		default:
 			// Processed and charged; the answer lists none of the lines.
 			return { route, kind: 'drift', set: { 'data.proxies.time': [] } };
@@ -253,7 +265,7 @@ export function describeFault(column: ColumnId, route: RouteKey, trigger: boolea
 				? `data: [] (${on})`
 				: route === 'POST /v1/price'
 					? `a quote with no periods, total 0 (${on})`
-					: route === 'POST /v1/proxies/allocate'
+					: route === 'POST /v1/proxies/allocate' || route === 'PATCH /v1/proxies/allocate/renew'
 						? `processed, the answer lists no proxies (${on})`
 						: `data: {} (${on})`;
 		case 'huge':
@@ -329,6 +341,7 @@ function readExpectation(column: ColumnId, route: RouteKey, endpoint: string): E
 		case 'empty':
 			if (route === 'GET /v1/proxies/:name') return { ok: false, attempts: 1, message: messages.shape('data.proxy_name', 'is missing', endpoint) };
 			if (route === 'POST /v1/price') return { ok: false, attempts: 1, message: messages.shape('data.periods.weekly', 'is missing', endpoint) };
+			if (route === 'GET /v1/funds') return { ok: false, attempts: 1, message: messages.shape('data.funds', 'is missing', endpoint) };
 			return { ok: true, attempts: 1, empty: true };
 	}
 }
@@ -576,6 +589,21 @@ export const ACTION_ROWS: ActionRow[] = [
 	extendRow('Extend: look-up before the charge', 'guard', 'GET /v1/proxies', 'GET /v1/proxies', {}),
 	extendRow('Extend: Maximum Total Cost quote', 'guard', 'POST /v1/price', 'POST /v1/price', { maxTotalCost: 1_000_000 }),
 	extendRow('Extend: read-back after the charge', 'readback', 'GET /v1/proxies', 'GET /v1/proxies', {}, 1),
+	{
+		label: 'Account > Get Funds',
+		kind: 'read',
+		route: 'GET /v1/funds',
+		endpoint: 'GET /v1/funds',
+		perItem: false,
+		parameters: (timeoutSeconds) => ({ resource: 'account', operation: 'getFunds', simplify: false, options: withTimeout(timeoutSeconds) }),
+		inputs: (_sim, count) => Array.from({ length: count }, (_, i) => ({ run: i })),
+		verify(outputs, _input, sim, _e, column) {
+			expect(outputs).toHaveLength(1);
+			expect(outputs[0].json.funds).toBe(sim.account().balance);
+			expect(outputs[0].json.upcoming).toHaveProperty('total.renewal_required');
+			if (column === 'drift-extra') expect(outputs[0].json.brand_new_field).toBe('hello');
+		},
+	},
 ];
 
 // ----- running an action cell -------------------------------------------------------------------
@@ -798,6 +826,21 @@ export const TRIGGER_ROWS: TriggerRow[] = [
 			return ['PRX-REL-NEW'];
 		},
 		key: (item) => String(item.proxy_name),
+	},
+	{
+		label: 'Trigger: Low Funds',
+		event: 'lowFunds',
+		route: 'GET /v1/funds',
+		endpoint: 'GET /v1/funds',
+		parameters: { event: 'lowFunds', fundsThreshold: 50 },
+		prepare(sim) {
+			sim.account().balance = 100;
+		},
+		change(sim) {
+			sim.account().balance = 12.5;
+			return ['low_funds:12.5'];
+		},
+		key: (item) => `${String(item.event)}:${String(item.funds)}`,
 	},
 ];
 

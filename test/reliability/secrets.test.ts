@@ -112,6 +112,21 @@ const ECHOES: EchoCase[] = [
 		message: 'The Proxy Account API key is not allowed to do this',
 		echoShown: true,
 	},
+	{
+		label: 'ok:false in a 200 whose message quotes the key (Account > Get Funds)',
+		fault: (key) => ({ route: 'GET /v1/funds', kind: 'okFalse', status: 200, message: `Wallet of ${key} is frozen` }),
+		parameters: { resource: 'account', operation: 'getFunds' },
+		message: 'The Proxy Account service could not process the request: Wallet of *** is frozen',
+		echoShown: true,
+	},
+	{
+		label: 'a refused change whose message quotes the key (Proxy > Set Auto-Renew)',
+		fault: (key) => ({ route: 'PATCH /v1/proxies/allocate/renew', kind: 'okFalse', status: 400, message: `Settings locked for ${key}` }),
+		parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: byName, autoRenew: false, interval: 1 },
+		items: (sim) => [{ name: [...sim.account().proxies.keys()][0] }],
+		message: 'The Proxy Account service rejected the request: Settings locked for ***',
+		echoShown: true,
+	},
 ];
 
 function visible(result: NodeResult): string {
@@ -327,5 +342,41 @@ describe('secrets: the API key and passwords never leave the node', () => {
 
 	it('secret audit of this file: no API key, no password that was not asked for', async () => {
 		await auditCell(results, audit, capturedLogs, 'the secret cases (runs with Include Password on excluded from the password search)');
+	});
+
+	it('a failed Low Funds poll whose ok:false message quotes the key: the thrown error shows ***', async () => {
+		await results.cell(
+			{
+				table: 'secret-audit',
+				row: 'The service echoes the API key',
+				column: 'Trigger Low Funds: ok:false quoting the key',
+				scenario: 'a scheduled poll of Low Funds answered with {ok:false, message: "... <key> ..."}',
+				expected: 'the poll fails with the message showing ***; the key appears nowhere; the state is not touched',
+			},
+			async (obs) => {
+				await withSim({}, async (sim) => {
+					audit.addSim(sim);
+					const key = sim.demoApiKey;
+					const t = new PollHarness(harness, { type: 'proxyAccountTrigger', parameters: { event: 'lowFunds', fundsThreshold: 1 } }, { baseUrl: sim.url, apiKey: key });
+					expect(await t.poll()).toBeNull();
+					const baseline = JSON.stringify(t.staticData);
+					sim.injectFault({ route: 'GET /v1/funds', kind: 'okFalse', status: 200, message: `Wallet ${key} is frozen` });
+					let error: unknown;
+					try {
+						await t.poll();
+					} catch (caught) {
+						error = caught;
+					}
+					audit.poll('low funds echo', null, error);
+					obs.count(sim);
+					const e = error as { message?: string; description?: string };
+					obs.note(`poll failed: \u201c${String(e?.message)}\u201d`);
+					expect(e?.message).toBe('The Proxy Account service could not process the request: Wallet *** is frozen');
+					expect(JSON.stringify(error)).not.toContain(key);
+					expect(`${e.message} ${e.description}`).not.toContain(key);
+					expect(JSON.stringify(t.staticData)).toBe(baseline);
+				});
+			},
+		);
 	});
 });

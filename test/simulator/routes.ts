@@ -114,6 +114,7 @@ const MALFORMED_IPV4 = '{"ok":true,"message":"IPv4 setting sent","data":{"proxy_
 const MALFORMED_AUTH = '{"ok":true,"message":"Authentication updated","data":{"proxy_name":"PRX-';
 const MALFORMED_DEVICE = '{"ok":true,"message":"Sent to the device","data":{"proxy_name":"PRX-';
 const MALFORMED_ORDER = '{"ok":true,"message":"Order queued","data":{"user_id":"u_';
+const MALFORMED_RENEW = '{"ok":true,"message":"Auto-renew settings updated","data":{"proxies":{"time":[{"proxy_name":"PRX-';
 const MALFORMED_ALLOCATE = '{"ok":true,"message":"Proxies allocated","data":{"proxies":{"time":[{"proxy_name":"PRX-US-';
 
 /** Every route of the service. The order is the order of ROUTE_KEYS (error messages list them). */
@@ -230,6 +231,20 @@ export const ROUTES = [
 		jsonBody: true,
 		handle: ({ state, account, body }) => state.removeProxies(account, body),
 		faults: { sideEffects: true, malformed: MALFORMED_ORDER },
+	}),
+	route({
+		method: 'GET',
+		path: '/v1/funds',
+		handle: ({ state, account }) => state.funds(account),
+		faults: { sideEffects: false },
+	}),
+	route({
+		method: 'PATCH',
+		path: '/v1/proxies/allocate/renew',
+		jsonBody: true,
+		handle: ({ state, account, body }) => state.setAutoRenew(account, body),
+		// It changes the proxies' auto-renew settings.
+		faults: { sideEffects: true, malformed: MALFORMED_RENEW },
 	}),
 ] as const;
 

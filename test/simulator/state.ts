@@ -37,6 +37,8 @@ export const MAX_INTERVAL = 1000;
 
 /** How long after a 202 an IPv4 setting takes effect on the device (simulator clock). */
 export const IPV4_DELAY_MS = 10_000;
+/** How far ahead GET /v1/funds looks for "upcoming" renewals and expiries (sim clock). */
+export const UPCOMING_DAYS = 7;
 /** A deploy's new proxies appear in the list this long after the 202 (simulator clock). */
 export const DEPLOY_DELAY_MS = 30_000;
 /** A swapped proxy shows its new name this long after the 202. */
@@ -835,5 +837,103 @@ export class SimState {
 		const record = account.proxies.get(name);
 		if (record) this.pendingIpv4.delete(record);
 		return account.proxies.delete(name);
+	}
+
+	// ----- funds and auto-renew (slice A) -------------------------------------------------------
+
+	/**
+	 * The wallet and what is coming up. The live service does not publish its definition of
+	 * "upcoming"; the simulator's, stated here and in the README:
+	 * - upcoming = proxies whose expires_at lies in the next UPCOMING_DAYS days by the sim clock
+	 *   (now < expires_at <= now + 7 days);
+	 * - renewing = those with auto_renew on; amount = auto_renew_interval x the unit price of the
+	 *   proxy's period (member or standard price of its carrier, no bulk), what auto-renew will charge;
+	 * - expiring = those with auto_renew off (they are removed at expiry); amount = what renewing each
+	 *   once (interval 1 of its period) would cost;
+	 * - total.renewal_required = renewing.amount; total.total_required = renewing.amount +
+	 *   expiring.amount; total.total_commitment = what one auto-renewal of every auto-renew proxy of
+	 *   the account costs, whenever it expires.
+	 */
+	funds(account: SimAccount): Outcome {
+		const now = this.clock.now();
+		const horizon = now + UPCOMING_DAYS * 24 * 60 * 60 * 1000;
+		const byName = new Map(this.carriers.map((c) => [c.name, c]));
+		const unitCents = (record: ProxyRecord): number => {
+			const carrier = byName.get(record.isp);
+			const period = PERIODS.includes(record.period as Period) ? (record.period as Period) : null;
+			if (!carrier || !period) return 0;
+			const unit = this.prices[carrier.key][period];
+			return toCents(account.member ? unit.member : unit.standard);
+		};
+		const renewing = { count: 0, cents: 0 };
+		const expiring = { count: 0, cents: 0 };
+		let commitment = 0;
+		for (const record of account.proxies.values()) {
+			const interval = Number.isInteger(record.auto_renew_interval) && record.auto_renew_interval > 0 ? record.auto_renew_interval : 1;
+			if (record.auto_renew) commitment += unitCents(record) * interval;
+			const expires = parseTimestamp(record.expires_at);
+			if (!Number.isFinite(expires) || expires <= now || expires > horizon) continue;
+			if (record.auto_renew) {
+				renewing.count += 1;
+				renewing.cents += unitCents(record) * interval;
+			} else {
+				expiring.count += 1;
+				expiring.cents += unitCents(record);
+			}
+		}
+		return {
+			ok: true,
+			body: {
+				ok: true,
+				message: 'Funds retrieved',
+				data: {
+					funds: account.balance,
+					upcoming: {
+						renewing: { count: renewing.count, amount: fromCents(renewing.cents) },
+						expiring: { count: expiring.count, amount: fromCents(expiring.cents) },
+						total: {
+							renewal_required: fromCents(renewing.cents),
+							total_required: fromCents(renewing.cents + expiring.cents),
+							total_commitment: fromCents(commitment),
+						},
+					},
+				},
+			},
+		};
+	}
+
+	/**
+	 * PATCH /v1/proxies/allocate/renew: validates every line first (nothing changes when one is bad),
+	 * then applies all and echoes the settings. interval: 1 to MAX_INTERVAL; auto_renew: a boolean.
+	 * A proxy named twice takes the last line.
+	 */
+	setAutoRenew(account: SimAccount, body: unknown): Outcome {
+		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
+		if (!isPlainObject(body.proxies)) return fail('invalid', 'proxies must be an object holding a time list');
+		const time = body.proxies.time;
+		if (!Array.isArray(time) || time.length === 0) return fail('invalid', 'proxies.time must be a non-empty array');
+		const lines: Array<{ name: string; autoRenew: boolean; interval: number }> = [];
+		for (let i = 0; i < time.length; i++) {
+			const path = `proxies.time[${i}]`;
+			const value: unknown = time[i];
+			if (!isPlainObject(value)) return fail('invalid', `${path} must be an object`);
+			if (typeof value.proxy_name !== 'string' || value.proxy_name.length === 0) {
+				return fail('invalid', `${path}.proxy_name must be a non-empty string`);
+			}
+			if (typeof value.auto_renew !== 'boolean') return fail('invalid', `${path}.auto_renew must be a boolean`);
+			const intervalError = this.validInterval(value.interval, `${path}.interval`);
+			if (intervalError) return fail('invalid', intervalError);
+			lines.push({ name: value.proxy_name, autoRenew: value.auto_renew, interval: value.interval as number });
+		}
+		for (const line of lines) {
+			if (!account.proxies.has(line.name)) return fail('not-found', `Proxy not found: ${line.name}`);
+		}
+		const out = lines.map((line) => {
+			const record = account.proxies.get(line.name) as ProxyRecord;
+			record.auto_renew = line.autoRenew;
+			record.auto_renew_interval = line.interval;
+			return { proxy_name: line.name, auto_renew: line.autoRenew, interval: line.interval };
+		});
+		return { ok: true, body: { ok: true, message: 'Auto-renew settings updated', data: { proxies: { time: out } } } };
 	}
 }

@@ -15,6 +15,7 @@ const VALID: Record<TriggerEvent, IDataObject> = {
 	proxyStatusChanged: { v: 2, event: 'proxyStatusChanged', status: { A: 'online', B: 'offline' } },
 	newProxy: { v: 2, event: 'newProxy', names: ['A', 'B'] },
 	proxyRemoved: { v: 2, event: 'proxyRemoved', known: { A: { proxy_name: 'A', city: 'Austin', nickname: null, h_port: 8000, auto_renew: true } } },
+	lowFunds: { v: 2, event: 'lowFunds', below: true },
 };
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -4,6 +4,8 @@ import type { ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
 	AllocateData,
+	AutoRenewData,
+	FundsData,
 	AutoChangeData,
 	IpChangeData,
 	RebootData,
@@ -16,7 +18,12 @@ import type {
 	RawStockEntry,
 	WhitelistData,
 } from './schemas';
-import { responseSchemas, STOCK_ENTRY_FIELDS } from './schemas';
+import {
+	autoRenewResponseSchema,
+	fundsResponseSchema,
+	responseSchemas,
+	STOCK_ENTRY_FIELDS,
+} from './schemas';
 
 /** Periods the service extends by (service facts); quotes are documented for weekly and monthly. */
 export const PERIODS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
@@ -485,6 +492,61 @@ export async function setAutoRotation(
 		schema: responseSchemas.autoChange,
 		idempotency: 'charge',
 		change: { what: 'The automatic rotation setting', check: CHECK_DEVICE },
+		...options,
+	});
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+/** `GET /v1/funds`: the wallet balance and the upcoming renewals and expiries. A read. */
+export async function getFunds(
+	ctx: ProxyAccountContext,
+	options: CallOptions = {},
+): Promise<{ funds: FundsData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'GET',
+		path: '/v1/funds',
+		endpoint: 'GET /v1/funds',
+		schema: fundsResponseSchema,
+		idempotency: 'read',
+		...options,
+	});
+	return {
+		funds: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
+}
+
+export interface AutoRenewLine {
+	proxy_name: string;
+	auto_renew: boolean;
+	interval: number;
+}
+
+/**
+ * `PATCH /v1/proxies/allocate/renew`: changes auto-renew settings (turning it off means the proxy
+ * is removed at expiry). A change: never repeated once it may have reached the service.
+ */
+export async function setAutoRenew(
+	ctx: ProxyAccountContext,
+	lines: AutoRenewLine[],
+	options: CallOptions = {},
+): Promise<{ result: AutoRenewData; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, {
+		method: 'PATCH',
+		path: '/v1/proxies/allocate/renew',
+		endpoint: 'PATCH /v1/proxies/allocate/renew',
+		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
+		schema: autoRenewResponseSchema,
+		idempotency: 'charge',
+		change: {
+			what: 'The auto-renew change',
+			check: 'Read the proxies (Proxy Account > Get or Get Many: auto_renew, auto_renew_interval)',
+		},
 		...options,
 	});
 	return {

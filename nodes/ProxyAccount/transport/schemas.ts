@@ -356,3 +356,46 @@ export const fastAcceptance = new Map<z.ZodTypeAny, (json: unknown) => boolean>(
 	],
 	[responseSchemas.proxy, (json) => isEnvelope(json) && isProxyRecord(json.data)],
 ]);
+
+const countAmount = z.object({ count: int, amount: money }).passthrough();
+
+/** `GET /v1/funds`: `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
+export const fundsDataSchema = z
+	.object({
+		funds: money,
+		upcoming: z
+			.object({
+				renewing: countAmount,
+				expiring: countAmount,
+				total: z
+					.object({
+						renewal_required: money,
+						total_required: money,
+						total_commitment: money,
+					})
+					.passthrough(),
+			})
+			.passthrough(),
+	})
+	.passthrough();
+
+export type FundsData = z.infer<typeof fundsDataSchema>;
+
+export const autoRenewDataSchema = z
+	.object({
+		proxies: z
+			.object({
+				time: z.array(
+					z
+						.object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })
+						.passthrough(),
+				),
+			})
+			.passthrough(),
+	})
+	.passthrough();
+
+export type AutoRenewData = z.infer<typeof autoRenewDataSchema>;
+
+export const fundsResponseSchema = envelope(fundsDataSchema);
+export const autoRenewResponseSchema = envelope(autoRenewDataSchema);

@@ -20,6 +20,12 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'stockChanged',
 		options: [
 			{
+				name: 'Low Funds',
+				value: 'lowFunds',
+				description:
+					'The wallet balance goes below a threshold or below the upcoming renewals; once per drop',
+			},
+			{
 				name: 'New Proxy',
 				value: 'newProxy',
 				description: 'A proxy appears in the account that was not there at the previous poll',
@@ -125,6 +131,25 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['proxyStatusChanged'] } },
 		description:
 			'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Threshold',
+		name: 'fundsThreshold',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 50,
+		displayOptions: { show: { event: ['lowFunds'] } },
+		description:
+			'Trigger when the balance goes below this amount, in the account currency. 0 for no fixed threshold.',
+	},
+	{
+		displayName: 'Below Upcoming Renewals',
+		name: 'belowUpcomingRenewals',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { event: ['lowFunds'] } },
+		description:
+			'Whether to trigger when the balance goes below what the auto-renewals coming up will charge',
 	},
 	{
 		displayName: 'Filters',

@@ -53,12 +53,21 @@ export interface RemovedParams {
 	filters: ProxyFilters;
 }
 
+export interface LowFundsParams {
+	event: 'lowFunds';
+	/** Below this balance the funds are low; undefined: no fixed threshold. */
+	threshold?: number;
+	/** Whether a balance below the upcoming renewals (`upcoming.total.renewal_required`) is low. */
+	belowUpcomingRenewals: boolean;
+}
+
 export type TriggerParams =
 	| StockParams
 	| ExpiringParams
 	| StatusParams
 	| NewProxyParams
-	| RemovedParams;
+	| RemovedParams
+	| LowFundsParams;
 
 export function parseThreshold(node: INode, value: unknown): number {
 	const number = numberFrom(value);
@@ -161,7 +170,40 @@ export function readParameters(ctx: IPollFunctions): TriggerParams {
 			};
 		case 'proxyRemoved':
 			return { event, filters: proxyFilters(ctx) };
+		case 'lowFunds':
+			return readLowFunds(ctx);
 		default:
 			return { event: 'newProxy', filters: proxyFilters(ctx), output: outputOptions(ctx) };
 	}
+}
+
+/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
+function readLowFunds(ctx: IPollFunctions): LowFundsParams {
+	const node = ctx.getNode();
+	const raw = ctx.getNodeParameter('fundsThreshold', 0);
+	const amount = numberFrom(raw);
+	if (!Number.isFinite(amount) || amount < 0) {
+		throw invalidParameter(
+			node,
+			undefined,
+			'Threshold',
+			`must be an amount of 0 or more, but it is ${shown(raw)}`,
+			'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
+		);
+	}
+	const belowUpcomingRenewals = ctx.getNodeParameter('belowUpcomingRenewals', false) === true;
+	if (amount === 0 && !belowUpcomingRenewals) {
+		throw invalidParameter(
+			node,
+			undefined,
+			'Threshold',
+			'is 0 and Below Upcoming Renewals is off, so the funds can never be low',
+			'Enter a threshold above 0, e.g. 50, or turn on Below Upcoming Renewals.',
+		);
+	}
+	return {
+		event: 'lowFunds',
+		threshold: amount > 0 ? amount : undefined,
+		belowUpcomingRenewals,
+	};
 }

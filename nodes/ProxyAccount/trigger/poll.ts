@@ -3,7 +3,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { asNodeError } from '../helpers/execution';
 import { matchesProxyFilters, matchesStockPlace } from '../helpers/filters';
 import type { CallOptions } from '../transport';
-import { getStock, listProxies } from '../transport';
+import { getFunds, getStock, listProxies } from '../transport';
+import { detectLowFunds, lowFundsItem } from './funds';
 import type { TriggerParams } from './params';
 import { readParameters } from './params';
 import type { ProxyObservation } from './proxies';
@@ -23,6 +24,7 @@ import type {
 	MissingMarks,
 	NewProxyState,
 	RemovedState,
+	LowFundsState,
 	StatusState,
 	StockState,
 	TriggerState,
@@ -40,6 +42,7 @@ const EVENT_NAMES = {
 	proxyStatusChanged: 'proxy_status_changed',
 	newProxy: 'new_proxy',
 	proxyRemoved: 'proxy_removed',
+	lowFunds: 'low_funds',
 } as const;
 
 interface Observation {
@@ -86,6 +89,19 @@ async function observe(
 						.length,
 				};
 			},
+		};
+	}
+	if (params.event === 'lowFunds') {
+		const { funds, serverTime } = await getFunds(ctx, requestOptions);
+		const observation = { funds, now: serverTime };
+		const item = () => lowFundsItem(observation, params);
+		return {
+			// Not a list: never "empty".
+			listed: 1,
+			detect: (previous) => detectLowFunds(previous as LowFundsState | null, observation, params),
+			// The event as it would look now, low or not (its `reasons` say which limits it is below).
+			samples: () => [item()],
+			summary: item,
 		};
 	}
 	const { proxies, serverTime } = await listProxies(ctx, requestOptions);

@@ -29,6 +29,7 @@ export const TRIGGER_EVENTS = [
 	'proxyStatusChanged',
 	'newProxy',
 	'proxyRemoved',
+	'lowFunds',
 ] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
@@ -95,10 +96,35 @@ export interface RemovedState {
 	gone?: MissingMarks;
 }
 
-export type TriggerState = StockState | ExpiringState | StatusState | NewProxyState | RemovedState;
+export interface LowFundsState {
+	v: typeof STATE_VERSION;
+	event: 'lowFunds';
+	/** Whether the balance was below the limits at the last poll (an event was sent on the way down). */
+	below: boolean;
+	/** Never set: the funds have no entries to keep while missing. */
+	gone?: MissingMarks;
+}
+
+export type TriggerState =
+	| StockState
+	| ExpiringState
+	| StatusState
+	| NewProxyState
+	| RemovedState
+	| LowFundsState;
 
 /** The keys this node writes into its static data. */
-const STATE_KEYS = ['v', 'event', 'stock', 'reported', 'status', 'names', 'gone', 'known'] as const;
+const STATE_KEYS = [
+	'v',
+	'event',
+	'stock',
+	'reported',
+	'status',
+	'names',
+	'gone',
+	'known',
+	'below',
+] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -197,6 +223,10 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 			const known = knownMap(staticData.known);
 			return known ? { v: STATE_VERSION, event, known, ...marks } : null;
 		}
+		case 'lowFunds':
+			return typeof staticData.below === 'boolean'
+				? { v: STATE_VERSION, event, below: staticData.below, ...marks }
+				: null;
 		default:
 			return null;
 	}

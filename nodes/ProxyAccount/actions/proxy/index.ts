@@ -7,9 +7,10 @@ import * as setAuthentication from './setAuthentication.operation';
 import * as remove from './remove.operation';
 import * as buy from './buy.operation';
 import * as changeLocation from './changeLocation.operation';
+import * as setAutoRenew from './setAutoRenew.operation';
 
 export const proxy = defineResource(
 	{ value: 'proxy', name: 'Proxy' },
-	[extend, get, getAll, setIpv4, setAuthentication, remove, buy, changeLocation],
+	[extend, get, getAll, setIpv4, setAuthentication, remove, buy, changeLocation, setAutoRenew],
 	getAll,
 );

@@ -1,0 +1,76 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	optionsCollection,
+	readTimeoutOption,
+} from '../../helpers/descriptions';
+import { forEachItem, once } from '../../helpers/execution';
+import { paired } from '../../helpers/output';
+import { parseTimeoutSeconds } from '../../helpers/validation';
+import type { FundsData } from '../../transport';
+import { getFunds } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'getFunds',
+	name: 'Get Funds',
+	description: 'Get the wallet balance and the renewals and expiries coming up',
+	action: 'Get the account funds',
+	subtitle: 'Get Funds',
+};
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return the balance and the upcoming amounts as flat fields instead of the service\u2019s nested data',
+	},
+	optionsCollection([readTimeoutOption]),
+];
+
+/** The funds as one flat object: what a balance check or an alert needs. */
+function simplifyFunds(data: FundsData): IDataObject {
+	const { renewing, expiring, total } = data.upcoming;
+	return {
+		funds: data.funds,
+		renewing_count: renewing.count,
+		renewing_amount: renewing.amount,
+		expiring_count: expiring.count,
+		expiring_amount: expiring.amount,
+		renewal_required: total.renewal_required,
+		total_required: total.total_required,
+		total_commitment: total.total_commitment,
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	// The funds have no parameters: one read per execution, one output item per input item.
+	let timeoutMs: number | undefined;
+	const load = once(async () => await getFunds(this, { timeoutMs }));
+	return await forEachItem(this, items, async (i) => {
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const { funds } = await load();
+		return [
+			paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i),
+		];
+	});
+}
+
+/** A copy per item, so that a later node changing one item does not change the others. */
+function structuredCloneData(value: unknown): unknown {
+	return JSON.parse(JSON.stringify(value)) as unknown;
+}

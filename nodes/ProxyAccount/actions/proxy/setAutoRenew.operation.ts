@@ -1,0 +1,283 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { intervalField, optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { asNodeError, errorItem } from '../../helpers/execution';
+import { paired } from '../../helpers/output';
+import {
+	isSet,
+	MAX_TIMEOUT_SECONDS,
+	parseBoolean,
+	parseInterval,
+	parseName,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+} from '../../helpers/validation';
+import type { AutoRenewLine } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, listProxies, requestErrorFacts, setAutoRenew } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'setAutoRenew',
+	name: 'Set Auto-Renew',
+	description: 'Turn automatic renewal of proxies on or off, with the renewal interval',
+	action: 'Set auto-renew of proxies',
+	subtitle: 'Set Auto-Renew',
+};
+
+const DEFAULT_BATCH_SIZE = 100;
+const MAX_BATCH_SIZE = 1000;
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** What the output and the panel say when auto-renew is turned off. */
+export const REMOVED_AT_EXPIRY_NOTE =
+	'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.';
+
+export const properties: INodeProperties[] = [
+	proxyLocator(
+		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
+	),
+	{
+		displayName: 'Auto-Renew',
+		name: 'autoRenew',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the proxy renews itself at expiry, charged to the wallet',
+	},
+	{
+		displayName:
+			'With auto-renew off, the proxy expires and is removed at its expiry date, its settings included',
+		name: 'autoRenewOffNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { autoRenew: [false] } },
+	},
+	intervalField(
+		'Number of periods (the proxy\u2019s own period) each renewal adds, e.g. 1 to renew for one more month on a monthly proxy',
+	),
+	optionsCollection(
+		[
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
+				default: DEFAULT_BATCH_SIZE,
+				description:
+					'How many proxies to change per request. All input items go out in as few requests as this allows.',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+				default: DEFAULT_TIMEOUT_SECONDS,
+				description:
+					'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
+			},
+		],
+		'These apply to the whole run (they are read from the first item)',
+	),
+];
+
+interface Wanted {
+	item: number;
+	name: string;
+	autoRenew: boolean;
+	interval: number;
+}
+
+function chunk<T>(list: T[], size: number): T[][] {
+	const out: T[][] = [];
+	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+	return out;
+}
+
+function outputFor(line: AutoRenewLine, echoed: boolean): IDataObject {
+	const json: IDataObject = {
+		proxy_name: line.proxy_name,
+		auto_renew: line.auto_renew,
+		interval: line.interval,
+		status: echoed ? 'updated' : 'unconfirmed',
+	};
+	const notes: string[] = [];
+	if (!echoed)
+		notes.push(
+			'The service accepted the request but did not list this proxy in its answer. Check its Auto Renew with Proxy Account > Get.',
+		);
+	if (!line.auto_renew) notes.push(REMOVED_AT_EXPIRY_NOTE);
+	if (notes.length > 0) json.note = notes.join(' ');
+	return json;
+}
+
+/**
+ * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
+ * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
+ * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
+ * reached the service, its items say so and how to check. Repeating a change sets the same values
+ * again, so Retry On Fail is allowed.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const continueOnFail = this.continueOnFail();
+	const results = new Map<number, INodeExecutionData[]>();
+	const fail = (item: number, error: unknown) => {
+		const nodeError = asNodeError(this, error, item);
+		if (!continueOnFail) throw nodeError;
+		results.set(item, [errorItem(nodeError, item)]);
+	};
+
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const batchSize = isSet(options, 'batchSize')
+		? parseWholeNumber(
+				node,
+				0,
+				options.batchSize,
+				'Batch Size',
+				{ min: 1, max: MAX_BATCH_SIZE },
+				`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
+			)
+		: DEFAULT_BATCH_SIZE;
+	const timeoutMs = parseTimeoutSeconds(node, 0, options, DEFAULT_TIMEOUT_SECONDS);
+
+	// 1. Every item's input, checked before anything is sent.
+	const wanted: Wanted[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const name = parseName(
+				node,
+				i,
+				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				'Proxy',
+				'PRX-US-AU1-0001',
+			);
+			const autoRenew = parseBoolean(
+				node,
+				i,
+				this.getNodeParameter('autoRenew', i, true),
+				'Auto-Renew',
+			);
+			const interval = parseInterval(node, i, this.getNodeParameter('interval', i, 1));
+			wanted.push({ item: i, name, autoRenew, interval });
+		} catch (error) {
+			fail(i, error);
+		}
+	}
+
+	// 2. Items naming the same proxy: one line when they agree, all fail when they do not.
+	const byName = new Map<string, Wanted[]>();
+	for (const w of wanted) byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
+	const lines: Array<{ line: AutoRenewLine; items: number[] }> = [];
+	for (const [name, group] of byName) {
+		const first = group[0];
+		const agree = group.every(
+			(w) => w.autoRenew === first.autoRenew && w.interval === first.interval,
+		);
+		if (!agree) {
+			const list = group.map((w) => w.item).join(', ');
+			for (const w of group)
+				fail(
+					w.item,
+					new NodeOperationError(
+						node,
+						`The proxy ${name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
+						{
+							description:
+								'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
+							itemIndex: w.item,
+						},
+					),
+				);
+			continue;
+		}
+		lines.push({
+			line: { proxy_name: name, auto_renew: first.autoRenew, interval: first.interval },
+			items: group.map((w) => w.item),
+		});
+	}
+
+	// 3. One look-up: a proxy the account does not have fails its items, not its batch.
+	let known: Array<{ line: AutoRenewLine; items: number[] }> = [];
+	if (lines.length > 0) {
+		try {
+			const { proxies } = await listProxies(this, {
+				itemIndex: lines[0].items[0],
+				timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+			});
+			const names = new Set(proxies.map((p) => p.proxy_name));
+			for (const entry of lines) {
+				if (names.has(entry.line.proxy_name)) {
+					known.push(entry);
+					continue;
+				}
+				for (const item of entry.items)
+					fail(
+						item,
+						new NodeOperationError(
+							node,
+							`Proxy ${entry.line.proxy_name} was not found in this account [item ${item}]`,
+							{
+								description:
+									'Nothing was sent for this proxy. Pick it from the list, or check its name (e.g. PRX-US-AU1-0001) with Proxy Account > Get Many.',
+								itemIndex: item,
+							},
+						),
+					);
+			}
+		} catch (error) {
+			// Nothing was changed: the look-up failed before any change was sent.
+			for (const entry of lines) for (const item of entry.items) fail(item, error);
+			known = [];
+		}
+	}
+
+	// 4. The changes, one request per batch.
+	const batches = chunk(known, batchSize);
+	let applied = 0;
+	for (let b = 0; b < batches.length; b++) {
+		const batch = batches[b];
+		try {
+			const { result } = await setAutoRenew(
+				this,
+				batch.map((entry) => entry.line),
+				{ itemIndex: batch[0].items[0], timeoutMs },
+			);
+			const echoed = new Set(result.proxies.time.map((line) => line.proxy_name));
+			for (const entry of batch) {
+				for (const item of entry.items)
+					results.set(item, [
+						paired(outputFor(entry.line, echoed.has(entry.line.proxy_name)), item),
+					]);
+			}
+			applied++;
+		} catch (error) {
+			const facts = requestErrorFacts(error);
+			const uncertain = facts === undefined || facts.mayHaveActed;
+			const nodeError = asNodeError(this, error, batch[0].items[0]);
+			const names = batch.map((entry) => entry.line.proxy_name);
+			const shown =
+				names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
+			const context =
+				`Batch ${b + 1} of ${batches.length} (${shown}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
+				(applied > 0
+					? ` ${applied} earlier batch${applied === 1 ? ' was' : 'es were'} applied.`
+					: '');
+			nodeError.description = [nodeError.description, context].filter(Boolean).join(' ');
+			if (!continueOnFail) throw nodeError;
+			for (const entry of batch)
+				for (const item of entry.items) results.set(item, [errorItem(nodeError, item)]);
+		}
+	}
+
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) out.push(...(results.get(i) ?? []));
+	return out;
+}

@@ -1,0 +1,235 @@
+/**
+ * Account > Get Funds and Proxy > Set Auto-Renew in real WorkflowExecute runs against the
+ * simulator: outputs, one read per run, batching, duplicates, unknown proxies, uncertain batches,
+ * and all three On Error modes.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { apiRequests, createHarness, credentialsFor } from '../harness';
+import type { NodeResult, NodeUnderTest } from '../harness';
+import { formatTimestamp, ProxyAccountSimulator } from '../simulator';
+
+const harness = createHarness();
+let sim: ProxyAccountSimulator;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 12, proxies: 30, balance: 321.5, frozenClock: true });
+});
+afterAll(async () => await sim.stop());
+beforeEach(() => {
+	sim.clearFaults();
+	sim.resetLogs();
+});
+
+type OnError = NonNullable<NodeUnderTest['onError']>;
+const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+const names = () => [...sim.account().proxies.keys()];
+const byName = (value: string) => ({ __rl: true, mode: 'name', value });
+const pairedOf = (items: INodeExecutionData[]) => items.map((item) => (item.pairedItem as { item: number }).item);
+
+function run(parameters: IDataObject, items: IDataObject[], node: Partial<NodeUnderTest> = {}): Promise<NodeResult> {
+	return harness.runNode({ type: 'proxyAccount', parameters, ...node }, { credentials: credentialsFor(sim), items });
+}
+
+const fundsParams = (extra: IDataObject = {}) => ({ resource: 'account', operation: 'getFunds', ...extra });
+const renewParams = (options: IDataObject = {}) => ({
+	resource: 'proxy',
+	operation: 'setAutoRenew',
+	proxyName: byName('={{ $json.name }}'),
+	autoRenew: '={{ $json.on ?? true }}',
+	interval: '={{ $json.interval ?? 1 }}',
+	options,
+});
+
+describe('Account > Get Funds', () => {
+	it('reads once per run and returns one simplified item per input item, paired', async () => {
+		sim.account().balance = 321.5;
+		const result = await run(fundsParams(), [{ a: 1 }, { a: 2 }, { a: 3 }]);
+		expect(result.status).toBe('success');
+		expect(result.items).toHaveLength(3);
+		expect(pairedOf(result.items)).toEqual([0, 1, 2]);
+		expect(apiRequests(sim).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/funds']);
+		const json = result.items[0].json;
+		expect(Object.keys(json)).toEqual([
+			'funds',
+			'renewing_count',
+			'renewing_amount',
+			'expiring_count',
+			'expiring_amount',
+			'renewal_required',
+			'total_required',
+			'total_commitment',
+		]);
+		expect(json.funds).toBe(321.5);
+		expect(json.renewal_required).toBe(json.renewing_amount);
+		expect(json.total_required).toBeCloseTo(Number(json.renewing_amount) + Number(json.expiring_amount), 2);
+	});
+
+	it('returns the service data as is with Simplify off, a copy per item', async () => {
+		const result = await run(fundsParams({ simplify: false }), [{}, {}]);
+		const json = result.items[0].json as { funds: number; upcoming: { total: IDataObject } };
+		expect(json.funds).toBe(321.5);
+		expect(Object.keys(json.upcoming.total).sort()).toEqual(['renewal_required', 'total_commitment', 'total_required']);
+		expect(result.items[0].json).not.toBe(result.items[1].json);
+		expect(result.items[0].json).toEqual(result.items[1].json);
+	});
+
+	it('accepts an integer balance and an upcoming renewal the sim clock puts in the window', async () => {
+		sim.account().balance = 40;
+		sim.addProxy(null, {
+			proxy_name: 'FUNDS-SOON',
+			isp: 'AT&T',
+			period: 'daily',
+			auto_renew: true,
+			auto_renew_interval: 2,
+			expires_at: formatTimestamp(sim.clock.now() + DAY, sim.utcOffsetMinutes),
+		});
+		const result = await run(fundsParams(), [{}]);
+		expect(result.items[0].json.funds).toBe(40);
+		expect(Number(result.items[0].json.renewing_count)).toBeGreaterThanOrEqual(1);
+		sim.account().proxies.delete('FUNDS-SOON');
+		sim.account().balance = 321.5;
+	});
+
+	it.each(MODES)('a failed read under On Error %s', async (mode) => {
+		sim.injectFault({ route: 'GET /v1/funds', kind: 'status', status: 500 });
+		const result = await run(fundsParams(), [{}, {}], { onError: mode });
+		const message = 'The Proxy Account service could not handle the request (HTTP 500, GET /v1/funds)';
+		if (mode === 'stopWorkflow') {
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(message);
+			return;
+		}
+		expect(result.status).toBe('success');
+		const failed = mode === 'continueErrorOutput' ? result.output('Node Under Test', 1) : result.output('Node Under Test', 0);
+		expect(pairedOf(failed)).toEqual([0, 1]);
+		for (const item of failed) {
+			expect(Object.keys(item.json).sort()).toEqual(['error', 'message']);
+			expect(item.json.error).toBe(message);
+		}
+		if (mode === 'continueErrorOutput') expect(result.output('Node Under Test', 0)).toEqual([]);
+		expect(apiRequests(sim)).toHaveLength(1); // one read for the run, not one per item
+	});
+});
+
+describe('Proxy > Set Auto-Renew', () => {
+	const record = (name: string) => sim.account().proxies.get(name)!;
+
+	it('sends all items in one request and changes the proxies; off adds the removal note', async () => {
+		const [a, b, c] = names();
+		const result = await run(renewParams(), [
+			{ name: a, on: true, interval: 3 },
+			{ name: b, on: false, interval: 1 },
+			{ name: c, on: true, interval: 2 },
+		]);
+		expect(result.status).toBe('success');
+		const patches = apiRequests(sim).filter((r) => r.method === 'PATCH');
+		expect(patches).toHaveLength(1);
+		expect(patches[0].body).toEqual({
+			proxies: {
+				time: [
+					{ proxy_name: a, auto_renew: true, interval: 3 },
+					{ proxy_name: b, auto_renew: false, interval: 1 },
+					{ proxy_name: c, auto_renew: true, interval: 2 },
+				],
+			},
+		});
+		expect(record(a)).toMatchObject({ auto_renew: true, auto_renew_interval: 3 });
+		expect(record(b)).toMatchObject({ auto_renew: false, auto_renew_interval: 1 });
+		expect(result.items.map((i) => i.json)).toEqual([
+			{ proxy_name: a, auto_renew: true, interval: 3, status: 'updated' },
+			expect.objectContaining({ proxy_name: b, auto_renew: false, status: 'updated', note: expect.stringMatching(/removed at its expiry/) }),
+			{ proxy_name: c, auto_renew: true, interval: 2, status: 'updated' },
+		]);
+		expect(pairedOf(result.items)).toEqual([0, 1, 2]);
+		expect(sim.ledger).toHaveLength(0);
+		expect(JSON.stringify(result.items)).not.toContain(record(a).password);
+	});
+
+	it('batches by Batch Size', async () => {
+		const list = names().slice(0, 7);
+		const result = await run(renewParams({ batchSize: 3 }), list.map((name) => ({ name, interval: 2 })));
+		expect(result.items).toHaveLength(7);
+		expect(apiRequests(sim).filter((r) => r.method === 'PATCH').map((r) => (r.body as { proxies: { time: unknown[] } }).proxies.time.length)).toEqual([3, 3, 1]);
+		for (const name of list) expect(record(name).auto_renew_interval).toBe(2);
+	});
+
+	it('sends a proxy named twice with the same settings once; conflicting duplicates fail alone', async () => {
+		const [a, b, c] = names().slice(10, 13);
+		const result = await run(
+			renewParams(),
+			[{ name: a, interval: 4 }, { name: b }, { name: a, interval: 4 }, { name: c, interval: 1 }, { name: c, interval: 2 }],
+			{ onError: 'continueRegularOutput' },
+		);
+		const patch = apiRequests(sim).filter((r) => r.method === 'PATCH');
+		expect(patch).toHaveLength(1);
+		expect((patch[0].body as { proxies: { time: Array<{ proxy_name: string }> } }).proxies.time.map((l) => l.proxy_name)).toEqual([a, b]);
+		const items = result.output('Node Under Test', 0);
+		expect(pairedOf(items)).toEqual([0, 1, 2, 3, 4]);
+		expect(items[0].json.status).toBe('updated');
+		expect(items[2].json.status).toBe('updated');
+		expect(String(items[3].json.error)).toMatch(new RegExp(`${c} is named by items 3, 4 with different`));
+	});
+
+	it('refuses bad input before any request, naming the item and the field', async () => {
+		const result = await run(renewParams(), [{ name: names()[0], interval: 0 }]);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/Interval/);
+		expect(result.error?.message).toMatch(/item 0|\[item 0\]/);
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
+	it('an uncertain batch says it may have been applied and how to check; an earlier batch was applied', async () => {
+		const list = names().slice(14, 18);
+		sim.injectFault({ route: 'PATCH /v1/proxies/allocate/renew', kind: 'latency', delayMs: 0, when: 'before' });
+		sim.injectFault({ route: 'PATCH /v1/proxies/allocate/renew', kind: 'reset', when: 'mid-body' });
+		const result = await run(renewParams({ batchSize: 2 }), list.map((name) => ({ name, on: false })), { onError: 'continueErrorOutput' });
+		const good = result.output('Node Under Test', 0);
+		const bad = result.output('Node Under Test', 1);
+		expect(pairedOf(good)).toEqual([0, 1]);
+		expect(pairedOf(bad)).toEqual([2, 3]);
+		expect(String(bad[0].json.message)).toMatch(/The auto-renew change may have been made.*not sent again.*Read the proxies/);
+		expect(String(bad[0].json.message)).toMatch(/Batch 2 of 2 .* may have been applied\. 1 earlier batch was applied/);
+		expect(String(bad[0].json.message)).not.toMatch(/charged|expiry dates/);
+		// Never repeated: one request per batch.
+		expect(apiRequests(sim).filter((r) => r.method === 'PATCH')).toHaveLength(2);
+	});
+
+	it('a refused batch (nothing acted) says nothing was changed', async () => {
+		sim.injectFault({ route: 'PATCH /v1/proxies/allocate/renew', kind: 'rateLimit', retryAfter: 120, times: Infinity });
+		const result = await run(renewParams(), [{ name: names()[20] }], { onError: 'continueRegularOutput' });
+		expect(String(result.items[0].json.message)).toMatch(/nothing was changed/);
+	});
+
+	const ROUTING_ITEMS = () => [
+		{ name: names()[21] },
+		{ name: 'PRX-NOPE-0000' },
+		{ name: names()[22], interval: 'x' },
+		{ name: names()[23], on: false },
+	];
+
+	it.each(MODES)('failed items under On Error %s', async (mode) => {
+		const result = await run(renewParams(), ROUTING_ITEMS(), { onError: mode });
+		if (mode === 'stopWorkflow') {
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/^Interval must be|Interval/);
+			expect(apiRequests(sim)).toHaveLength(0);
+			return;
+		}
+		expect(result.status).toBe('success');
+		const all =
+			mode === 'continueRegularOutput'
+				? result.output('Node Under Test', 0)
+				: [...result.output('Node Under Test', 0), ...result.output('Node Under Test', 1)];
+		const failed = all.filter((item) => item.json.error !== undefined);
+		const good = all.filter((item) => item.json.error === undefined);
+		expect(pairedOf(failed).sort()).toEqual([1, 2]);
+		expect(pairedOf(good).sort()).toEqual([0, 3]);
+		// n8n merges an error-output item with its input item; the regular output keeps the bare shape.
+		if (mode === 'continueRegularOutput') for (const item of failed) expect(Object.keys(item.json).sort()).toEqual(['error', 'message']);
+		expect(String(failed.find((i) => pairedOf([i])[0] === 1)!.json.error)).toMatch(/PRX-NOPE-0000 was not found/);
+		if (mode === 'continueErrorOutput') expect(result.output('Node Under Test', 0).every((i) => i.json.error === undefined)).toBe(true);
+		expect(record(names()[23]).auto_renew).toBe(false);
+	});
+});

@@ -33,6 +33,15 @@ export class ProxyAccountApi implements ICredentialType {
 			description:
 				'Master API key of your Proxy Account, from the API section of the dashboard. Spaces or line breaks around a pasted key are ignored.',
 		},
+		{
+			displayName: 'Limited API Key',
+			name: 'limitedApiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				"Optional: a Limited key from the dashboard, which may only change IPs. Rotate IP uses it (the service's rotation link) when its Use Rotation Link option is on. It is never sent with any other request.",
+		},
 	];
 
 	// The key is trimmed so a key pasted with a trailing newline or spaces still authenticates.

@@ -26,6 +26,8 @@ import { PACKAGE, TestNodeTypes } from './node-types';
 export interface TestCredentials {
 	baseUrl: string;
 	apiKey: string;
+	/** The credential's optional Limited API key (the rotation link). */
+	limitedApiKey?: string;
 }
 
 export interface NodeUnderTest {
@@ -152,7 +154,7 @@ export class WorkflowHarness {
 		const inode = this.toNode(node, node.name ?? 'Node Under Test', [0, 0]);
 		const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: this.nodeTypes });
 		const helper = new TestCredentialsHelper(this.credentialTypes, {
-			[CREDENTIAL_NAME]: { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey },
+			[CREDENTIAL_NAME]: { ...credentials },
 		});
 		const additionalData = buildAdditionalData(helper, 'internal', `method-${++executionCounter}`, {});
 		additionalData.currentNodeParameters = inode.parameters;
@@ -174,7 +176,7 @@ export class WorkflowHarness {
 		const mode = options.mode ?? 'manual';
 		const executionId = `test-${++executionCounter}`;
 		const credentialsHelper = new TestCredentialsHelper(this.credentialTypes, {
-			[CREDENTIAL_NAME]: { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey },
+			[CREDENTIAL_NAME]: { ...options.credentials },
 		});
 		const workflow = new Workflow({
 			id: 'wf-test',

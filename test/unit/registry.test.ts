@@ -38,7 +38,7 @@ const resources = [proxyWithRotate, price, stock];
 
 describe('adding an operation: one file and one line in its resource index', () => {
 	it('the shipped resources are built the same way', () => {
-		expect(Object.keys(proxy.operations).sort()).toEqual(['buy', 'changeLocation', 'extend', 'get', 'getAll', 'remove', 'setAuthentication', 'setAutoRenew', 'setIpv4']);
+		expect(Object.keys(proxy.operations).sort()).toEqual(['buy', 'changeLocation', 'extend', 'get', 'getAll', 'reboot', 'remove', 'rotateIp', 'setAuthentication', 'setAutoRenew', 'setAutoRotation', 'setIpv4']);
 		expect(proxy.defaultOperation).toBe('getAll');
 	});
 

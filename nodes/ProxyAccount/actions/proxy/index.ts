@@ -8,9 +8,25 @@ import * as remove from './remove.operation';
 import * as buy from './buy.operation';
 import * as changeLocation from './changeLocation.operation';
 import * as setAutoRenew from './setAutoRenew.operation';
+import * as rotateIp from './rotateIp.operation';
+import * as reboot from './reboot.operation';
+import * as setAutoRotation from './setAutoRotation.operation';
 
 export const proxy = defineResource(
 	{ value: 'proxy', name: 'Proxy' },
-	[extend, get, getAll, setIpv4, setAuthentication, remove, buy, changeLocation, setAutoRenew],
+	[
+		extend,
+		get,
+		getAll,
+		setIpv4,
+		setAuthentication,
+		remove,
+		buy,
+		changeLocation,
+		setAutoRenew,
+		rotateIp,
+		reboot,
+		setAutoRotation,
+	],
 	getAll,
 );

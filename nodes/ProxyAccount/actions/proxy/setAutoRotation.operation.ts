@@ -1,0 +1,74 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { proxyLocator } from '../../helpers/descriptions';
+import { forEachItem } from '../../helpers/execution';
+import { parseBoolean, parseName, parseWholeNumber } from '../../helpers/validation';
+import { setAutoRotation } from '../../transport';
+import type { OperationInfo } from '../registry';
+
+export const operation: OperationInfo = {
+	value: 'setAutoRotation',
+	name: 'Set Auto Rotation',
+	description: 'Turn the automatic IP rotation of proxies on (every 1 to 1440 minutes) or off',
+	action: 'Set the automatic IP rotation of proxies',
+	subtitle: 'Set Proxy Auto Rotation',
+};
+
+export const properties: INodeProperties[] = [
+	proxyLocator('The proxy to set. With several input items, each item names one proxy.'),
+	{
+		displayName: 'Enabled',
+		name: 'autoRotationEnabled',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the proxy changes its IP by itself at a fixed rate',
+	},
+	{
+		displayName: 'Every (Minutes)',
+		name: 'rateMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
+		default: 10,
+		displayOptions: { show: { autoRotationEnabled: [true] } },
+		description: 'How often the IP changes, 1 to 1440 minutes (a day)',
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	return await forEachItem(this, items, async (i) => {
+		const name = parseName(
+			node,
+			i,
+			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+			'Proxy',
+			'PRX-US-AU1-0001',
+		);
+		const enable = parseBoolean(
+			node,
+			i,
+			this.getNodeParameter('autoRotationEnabled', i, true),
+			'Enabled',
+		);
+		const rate = enable
+			? parseWholeNumber(
+					node,
+					i,
+					this.getNodeParameter('rateMinutes', i, 10),
+					'Every (Minutes)',
+					{ min: 1, max: 1440 },
+					'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
+				)
+			: 10;
+		const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i });
+		return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
+	});
+}

@@ -1,0 +1,177 @@
+/**
+ * Proxy > Rotate IP, Reboot and Set Auto Rotation through n8n-core's real WorkflowExecute against
+ * the simulator: the service's throttles are honoured (skip or wait, never a storm of 429s), each
+ * command is sent once, and the Limited key of the rotation link never shows.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequests, createHarness, credentialsFor, visibleText } from '../harness';
+import type { NodeResult, TestCredentials } from '../harness';
+import { ProxyAccountSimulator } from '../simulator';
+
+const harness = createHarness();
+let sim: ProxyAccountSimulator;
+
+beforeEach(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 12, proxies: 10, frozenClock: true });
+	// Every proxy's last IP change and reboot long ago: nothing is throttled at the start.
+	const past = new Date(sim.clock.now() - 3_600_000).toISOString();
+	for (const proxy of sim.account().proxies.values()) {
+		proxy.last_ip_change = past;
+		proxy.last_reboot = past;
+		proxy.auto_change = false;
+		proxy.auto_change_time = 0;
+	}
+});
+afterEach(async () => await sim.stop());
+
+const names = () => [...sim.account().proxies.keys()];
+
+function command(operation: string, proxies: string[], options: IDataObject = {}, credentials: TestCredentials = credentialsFor(sim), extra: IDataObject = {}, continueOnFail = false): Promise<NodeResult> {
+	return harness.runNode(
+		{
+			type: 'proxyAccount',
+			continueOnFail,
+			parameters: { resource: 'proxy', operation, proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, options, ...extra },
+		},
+		{ credentials, items: proxies.map((name) => ({ name })) },
+	);
+}
+
+const rotations = () => [...apiRequests(sim, 'POST /v1/proxies/changeip/:name'), ...apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')];
+
+describe('Proxy > Rotate IP', () => {
+	it('sends one request per proxy, a few at a time; each item says it was sent to the device, with last_ip_change', async () => {
+		const list = names().slice(0, 6);
+		const result = await command('rotateIp', list, { concurrency: 3 });
+		expect(result.status).toBe('success');
+		expect(rotations().map((r) => decodeURIComponent(r.path.split('/').pop()!)).sort()).toEqual([...list].sort());
+		expect(result.items.map((i) => i.json.proxy_name)).toEqual(list);
+		expect(result.items.map((i) => i.pairedItem)).toEqual(list.map((_, item) => ({ item })));
+		for (const item of result.items) {
+			expect(item.json.status).toBe('sent');
+			expect(Date.parse(String(item.json.last_ip_change))).toBe(sim.clock.now());
+		}
+	});
+
+	it('a proxy changed less than a minute ago is skipped with the reason, and nothing is sent for it', async () => {
+		const [recent, other] = names();
+		sim.account().proxies.get(recent)!.last_ip_change = new Date(sim.clock.now() - 20_000).toISOString();
+		const result = await command('rotateIp', [recent, other]);
+		expect(result.items[0].json).toMatchObject({ proxy_name: recent, status: 'skipped' });
+		expect(String(result.items[0].json.reason)).toMatch(/^the last IP change was 20 s ago and the service allows one a minute \(allowed again in 4[01] s\); turn on Wait Until Allowed/);
+		expect(result.items[1].json.status).toBe('sent');
+		expect(rotations()).toHaveLength(1);
+	});
+
+	it('rotating again within the minute: the service\'s 429 is met once per proxy and the proxy skipped, never a storm', async () => {
+		const list = names().slice(0, 4);
+		await command('rotateIp', list);
+		sim.resetLogs();
+		// The list does not show the change yet (the device applies it later): only the 429 tells.
+		const again = await command('rotateIp', list, { concurrency: 4 });
+		expect(again.items.map((i) => i.json.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+		expect(String(again.items[0].json.reason)).toMatch(/refused it for now \(429\) and asked to wait \d+ s/);
+		expect(rotations()).toHaveLength(4);
+		expect(rotations().every((r) => r.status === 429)).toBe(true);
+	});
+
+	it('Wait Until Allowed waits for the throttle within Max Wait, then sends once; a longer wait is skipped', async () => {
+		const live = await ProxyAccountSimulator.start({ seed: 12, proxies: 3 });
+		try {
+			const [a, b] = [...live.account().proxies.keys()];
+			for (const [name, ago] of [[a, 57_000], [b, 20_000]] as const) {
+				const proxy = live.account().proxies.get(name)!;
+				proxy.auto_change = false;
+				proxy.last_ip_change = new Date(live.clock.now() - ago).toISOString();
+			}
+			const waited = await command('rotateIp', [a], { waitUntilAllowed: true, maxWaitSeconds: 10 }, credentialsFor(live));
+			expect(waited.items[0].json.status).toBe('sent');
+			const tooLong = await command('rotateIp', [b], { waitUntilAllowed: true, maxWaitSeconds: 1 }, credentialsFor(live));
+			expect(tooLong.items[0].json.status).toBe('skipped');
+			expect(String(tooLong.items[0].json.reason)).toMatch(/longer than Max Wait$/);
+			const sent = apiRequests(live, 'POST /v1/proxies/changeip/:name');
+			expect(sent.map((r) => r.status)).toEqual([202]);
+		} finally {
+			await live.stop();
+		}
+	});
+
+	it('Wait for New IP reads the proxy until the change shows', async () => {
+		const free = await ProxyAccountSimulator.start({ seed: 12, proxies: 3 });
+		try {
+			const [target] = [...free.account().proxies.keys()];
+			free.account().proxies.get(target)!.last_ip_change = new Date(free.clock.now() - 3_600_000).toISOString();
+			free.account().proxies.get(target)!.auto_change = false;
+			const result = await harness.runNode(
+				{ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'rotateIp', proxyName: { __rl: true, mode: 'name', value: target }, options: { waitForNewIp: true, newIpTimeoutSeconds: 15 } } },
+				{ credentials: credentialsFor(free) },
+			);
+			expect(result.items[0].json.status).toBe('confirmed');
+			expect(apiRequests(free, 'GET /v1/proxies/:name').length).toBeGreaterThan(1);
+		} finally {
+			await free.stop();
+		}
+	});
+
+	it('the rotation link uses the Limited key, which never shows in an output, an error or a log', async () => {
+		const limited = sim.account().limitedKey;
+		const [name] = names();
+		const ok = await command('rotateIp', [name], { useRotationLink: true }, { ...credentialsFor(sim), limitedApiKey: limited });
+		expect(ok.items[0].json.status).toBe('sent');
+		expect(apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')).toHaveLength(1);
+		sim.injectFault({ route: 'GET /v1/proxies/changeip/:key/:name', kind: 'status', status: 500, body: { ok: false, message: `link ${limited} failed` } });
+		const failed = await command('rotateIp', [names()[1]], { useRotationLink: true }, { ...credentialsFor(sim), limitedApiKey: limited }, {}, true);
+		expect(failed.items[0].json.error).toBeDefined();
+		expect(visibleText(failed.items, failed.error)).not.toContain(limited);
+		expect(JSON.stringify(failed.run.data.resultData)).not.toContain(limited);
+		const missing = await command('rotateIp', [name], { useRotationLink: true });
+		expect(missing.error?.message).toBe('Use Rotation Link needs a Limited API Key');
+	});
+
+	it('a Limited key used as the master key is refused by the service everywhere but rotation', async () => {
+		const limited = sim.account().limitedKey;
+		const read = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'getAll', returnAll: true } }, { credentials: { baseUrl: sim.url, apiKey: limited } });
+		expect(read.status).toBe('error');
+		expect(read.error?.message).toMatch(/not allowed/);
+		expect(visibleText([], read.error)).not.toContain(limited);
+	});
+});
+
+describe('Proxy > Reboot', () => {
+	it('reboots once per 5 minutes per proxy: a second run within them skips, one 429 at most per proxy', async () => {
+		const list = names().slice(0, 3);
+		const first = await command('reboot', list);
+		expect(first.items.map((i) => i.json.status)).toEqual(['sent', 'sent', 'sent']);
+		expect(first.items[0].json.last_reboot).toBeDefined();
+		sim.clock.advance(60_000);
+		sim.resetLogs();
+		const second = await command('reboot', list);
+		expect(second.items.map((i) => i.json.status)).toEqual(['skipped', 'skipped', 'skipped']);
+		expect(apiRequests(sim, 'POST /v1/proxies/reboot/:name').length).toBeLessThanOrEqual(3);
+	});
+
+	it('a reboot whose reply is lost is not sent again and says so; the other proxies go on', async () => {
+		const [a, b] = names();
+		sim.injectFault({ route: 'POST /v1/proxies/reboot/:name', kind: 'status', status: 503 });
+		const result = await command('reboot', [a, b], { concurrency: 1 }, credentialsFor(sim), {}, true);
+		expect(result.items[0].json.message).toMatch(/The reboot may have been made/);
+		expect(result.items[1].json.status).toBe('sent');
+		expect(apiRequests(sim, 'POST /v1/proxies/reboot/:name')).toHaveLength(2);
+	});
+});
+
+describe('Proxy > Set Auto Rotation', () => {
+	it('turns automatic rotation on every N minutes and off; minutes outside 1 to 1440 are refused before sending', async () => {
+		const [name] = names();
+		const on = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: true, rateMinutes: 15 });
+		expect(on.items[0].json).toMatchObject({ proxy_name: name, auto_change: true, auto_change_time: 15 });
+		expect(sim.account().proxies.get(name)).toMatchObject({ auto_change: true, auto_change_time: 15 });
+		const off = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: false });
+		expect(off.items[0].json).toMatchObject({ auto_change: false, auto_change_time: 0 });
+		sim.resetLogs();
+		const bad = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: true, rateMinutes: 2000 }, true);
+		expect(bad.items[0].json.error).toBe('Every (Minutes) must be a whole number from 1 to 1440, but it is 2000 [item 0]');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+});

@@ -595,7 +595,7 @@ describe('parameters', () => {
 		const event = description.properties.find((p) => p.name === 'event');
 		expect(event?.default).toBe('stockChanged');
 		expect(event?.options?.map((o) => ('value' in o ? o.value : undefined)).sort()).toEqual(
-			['lowFunds', 'newProxy', 'proxyExpiring', 'proxyRemoved', 'proxyStatusChanged', 'stockChanged'],
+			['ipChanged', 'lowFunds', 'newProxy', 'proxyExpiring', 'proxyRemoved', 'proxyStatusChanged', 'stockChanged'],
 		);
 		const stockFilters = description.properties.find((p) => p.name === 'stockFilters');
 		expect(stockFilters?.options?.map((o) => o.name)).toEqual(['carrier', 'city', 'state']);

@@ -7,9 +7,10 @@
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { proxyOutput } from '../../nodes/ProxyAccount/helpers/output';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
-import type { ExpiringParams, NewProxyParams, OutputOptions, StatusParams } from '../../nodes/ProxyAccount/trigger/params';
+import type { ExpiringParams, IpChangedParams, NewProxyParams, OutputOptions, StatusParams } from '../../nodes/ProxyAccount/trigger/params';
 import {
 	detectExpiring,
+	detectIpChanges,
 	detectNewProxies,
 	detectStatusChanges,
 	expiringSamples,
@@ -289,5 +290,34 @@ describe('samples for Fetch Test Event', () => {
 		expect(names(newProxySamples(observed(proxies), params, 10))).toEqual(['Early', 'Mid', 'Late', 'Far']);
 		expect(names(newProxySamples(observed(proxies), params, 1))).toEqual(['Early']);
 		expect(newProxySamples(observed(proxies), params, 1)[0]).toMatchObject({ event: 'new_proxy', before: null });
+	});
+});
+
+describe('detectIpChanges', () => {
+	const ipParams = (extra: Partial<IpChangedParams> = {}): IpChangedParams => ({ event: 'ipChanged', onlyAutoRotating: true, filters: readProxyFilters({}), output: OUTPUT, ...extra });
+	const at = (minutes: number) => iso(T0 + minutes * 60_000);
+	const rotating = (name: string, minutes: number) => proxy(name, { auto_change: true, auto_change_time: 10, last_ip_change: at(minutes) });
+
+	it('baseline: nothing emitted, every proxy remembered', () => {
+		const result = detectIpChanges(null, observed([rotating('A', 0), proxy('B')]), ipParams());
+		expect(result.events).toEqual([]);
+		expect(Object.keys(result.nextState.ips)).toEqual(['A', 'B']);
+	});
+
+	it('a later last_ip_change is one event; the same or an earlier one is none', () => {
+		const base = detectIpChanges(null, observed([rotating('A', 0)]), ipParams()).nextState;
+		const moved = detectIpChanges(base, observed([rotating('A', 10)]), ipParams());
+		expect(moved.events).toEqual([expect.objectContaining({ event: 'ip_changed', proxy_name: 'A', before: { last_ip_change: at(0) }, after: { last_ip_change: at(10) } })]);
+		expect(detectIpChanges(moved.nextState, observed([rotating('A', 10)]), ipParams()).events).toEqual([]);
+		expect(detectIpChanges(moved.nextState, observed([rotating('A', 5)]), ipParams()).events).toEqual([]);
+	});
+
+	it('only auto-rotating proxies unless told otherwise; filters choose what is emitted, not what is remembered', () => {
+		const manual = (minutes: number) => proxy('M', { auto_change: false, last_ip_change: at(minutes) });
+		const base = detectIpChanges(null, observed([manual(0)]), ipParams()).nextState;
+		const onlyAuto = detectIpChanges(base, observed([manual(3)]), ipParams());
+		expect(onlyAuto.events).toEqual([]);
+		expect(onlyAuto.nextState.ips.M).toBe(at(3));
+		expect(detectIpChanges(base, observed([manual(3)]), ipParams({ onlyAutoRotating: false })).events).toHaveLength(1);
 	});
 });

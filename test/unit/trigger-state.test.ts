@@ -16,6 +16,7 @@ const VALID: Record<TriggerEvent, IDataObject> = {
 	newProxy: { v: 2, event: 'newProxy', names: ['A', 'B'] },
 	proxyRemoved: { v: 2, event: 'proxyRemoved', known: { A: { proxy_name: 'A', city: 'Austin', nickname: null, h_port: 8000, auto_renew: true } } },
 	lowFunds: { v: 2, event: 'lowFunds', below: true },
+	ipChanged: { v: 2, event: 'ipChanged', ips: { A: '2025-03-01T12:00:00.000Z', B: '2025-03-01T12:10:00.000Z' } },
 };
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -9,7 +9,7 @@ import {
 } from '../helpers/descriptions';
 
 const stockEvent = { event: ['stockChanged'] };
-const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy'] };
+const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy', 'ipChanged'] };
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -19,6 +19,12 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'stockChanged',
 		options: [
+			{
+				name: 'IP Changed',
+				value: 'ipChanged',
+				description:
+					'The mobile IP of a proxy changes (its last_ip_change moves), e.g. by its automatic rotation',
+			},
 			{
 				name: 'Low Funds',
 				value: 'lowFunds',
@@ -53,6 +59,15 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
 			},
 		],
+	},
+	{
+		displayName: 'Only Auto-Rotating Proxies',
+		name: 'onlyAutoRotating',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { event: ['ipChanged'] } },
+		description:
+			'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
 	},
 	{
 		displayName: 'Stock Change',

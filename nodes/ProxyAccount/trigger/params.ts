@@ -53,6 +53,14 @@ export interface RemovedParams {
 	filters: ProxyFilters;
 }
 
+export interface IpChangedParams {
+	event: 'ipChanged';
+	/** Whether only proxies on automatic rotation count (`auto_change` on). */
+	onlyAutoRotating: boolean;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
 export interface LowFundsParams {
 	event: 'lowFunds';
 	/** Below this balance the funds are low; undefined: no fixed threshold. */
@@ -67,7 +75,8 @@ export type TriggerParams =
 	| StatusParams
 	| NewProxyParams
 	| RemovedParams
-	| LowFundsParams;
+	| LowFundsParams
+	| IpChangedParams;
 
 export function parseThreshold(node: INode, value: unknown): number {
 	const number = numberFrom(value);
@@ -172,6 +181,13 @@ export function readParameters(ctx: IPollFunctions): TriggerParams {
 			return { event, filters: proxyFilters(ctx) };
 		case 'lowFunds':
 			return readLowFunds(ctx);
+		case 'ipChanged':
+			return {
+				event,
+				onlyAutoRotating: ctx.getNodeParameter('onlyAutoRotating', true) !== false,
+				filters: proxyFilters(ctx),
+				output: outputOptions(ctx),
+			};
 		default:
 			return { event: 'newProxy', filters: proxyFilters(ctx), output: outputOptions(ctx) };
 	}

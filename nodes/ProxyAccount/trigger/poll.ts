@@ -10,6 +10,8 @@ import { readParameters } from './params';
 import type { ProxyObservation } from './proxies';
 import {
 	detectExpiring,
+	detectIpChanges,
+	ipChangedSamples,
 	detectNewProxies,
 	detectStatusChanges,
 	expiringSamples,
@@ -21,6 +23,7 @@ import {
 } from './proxies';
 import type {
 	ExpiringState,
+	IpState,
 	MissingMarks,
 	NewProxyState,
 	RemovedState,
@@ -43,6 +46,7 @@ const EVENT_NAMES = {
 	newProxy: 'new_proxy',
 	proxyRemoved: 'proxy_removed',
 	lowFunds: 'low_funds',
+	ipChanged: 'ip_changed',
 } as const;
 
 interface Observation {
@@ -132,6 +136,13 @@ async function observe(
 				detect: (previous) =>
 					detectStatusChanges(previous as StatusState | null, observation, params),
 				samples: () => statusSamples(observation, params, SAMPLE_LIMIT),
+				summary,
+			};
+		case 'ipChanged':
+			return {
+				listed: proxies.length,
+				detect: (previous) => detectIpChanges(previous as IpState | null, observation, params),
+				samples: () => ipChangedSamples(observation, params, SAMPLE_LIMIT),
 				summary,
 			};
 		case 'proxyRemoved':

@@ -7,6 +7,7 @@ import { expiresWithin, hoursUntil } from '../helpers/time';
 import type { ProxyRecord } from '../transport';
 import type {
 	ExpiringParams,
+	IpChangedParams,
 	NewProxyParams,
 	OutputOptions,
 	RemovedParams,
@@ -14,6 +15,7 @@ import type {
 } from './params';
 import type {
 	ExpiringState,
+	IpState,
 	KnownProxy,
 	MissingMark,
 	NewProxyState,
@@ -433,4 +435,95 @@ export function removedSamples(
 		.map((proxy) =>
 			removedItem(knownProxy(proxy), proxy.proxy_name, observation.now, observation.now),
 		);
+}
+
+// ----- IP Changed -------------------------------------------------------------------------------
+
+export function ipChangedItem(
+	proxy: ProxyRecord,
+	before: string | null,
+	output: OutputOptions,
+	now: number,
+): IDataObject {
+	return {
+		event: 'ip_changed',
+		proxy_name: proxy.proxy_name,
+		auto_change: proxy.auto_change,
+		auto_change_time: proxy.auto_change_time,
+		before: { last_ip_change: before },
+		after: { last_ip_change: proxy.last_ip_change },
+		record: record(proxy, output, now),
+	};
+}
+
+const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
+	matchesProxyFilters(proxy, params.filters) &&
+	(!params.onlyAutoRotating || proxy.auto_change === true);
+
+/**
+ * IP Changed: a proxy's `last_ip_change` moved later than the stored one (by its automatic rotation,
+ * a Rotate IP, or the dashboard). With Only Auto-Rotating Proxies, only proxies with `auto_change`
+ * on are reported. A stored proxy missing from the list is kept while its grace period lasts (see
+ * `keepMissing`): when it comes back, only a later change than the one kept is reported.
+ */
+export function detectIpChanges(
+	previous: IpState | null,
+	observation: ProxyObservation,
+	params: IpChangedParams,
+): Detection<IpState> {
+	const next: Array<[string, string]> = [];
+	const events: IDataObject[] = [];
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
+		const current = typeof proxy.last_ip_change === 'string' ? proxy.last_ip_change : '';
+		const before = previous ? ownValue(previous.ips, proxy.proxy_name) : undefined;
+		// A change reported is kept; an unreadable or earlier timestamp changes nothing.
+		const moved =
+			before !== undefined &&
+			current !== before &&
+			Date.parse(current) > (Number.isNaN(Date.parse(before)) ? -Infinity : Date.parse(before));
+		next.push([proxy.proxy_name, moved || before === undefined ? current : before]);
+		if (moved && counts(proxy, params))
+			events.push(ipChangedItem(proxy, before, params.output, observation.now));
+	}
+	const gone = previous
+		? keepMissing(previous.ips, names, previous.gone, observation.now, next)
+		: undefined;
+	const nextState: IpState = {
+		v: STATE_VERSION,
+		event: 'ipChanged',
+		ips: Object.fromEntries(next),
+	};
+	if (gone) nextState.gone = gone;
+	return { events, nextState };
+}
+
+/**
+ * Items for "Fetch Test Event": the proxies that count, latest change first, each as if its IP had
+ * changed from one rotation before; when none counts, one example from a real proxy.
+ */
+export function ipChangedSamples(
+	observation: ProxyObservation,
+	params: IpChangedParams,
+	limit: number,
+): IDataObject[] {
+	const unique = uniqueProxies(observation.proxies);
+	const counting = unique.filter((proxy) => counts(proxy, params));
+	const base = counting.length > 0 ? counting : unique.slice(0, 1);
+	return base
+		.sort((a, b) =>
+			compare(instant(b.last_ip_change, -Infinity), instant(a.last_ip_change, -Infinity)),
+		)
+		.slice(0, limit)
+		.map((proxy) => {
+			const at = instant(proxy.last_ip_change, observation.now);
+			const every = (Number(proxy.auto_change_time) || 10) * 60_000;
+			const after = Number.isFinite(at) ? at : observation.now;
+			return ipChangedItem(
+				{ ...proxy, last_ip_change: new Date(after).toISOString() },
+				new Date(after - every).toISOString(),
+				params.output,
+				observation.now,
+			);
+		});
 }

@@ -30,6 +30,7 @@ export const TRIGGER_EVENTS = [
 	'newProxy',
 	'proxyRemoved',
 	'lowFunds',
+	'ipChanged',
 ] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
@@ -105,7 +106,17 @@ export interface LowFundsState {
 	gone?: MissingMarks;
 }
 
+export interface IpState {
+	v: typeof STATE_VERSION;
+	event: 'ipChanged';
+	/** Proxy name => its last `last_ip_change`. */
+	ips: Record<string, string>;
+	/** Marks of the proxies in `ips` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
+
 export type TriggerState =
+	| IpState
 	| StockState
 	| ExpiringState
 	| StatusState
@@ -124,6 +135,7 @@ const STATE_KEYS = [
 	'gone',
 	'known',
 	'below',
+	'ips',
 ] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -222,6 +234,10 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 		case 'proxyRemoved': {
 			const known = knownMap(staticData.known);
 			return known ? { v: STATE_VERSION, event, known, ...marks } : null;
+		}
+		case 'ipChanged': {
+			const ips = stringMap(staticData.ips);
+			return ips ? { v: STATE_VERSION, event, ips, ...marks } : null;
 		}
 		case 'lowFunds':
 			return typeof staticData.below === 'boolean'

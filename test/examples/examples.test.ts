@@ -1,5 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (timers, node: modules, console); never shipped */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import type { IConnections, INode } from 'n8n-workflow';
@@ -107,5 +109,104 @@ describe('examples/stock-alert.json', () => {
 			{ alert: `T-Mobile is back in stock in ${soldOut.city}, ${soldOut.state}: 3 available`, city: soldOut.city, carrier: 'tmobile', available: 3 },
 		]);
 		expect(await poller.poll()).toBeNull();
+	});
+});
+
+describe('examples/low-funds-alert.json', () => {
+	const workflow = load('low-funds-alert.json');
+	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
+
+	it('alerts once when the wallet drops below what the upcoming renewals need, and re-arms after a top-up', async () => {
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+		sim.account().balance = 5_000;
+		expect(await poller.poll()).toBeNull(); // enough funds
+		sim.account().balance = 10;
+		const emitted = (await poller.poll())!;
+		expect(emitted[0]).toHaveLength(1);
+		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: emitted[0].map((item) => item.json) });
+		expect(result.status).toBe('success');
+		const [alert] = result.output('Compose Alert');
+		expect(alert.json.funds).toBe(10);
+		expect(String(alert.json.alert)).toMatch(/^Proxy Account wallet is low: 10 left, the renewals coming up need [\d.]+ \(short by [\d.]+\)/);
+		expect(await poller.poll()).toBeNull(); // still low: once per drop
+		sim.account().balance = 5_000;
+		expect(await poller.poll()).toBeNull();
+		sim.account().balance = 10;
+		expect(await poller.poll()).not.toBeNull();
+	});
+});
+
+describe('examples/buy-when-stock-is-back.json', () => {
+	const workflow = load('buy-when-stock-is-back.json');
+	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
+
+	it('buys one T-Mobile proxy in the city that came back, after a dry run within the budget, and names it', async () => {
+		sim.orders.deployDelayMs = 0;
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+		expect(await poller.poll()).toBeNull(); // baseline
+		const soldOut = sim.stock.find((city) => city.open && city.counts.tmobile === 0)!;
+		sim.setStockCount(soldOut.city, 'tmobile', 2);
+		const emitted = (await poller.poll())!;
+		const events = emitted[0].map((item) => item.json);
+		expect(events).toHaveLength(1);
+		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: events });
+		expect(result.status).toBe('success');
+		expect(result.output('What Would It Cost')[0].json).toMatchObject({ status: 'dry_run', carrier: 'T-Mobile', city: soldOut.city });
+		const [bought] = result.output('Buy One');
+		expect(bought.json).toMatchObject({ status: 'bought', carrier: 'T-Mobile', city: soldOut.city, quantity: 1 });
+		const [name] = bought.json.new_proxies as string[];
+		expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: soldOut.city });
+		expect(sim.ledger.filter((entry) => entry.kind === 'deploy')).toHaveLength(1);
+		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(1);
+	});
+
+	it('buys nothing when the dry run says it costs more than the budget', async () => {
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+		await poller.poll();
+		const soldOut = sim.stock.find((city) => city.open && city.counts.tmobile === 0)!;
+		sim.setStockCount(soldOut.city, 'tmobile', 2);
+		const events = (await poller.poll())![0].map((item) => item.json);
+		const pricey = JSON.parse(JSON.stringify(workflow)) as ExampleWorkflow;
+		const buy = pricey.nodes.find((node) => node.name === 'What Would It Cost')!;
+		buy.parameters.interval = 52; // a year of weeks: far above the budget of 100
+		const result = await harness.runWorkflow(pricey, { credentials: credentialsFor(sim), mode: 'trigger', items: events });
+		expect(result.status).toBe('success');
+		expect(result.output('Within Budget')).toHaveLength(0);
+		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+	});
+});
+
+describe('examples/rotate-ip-on-failure.json', () => {
+	it('a failed request leads to a new IP for the proxy, then the request is tried again', async () => {
+		let calls = 0;
+		const target = createServer((_req, res) => {
+			calls += 1;
+			res.writeHead(calls === 1 ? 502 : 200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(calls === 1 ? { error: 'blocked' } : { ok: true, attempt: calls }));
+		});
+		await new Promise<void>((done) => target.listen(0, '127.0.0.1', done));
+		try {
+			for (const proxy of sim.account().proxies.values()) {
+				proxy.auto_change = false;
+				proxy.last_ip_change = new Date(sim.clock.now() - 3_600_000).toISOString();
+			}
+			const workflow = JSON.parse(readFileSync(join(EXAMPLES, 'rotate-ip-on-failure.json'), 'utf8')) as ExampleWorkflow;
+			const targetNode = workflow.nodes.find((node) => node.name === 'Target')!;
+			const assignments = (targetNode.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+			assignments.find((a) => a.name === 'url')!.value = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+			const rotate = workflow.nodes.find((node) => node.name === 'Rotate IP')!;
+			(rotate.parameters.options as Record<string, unknown>).waitForNewIp = false;
+			const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim) });
+			expect(result.status).toBe('success');
+			const [picked] = result.output('Pick Proxy');
+			const [rotated] = result.output('Rotate IP');
+			expect(rotated.json).toMatchObject({ proxy_name: picked.json.proxy_name, status: 'sent' });
+			expect(apiRequests(sim, 'POST /v1/proxies/changeip/:name')).toHaveLength(1);
+			expect(result.output('Retry Fetch')[0].json).toEqual({ ok: true, attempt: 2 });
+			expect(calls).toBe(2);
+		} finally {
+			await new Promise((done) => target.close(done));
+		}
 	});
 });

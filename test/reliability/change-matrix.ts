@@ -32,6 +32,18 @@ const withTimeout = (timeoutSeconds: number | undefined): IDataObject => (timeou
 
 export const CHANGE_ROWS: ChangeRow[] = [
 	{
+		label: 'Proxy > Set Auto Rotation',
+		route: 'POST /v1/proxies/autochangeip/:name',
+		endpoint: 'POST /v1/proxies/autochangeip/{proxyName}',
+		what: 'The automatic rotation setting',
+		parameters: (timeoutSeconds) => ({ resource: 'proxy', operation: 'setAutoRotation', proxyName: byName, autoRotationEnabled: true, rateMinutes: 17, options: withTimeout(timeoutSeconds) }),
+		applied: (sim, name) => sim.account().proxies.get(name)?.auto_change_time === 17,
+		verify(json, name, _sim, column) {
+			expect(json).toMatchObject({ proxy_name: name, auto_change: true, auto_change_time: 17, status: 'set' });
+			if (column === 'drift-extra') expect(json.brand_new_field).toBe('hello');
+		},
+	},
+	{
 		label: 'Proxy > Set IPv4',
 		route: 'POST /v1/proxies/ipv4/:name',
 		endpoint: 'POST /v1/proxies/ipv4/{proxyName}',
@@ -102,6 +114,7 @@ const DRIFT_FIELDS: Record<string, { missing: string; type: string; issue: strin
 	'POST /v1/proxies/ipv4/:name': { missing: 'data.proxy_name', type: 'data.last_ipv4_update', issue: 'should be string but is number' },
 	'PATCH /v1/proxies/auth/basic/:name': { missing: 'data.password', type: 'data.username', issue: 'should be string but is number' },
 	'PATCH /v1/proxies/auth/whitelist/:name': { missing: 'data.last_auth_change', type: 'data.proxy_name', issue: 'should be string but is number' },
+	'POST /v1/proxies/autochangeip/:name': { missing: 'data.auto_change', type: 'data.auto_change', issue: 'should be boolean but is string' },
 };
 
 export function changeExpectation(column: ColumnId, row: ChangeRow): ChangeExpectation {

@@ -5,9 +5,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { proxyLocator } from '../../helpers/descriptions';
+import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/execution';
-import { parseBoolean, parseName, parseWholeNumber } from '../../helpers/validation';
+import {
+	MAX_TIMEOUT_SECONDS,
+	parseBoolean,
+	parseName,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+} from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -37,6 +43,17 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { autoRotationEnabled: [true] } },
 		description: 'How often the IP changes, 1 to 1440 minutes (a day)',
 	},
+	optionsCollection([
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+			default: 30,
+			description:
+				'The longest one request may take (at most 600). A setting that times out is never sent again automatically.',
+		},
+	]),
 ];
 
 export async function execute(
@@ -68,7 +85,9 @@ export async function execute(
 					'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
 				)
 			: 10;
-		const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i });
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
+		const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
 		return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 	});
 }

@@ -61,3 +61,22 @@ describe('Extend as an AI agent tool', () => {
 		expect(sim.ledger).toHaveLength(1);
 	});
 });
+
+describe('Set Auto-Renew as an AI agent tool', () => {
+	const renew = (type: string, autoRenew: boolean) =>
+		harness.runNode(
+			{ type, parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: { __rl: true, mode: 'name', value: [...sim.account().proxies.keys()][1] }, autoRenew, interval: 1 } },
+			{ credentials: credentialsFor(sim) },
+		);
+
+	it('may turn auto-renew on, never off (off removes the proxy at expiry); nothing is sent for off', async () => {
+		const off = await renew('proxyAccountTool', false);
+		expect(off.error?.message).toBe('As an AI agent tool, Set Auto-Renew may only turn auto-renew on [item 0]');
+		expect(apiRequests(sim, 'PATCH /v1/proxies/allocate/renew')).toHaveLength(0);
+		const on = await renew('proxyAccountTool', true);
+		expect(on.status).toBe('success');
+		expect(apiRequests(sim, 'PATCH /v1/proxies/allocate/renew')).toHaveLength(1);
+		const regular = await renew('proxyAccount', false);
+		expect(regular.status).toBe('success');
+	});
+});

@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { intervalField, optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { runsAsAgentTool } from '../../helpers/agent';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { paired } from '../../helpers/output';
 import {
@@ -139,14 +140,14 @@ export async function execute(
 	const batchSize = isSet(options, 'batchSize')
 		? parseWholeNumber(
 				node,
-				0,
+				undefined,
 				options.batchSize,
 				'Batch Size',
 				{ min: 1, max: MAX_BATCH_SIZE },
 				`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
 			)
 		: DEFAULT_BATCH_SIZE;
-	const timeoutMs = parseTimeoutSeconds(node, 0, options, DEFAULT_TIMEOUT_SECONDS);
+	const timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
 
 	// 1. Every item's input, checked before anything is sent.
 	const wanted: Wanted[] = [];
@@ -166,6 +167,18 @@ export async function execute(
 				'Auto-Renew',
 			);
 			const interval = parseInterval(node, i, this.getNodeParameter('interval', i, 1));
+			if (!autoRenew && runsAsAgentTool(this)) {
+				// Off means the proxy is removed at expiry: not for an agent to decide.
+				throw new NodeOperationError(
+					node,
+					`As an AI agent tool, Set Auto-Renew may only turn auto-renew on [item ${i}]`,
+					{
+						description:
+							'Turning auto-renew off removes the proxy at its expiry. Do it in a workflow without an AI agent, or in the Proxy Account dashboard. Nothing was sent.',
+						itemIndex: i,
+					},
+				);
+			}
 			wanted.push({ item: i, name, autoRenew, interval });
 		} catch (error) {
 			fail(i, error);

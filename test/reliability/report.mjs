@@ -25,8 +25,11 @@ function fail(message) {
 
 // ----- read and merge ------------------------------------------------------------------------------
 
+// The test files that write cells (through `Results` or `describeMatrix`); the others (e.g. a
+// randomized test with its own assertions) are part of the suite but not of this page.
 const testFiles = readdirSync(here)
 	.filter((name) => name.endsWith('.test.ts'))
+	.filter((name) => /new Results\(|describeMatrix\(/.test(readFileSync(join(here, name), 'utf8')))
 	.map((name) => name.replace(/\.test\.ts$/, ''))
 	.sort();
 if (!existsSync(resultsDir)) fail(`no results in ${resultsDir}: run \`npm run reliability:report\` (or \`npx jest test/reliability\`) first`);

@@ -127,6 +127,41 @@ const ECHOES: EchoCase[] = [
 		message: 'The Proxy Account service rejected the request: Settings locked for ***',
 		echoShown: true,
 	},
+	{
+		label: 'a refused order whose message quotes the key (Proxy > Buy, nothing charged)',
+		fault: (key) => ({ route: 'POST /v1/proxies/deploy', kind: 'okFalse', status: 400, message: `Order refused for ${key}` }),
+		parameters: { resource: 'proxy', operation: 'buy', carrier: 'AT&T', city: 'Austin', quantity: 1, interval: 1, period: 'weekly' },
+		message: 'The Proxy Account service rejected the request: Order refused for ***',
+		echoShown: true,
+	},
+	{
+		label: 'a 500 whose message quotes the key (Proxy > Remove, never repeated)',
+		fault: (key) => ({ route: 'DELETE /v1/proxies/remove', kind: 'status', status: 500, body: { ok: false, message: `Removal failed for ${key}` } }),
+		parameters: { resource: 'proxy', operation: 'remove', proxyName: byName, confirmCount: 1 },
+		items: (sim) => [{ name: [...sim.account().proxies.keys()][0] }],
+		message: 'The Proxy Account service could not handle the request (HTTP 500, DELETE /v1/proxies/remove)',
+		echoShown: true,
+	},
+	{
+		label: 'a refused move whose message quotes the key (Proxy > Change Location)',
+		fault: (key) => ({ route: 'POST /v1/proxies/swap/:name', kind: 'okFalse', status: 400, message: `Swap locked for ${key}` }),
+		parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: byName, carrier: 'AT&T', city: 'Austin', copySettings: true },
+		items: (sim) => [{ name: [...sim.account().proxies.keys()][0] }],
+		message: 'The Proxy Account service rejected the request: Swap locked for ***',
+		echoShown: true,
+	},
+	{
+		label: 'a 503 whose message quotes the key (Proxy > Reboot)',
+		fault: (key) => ({ route: 'POST /v1/proxies/reboot/:name', kind: 'status', status: 503, body: { ok: false, message: `Modem of ${key} busy` } }),
+		parameters: { resource: 'proxy', operation: 'reboot', proxyName: byName },
+		items: (sim) => {
+			const [name] = [...sim.account().proxies.keys()];
+			sim.account().proxies.get(name)!.last_reboot = '2020-01-01T00:00:00.000Z';
+			return [{ name }];
+		},
+		message: 'The Proxy Account service could not handle the request (HTTP 503, POST /v1/proxies/reboot/{proxyName})',
+		echoShown: true,
+	},
 ];
 
 function visible(result: NodeResult): string {

@@ -55,6 +55,8 @@ interface Proxy {
 	city: string;
 	state: string;
 	isp: string;
+	last_ip_change: string;
+	auto_change: boolean;
 }
 
 interface Snapshot {
@@ -81,6 +83,8 @@ async function snapshot(client: SimClient, carrierKeys: string[]): Promise<Snaps
 		city: p.city as string,
 		state: p.state as string,
 		isp: p.isp as string,
+		last_ip_change: p.last_ip_change as string,
+		auto_change: p.auto_change === true,
 	}));
 	return { now: Date.parse(String(stock.headers.date)), cities, proxies };
 }
@@ -244,6 +248,29 @@ function newProxyModel(filter: ProxyFilter): Model {
 }
 
 /**
+ * IP Changed: the memory holds each proxy's last `last_ip_change`; a later one is an event (for an
+ * auto-rotating proxy, or any with `onlyAuto` off), and becomes the memory.
+ */
+function ipModel(filter: ProxyFilter, onlyAuto: boolean): Model {
+	return {
+		observe(prev, seen) {
+			const previous = prev as Memory<string> | null;
+			const values = new Map<string, string>();
+			const out: string[] = [];
+			for (const p of seen.proxies) {
+				if (values.has(p.name)) continue;
+				const before = previous?.values.get(p.name);
+				const moved = before !== undefined && Date.parse(p.last_ip_change) > (Number.isNaN(Date.parse(before)) ? -Infinity : Date.parse(before));
+				values.set(p.name, moved || before === undefined ? p.last_ip_change : before);
+				if (moved && proxyMatches(p, filter) && (!onlyAuto || p.auto_change)) out.push(`ip_changed|${p.name}|${before}|${p.last_ip_change}`);
+			}
+			const listed = new Set(seen.proxies.map((p) => p.name));
+			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
+		},
+	};
+}
+
+/**
  * Proxy Removed: the memory holds each proxy as last listed; a proxy missing from the list is kept
  * while its grace period lasts, and reported (when it matched the filter as last listed) at the
  * poll that forgets it.
@@ -293,6 +320,8 @@ function keyOf(item: IDataObject): string {
 			return `proxy_status_changed|${item.proxy_name}|${before?.network_status}|${after?.network_status}`;
 		case 'proxy_removed':
 			return `proxy_removed|${item.proxy_name}`;
+		case 'ip_changed':
+			return `ip_changed|${item.proxy_name}|${before?.last_ip_change}|${after?.last_ip_change}`;
 		default:
 			return `new_proxy|${item.proxy_name}`;
 	}
@@ -384,6 +413,8 @@ describe('randomized: emitted events equal the events of the observed states', (
 				model: newProxyModel({ nameContains: '7' }),
 			},
 			{ label: 'removed any', parameters: { event: 'proxyRemoved' }, route: PROXIES, model: removedModel({}) },
+			{ label: 'ip changed, auto-rotating', parameters: { event: 'ipChanged' }, route: PROXIES, model: ipModel({}, true) },
+			{ label: 'ip changed, any', parameters: { event: 'ipChanged', onlyAutoRotating: false }, route: PROXIES, model: ipModel({}, false) },
 		];
 		const triggers = configs.map((config) => ({
 			config,
@@ -551,7 +582,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 				}
 				// The trigger remembers the same entries as the model, with the same missing marks.
 				const stored = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status ?? stored.known) as object);
+				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status ?? stored.known ?? stored.ips) as object);
 				const storedMarks = JSON.stringify(Object.entries((stored.gone ?? {}) as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 				if (storedMarks !== t.lastMarks || JSON.stringify([...storedKeys].sort()) !== JSON.stringify([...memory.values.keys()].sort())) {
 					throw new Error(`round ${round}, trigger "${t.config.label}": the trigger remembers ${JSON.stringify(stored)}, the model ${JSON.stringify([[...memory.values.keys()], t.lastMarks])}`);
@@ -598,7 +629,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 		const proxyCount = sim.account().proxies.size;
 		for (const t of triggers) {
 			const state = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? state.known ?? {}) as object);
+			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? state.known ?? state.ips ?? {}) as object);
 			const gone = Object.keys((state.gone ?? {}) as object);
 			for (const key of gone) expect(stored).toContain(key);
 			expect(stored.length).toBeLessThanOrEqual((state.stock ? sim.stock.length : proxyCount) + gone.length);

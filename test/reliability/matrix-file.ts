@@ -7,6 +7,7 @@ import { capturedLogs } from '../harness';
 import { HOSTILE_COLUMNS } from './hostile-matrix';
 import { ACTION_ROWS, COLUMNS, TRIGGER_ROWS } from './matrix';
 import { CHANGE_ROWS, REMOVED_TRIGGER_ROWS } from './change-matrix';
+import { ORDER_ROWS } from './order-matrix';
 import { auditCell, Results, SecretAudit } from './support';
 
 export interface MatrixCell<R, C> {
@@ -29,7 +30,7 @@ export function describeMatrix<R extends { label: string }, C>(file: {
 	const audit = new SecretAudit();
 	results.declare(
 		'fault-matrix',
-		[...ACTION_ROWS, ...TRIGGER_ROWS, ...CHANGE_ROWS, ...REMOVED_TRIGGER_ROWS].map((row) => row.label),
+		[...ACTION_ROWS, ...TRIGGER_ROWS, ...CHANGE_ROWS, ...ORDER_ROWS, ...REMOVED_TRIGGER_ROWS].map((row) => row.label),
 		[...COLUMNS, ...HOSTILE_COLUMNS].map((column) => column.label),
 	);
 	results.plan(file.cells.length + 1);

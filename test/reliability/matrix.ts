@@ -842,6 +842,25 @@ export const TRIGGER_ROWS: TriggerRow[] = [
 		},
 		key: (item) => `${String(item.event)}:${String(item.funds)}`,
 	},
+	{
+		label: 'Trigger: IP Changed',
+		event: 'ipChanged',
+		route: 'GET /v1/proxies',
+		endpoint: 'GET /v1/proxies',
+		parameters: { event: 'ipChanged', onlyAutoRotating: false },
+		prepare(sim) {
+			for (const proxy of sim.account().proxies.values()) {
+				proxy.auto_change = false;
+				proxy.last_ip_change = utc(Date.parse('2020-01-01T00:00:00.000Z'));
+			}
+		},
+		change(sim) {
+			const proxy = [...sim.account().proxies.values()][2];
+			proxy.last_ip_change = utc(Date.parse('2020-01-02T00:00:00.000Z'));
+			return [`${proxy.proxy_name}:ip`];
+		},
+		key: (item) => `${String(item.proxy_name)}:ip`,
+	},
 ];
 
 /** The trigger with a short request timeout (its test hook); every other policy as shipped. */

@@ -208,3 +208,44 @@ export const includePasswordOption: INodeProperties = {
 	description:
 		'Whether to include the proxy password in the output. Leave off unless a later step needs it: anyone who can see the execution can read it.',
 };
+
+/**
+ * Timeout (Seconds) of a request that changes something: sent once, so a timeout is never tried
+ * again. `what` names the request, e.g. "The purchase request".
+ */
+export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INodeProperties {
+	return {
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+		default: defaultSeconds,
+		description: `The longest one request may take (at most 600). ${what} that times out is never sent again automatically.`,
+	};
+}
+
+/** A carrier dropdown from live stock (display names, as prices and orders take them). */
+export function carrierField(what: string): INodeProperties {
+	return {
+		displayName: 'Carrier Name or ID',
+		name: 'carrier',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCarriers' },
+		default: '',
+		required: true,
+		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}
+
+/** A city dropdown from live stock that follows the carrier beside it. */
+export function cityField(what: string): INodeProperties {
+	return {
+		displayName: 'City Name or ID',
+		name: 'city',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['carrier'] },
+		default: '',
+		required: true,
+		description: `${what} (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}

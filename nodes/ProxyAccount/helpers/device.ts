@@ -4,10 +4,10 @@
  * waited for within a bound, so a run never meets a storm of 429s.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { asNodeError } from './execution';
-import { itemResults } from './run';
+import { itemResults, proxyNotFound } from './run';
 import { parseName } from './validation';
 import type { ProxyRecord } from '../transport';
 import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';
@@ -88,18 +88,7 @@ export async function runDeviceCommand(
 	const one = async ({ item, name }: { item: number; name: string }) => {
 		const record = byName.get(name);
 		if (!record) {
-			run.fail(
-				item,
-				new NodeOperationError(
-					node,
-					`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${item}]`,
-					{
-						description:
-							'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was sent.',
-						itemIndex: item,
-					},
-				),
-			);
+			run.fail(item, proxyNotFound(node, name, item, 'Nothing was sent.'));
 			return;
 		}
 		const skip = (reason: string) =>

@@ -1,6 +1,7 @@
 /* The options of the device commands (Rotate IP, Reboot), declared once. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { sentOnceTimeoutOption } from './descriptions';
 import type { DeviceOptions } from './device';
 import {
 	isSet,
@@ -42,15 +43,7 @@ export const waitUntilAllowedOptions: INodeProperties[] = [
 		description:
 			'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
 	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-		default: DEFAULT_TIMEOUT_SECONDS,
-		description:
-			'The longest one request may take (at most 600). A command that times out is never sent again automatically.',
-	},
+	sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A command'),
 ];
 
 /** The run's options, from the first item: they concern the whole run, so a refusal names no item. */

@@ -68,3 +68,20 @@ export function agentRefusal(
 		{ description: `${missing.fix} Nothing was sent.` },
 	);
 }
+
+/** A proxy the account's list does not hold: fails its own item, before anything is sent for it. */
+export function proxyNotFound(
+	node: INode,
+	name: string,
+	itemIndex: number,
+	nothing: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${itemIndex}]`,
+		{
+			description: `Check the name (names are case-sensitive) or pick the proxy from the list. ${nothing}`,
+			itemIndex,
+		},
+	);
+}

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
 
-import type { ProxyAccountContext, RetryPolicy } from './request';
+import type { ApiRequest, ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
 	AllocateData,
@@ -33,6 +34,22 @@ export interface CallOptions {
 	itemIndex?: number;
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
+}
+
+/**
+ * Sends one request and returns what the endpoints that act on something return: the reply's
+ * `data`, its message and the service's clock.
+ */
+async function sendFor<T>(
+	ctx: ProxyAccountContext,
+	request: ApiRequest<z.ZodType<{ data: T; message?: string }>>,
+): Promise<{ result: T; message?: string; serverTime: number }> {
+	const response = await apiRequest(ctx, request);
+	return {
+		result: response.body.data,
+		message: response.body.message,
+		serverTime: response.serverTime,
+	};
 }
 
 export interface QuoteLine {
@@ -191,7 +208,7 @@ export async function allocateTime(
 	lines: AllocateLine[],
 	options: CallOptions = {},
 ): Promise<{ result: AllocateData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: '/v1/proxies/allocate',
 		endpoint: 'POST /v1/proxies/allocate',
@@ -200,11 +217,6 @@ export async function allocateTime(
 		idempotency: 'charge',
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** The path of a per-proxy action, e.g. `/v1/proxies/ipv4/PRX%2F1`, checked like `proxyPath`. */
@@ -229,7 +241,7 @@ export async function setIpv4(
 	enable: boolean,
 	options: CallOptions = {},
 ): Promise<{ result: Ipv4Data; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'ipv4', proxyName, options.itemIndex),
 		endpoint: 'POST /v1/proxies/ipv4/{proxyName}',
@@ -240,11 +252,6 @@ export async function setIpv4(
 		change: { what: 'The IPv4 setting', check: CHECK_PROXY },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /**
@@ -257,7 +264,7 @@ export async function setBasicAuth(
 	credentials: { username: string | null; password: string | null },
 	options: CallOptions = {},
 ): Promise<{ result: BasicAuthData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'PATCH',
 		path: actionPath(ctx, 'auth/basic', proxyName, options.itemIndex),
 		endpoint: 'PATCH /v1/proxies/auth/basic/{proxyName}',
@@ -268,11 +275,6 @@ export async function setBasicAuth(
 		change: { what: 'The authentication change', check: CHECK_PROXY },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** `PATCH /v1/proxies/auth/whitelist/{name}`: IP-whitelist authentication (username/password off). */
@@ -282,7 +284,7 @@ export async function setWhitelist(
 	entries: string[],
 	options: CallOptions = {},
 ): Promise<{ result: WhitelistData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'PATCH',
 		path: actionPath(ctx, 'auth/whitelist', proxyName, options.itemIndex),
 		endpoint: 'PATCH /v1/proxies/auth/whitelist/{proxyName}',
@@ -293,11 +295,6 @@ export async function setWhitelist(
 		change: { what: 'The authentication change', check: CHECK_PROXY },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** One proxy to buy: the same line as a quote's. */
@@ -313,7 +310,7 @@ export async function deployProxies(
 	lines: DeployLine[],
 	options: CallOptions = {},
 ): Promise<{ result: DeployData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: '/v1/proxies/deploy',
 		endpoint: 'POST /v1/proxies/deploy',
@@ -328,11 +325,6 @@ export async function deployProxies(
 		},
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /**
@@ -345,7 +337,7 @@ export async function swapProxy(
 	target: { isp: string; location: string; copy_settings: boolean },
 	options: CallOptions = {},
 ): Promise<{ result: SwapData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'swap', proxyName, options.itemIndex),
 		endpoint: 'POST /v1/proxies/swap/{proxyName}',
@@ -359,11 +351,6 @@ export async function swapProxy(
 		},
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /**
@@ -403,7 +390,7 @@ export async function rotateIp(
 	proxyName: string,
 	options: CallOptions = {},
 ): Promise<{ result: IpChangeData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'changeip', proxyName, options.itemIndex),
 		endpoint: 'POST /v1/proxies/changeip/{proxyName}',
@@ -413,11 +400,6 @@ export async function rotateIp(
 		change: { what: 'The IP change', check: CHECK_DEVICE },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /**
@@ -434,7 +416,7 @@ export async function rotateIpWithLink(
 		/^\/v1\/proxies\/changeip\//,
 		`/v1/proxies/changeip/${encodeURIComponent(limitedKey)}/`,
 	);
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'GET',
 		path,
 		endpoint: 'GET /v1/proxies/changeip/{limitedApiKey}/{proxyName}',
@@ -445,11 +427,6 @@ export async function rotateIpWithLink(
 		secrets: [limitedKey, encodeURIComponent(limitedKey)],
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** `POST /v1/proxies/reboot/{name}` (202): at most once every 5 minutes per proxy. */
@@ -458,7 +435,7 @@ export async function rebootProxy(
 	proxyName: string,
 	options: CallOptions = {},
 ): Promise<{ result: RebootData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'reboot', proxyName, options.itemIndex),
 		endpoint: 'POST /v1/proxies/reboot/{proxyName}',
@@ -468,11 +445,6 @@ export async function rebootProxy(
 		change: { what: 'The reboot', check: CHECK_DEVICE },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** `POST /v1/proxies/autochangeip/{name}` `{enable, rate}`: rate in minutes, 1 to 1440. */
@@ -483,7 +455,7 @@ export async function setAutoRotation(
 	rateMinutes: number,
 	options: CallOptions = {},
 ): Promise<{ result: AutoChangeData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'autochangeip', proxyName, options.itemIndex),
 		endpoint: 'POST /v1/proxies/autochangeip/{proxyName}',
@@ -494,11 +466,6 @@ export async function setAutoRotation(
 		change: { what: 'The automatic rotation setting', check: CHECK_DEVICE },
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }
 
 /** `GET /v1/funds`: the wallet balance and the upcoming renewals and expiries. A read. */
@@ -536,7 +503,7 @@ export async function setAutoRenew(
 	lines: AutoRenewLine[],
 	options: CallOptions = {},
 ): Promise<{ result: AutoRenewData; message?: string; serverTime: number }> {
-	const response = await apiRequest(ctx, {
+	return await sendFor(ctx, {
 		method: 'PATCH',
 		path: '/v1/proxies/allocate/renew',
 		endpoint: 'PATCH /v1/proxies/allocate/renew',
@@ -549,9 +516,4 @@ export async function setAutoRenew(
 		},
 		...options,
 	});
-	return {
-		result: response.body.data,
-		message: response.body.message,
-		serverTime: response.serverTime,
-	};
 }

@@ -7,7 +7,10 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
+	carrierField,
+	cityField,
 	intervalField,
+	sentOnceTimeoutOption,
 	optionsCollection,
 	periodOptions,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -54,26 +57,8 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Carrier Name or ID',
-		name: 'carrier',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCarriers' },
-		default: '',
-		required: true,
-		description:
-			'Carrier of the new proxies, e.g. AT&T. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'City Name or ID',
-		name: 'city',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['carrier'] },
-		default: '',
-		required: true,
-		description:
-			'City of the new proxies, as listed in stock, e.g. Austin (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	carrierField('Carrier of the new proxies, e.g. AT&T'),
+	cityField('City of the new proxies, as listed in stock, e.g. Austin'),
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -110,15 +95,7 @@ export const properties: INodeProperties[] = [
 			description:
 				"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description:
-				'The longest the purchase request may take (at most 600). A purchase that times out is never sent again automatically.',
-		},
+		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A purchase'),
 		{
 			displayName: 'Wait for New Proxies',
 			name: 'waitForNewProxies',

@@ -4,11 +4,17 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import {
+	carrierField,
+	cityField,
+	optionsCollection,
+	proxyLocator,
+	sentOnceTimeoutOption,
+} from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
-import { agentRefusal, itemResults, retryRefusal } from '../../helpers/run';
+import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
@@ -36,26 +42,8 @@ const WAIT_PAUSE_MS = 3_000;
 
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
-	{
-		displayName: 'Carrier Name or ID',
-		name: 'carrier',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCarriers' },
-		default: '',
-		required: true,
-		description:
-			'The carrier to move to, e.g. T-Mobile (it may stay the same). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'City Name or ID',
-		name: 'city',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCities', loadOptionsDependsOn: ['carrier'] },
-		default: '',
-		required: true,
-		description:
-			'The city to move to, as listed in stock, e.g. Denver (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	carrierField('The carrier to move to, e.g. T-Mobile (it may stay the same)'),
+	cityField('The city to move to, as listed in stock, e.g. Denver'),
 	{
 		displayName: 'Copy Settings',
 		name: 'copySettings',
@@ -73,15 +61,7 @@ export const properties: INodeProperties[] = [
 			description:
 				'Whether an AI agent may move proxies with this node when it runs as a tool (the service may charge for a move)',
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description:
-				'The longest the move request may take (at most 600). A move that times out is never sent again automatically.',
-		},
+		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A move'),
 		{
 			displayName: 'Wait Timeout (Seconds)',
 			name: 'waitTimeoutSeconds',
@@ -174,18 +154,7 @@ export async function execute(
 			const before = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 			const old = before.get(name);
 			if (!old) {
-				run.fail(
-					i,
-					new NodeOperationError(
-						node,
-						`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${i}]`,
-						{
-							description:
-								'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was moved.',
-							itemIndex: i,
-						},
-					),
-				);
+				run.fail(i, proxyNotFound(node, name, i, 'Nothing was moved.'));
 				continue;
 			}
 

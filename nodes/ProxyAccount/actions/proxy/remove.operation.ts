@@ -6,12 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
-import { itemResults, retryRefusal } from '../../helpers/run';
+import { itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
-	MAX_TIMEOUT_SECONDS,
 	parseBoolean,
 	parseName,
 	parseTimeoutSeconds,
@@ -60,15 +59,7 @@ export const properties: INodeProperties[] = [
 			default: false,
 			description: 'Whether to only return what would be removed, removing nothing',
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description:
-				'The longest one removal request may take (at most 600). A removal that times out is never sent again automatically.',
-		},
+		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A removal'),
 	]),
 ];
 
@@ -175,18 +166,7 @@ export async function execute(
 			planned.push({ name, item, record });
 			continue;
 		}
-		run.fail(
-			item,
-			new NodeOperationError(
-				node,
-				`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${item}]`,
-				{
-					description:
-						'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was removed for this item.',
-					itemIndex: item,
-				},
-			),
-		);
+		run.fail(item, proxyNotFound(node, name, item, 'Nothing was removed for this item.'));
 	}
 	if (dryRun) {
 		for (const p of planned) {

@@ -5,10 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/execution';
 import {
-	MAX_TIMEOUT_SECONDS,
 	parseBoolean,
 	parseName,
 	parseTimeoutSeconds,
@@ -43,17 +42,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { autoRotationEnabled: [true] } },
 		description: 'How often the IP changes, 1 to 1440 minutes (a day)',
 	},
-	optionsCollection([
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: 30,
-			description:
-				'The longest one request may take (at most 600). A setting that times out is never sent again automatically.',
-		},
-	]),
+	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];
 
 export async function execute(

@@ -65,6 +65,23 @@ describe('editor methods', () => {
 		expect((await withCarrier('={{ $json.carrier }}')).map((o) => o.name)).toEqual((await options('getCities')).map((o) => o.name));
 	});
 
+	it('getCities: Buy\'s and Change Location\'s City follows their Carrier field the same way', async () => {
+		const city = sim.stock.find((c) => c.open)!;
+		sim.setStockCount(city.city, 'att', 0);
+		sim.setStockCount(city.city, 'verizon', 3);
+		for (const operation of ['buy', 'changeLocation']) {
+			const list = (await harness.callMethod(
+				{ type: 'proxyAccount', parameters: { resource: 'proxy', operation, carrier: 'AT&T' } },
+				'loadOptions',
+				'getCities',
+				credentialsFor(sim),
+				undefined,
+				'parameters.city',
+			)) as INodePropertyOptions[];
+			expect(list.find((o) => o.value === city.city)?.name).toBe(`${city.city}, ${city.state} (no AT&T)`);
+		}
+	});
+
 	it('getNetworkStatuses: online and offline, then any other status the proxies show, one request', async () => {
 		const proxy = [...sim.account().proxies.values()][0];
 		const before = proxy.network_status;

@@ -9,12 +9,12 @@
  * Default port 5679 (env PROXY_ACCOUNT_SIM_PORT overrides; --port 0 picks a free one). Prints the
  * URL and the demo API key, then serves until SIGINT/SIGTERM.
  */
-import { ProxyAccountSimulator } from './index';
+import { NETWORK_MODEL, ProxyAccountSimulator } from './index';
 import type { BusinessErrorStyle, SimulatorOptions } from './types';
 
 const USAGE =
 	'Usage: cli.ts [--port N] [--seed N] [--proxies N] [--cities N] [--balance N] [--member|--no-member]\n' +
-	'              [--api-key KEY] [--now ISO|ms] [--frozen-clock] [--utc-offset MINUTES]\n' +
+	'              [--api-key KEY] [--now ISO|ms] [--frozen-clock] [--network-model] [--utc-offset MINUTES]\n' +
 	'              [--business-errors http-status|ok-false-200]';
 
 /** What `npm run simulator -- --help` prints: the flags, then the control endpoints. */
@@ -31,6 +31,8 @@ ${USAGE}
   --api-key KEY         the demo account's API key (default derived from the seed)
   --now ISO|ms          the simulator's clock at start (default now)
   --frozen-clock        the clock moves only through POST /__sim/clock
+  --network-model       a real network: 50 ms round trips (jitter 10 ms) and per-endpoint rate
+                        limits answered with 429 and retry-after (test/simulator/network-model.ts)
   --utc-offset MINUTES  offset of the timestamps it sends (default -360)
   --business-errors http-status|ok-false-200
                         how refusals are sent (default http-status)
@@ -113,6 +115,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 			}
 			case '--frozen-clock':
 				options.frozenClock = true;
+				break;
+			case '--network-model':
+				Object.assign(options, NETWORK_MODEL);
 				break;
 			case '--utc-offset':
 				options.utcOffsetMinutes = integer(flag, value());

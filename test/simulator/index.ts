@@ -165,6 +165,7 @@ export { cityCode, DEFAULT_CARRIERS, demoApiKeyForSeed, MAX_CITIES, MAX_PROXIES,
 export { maskKey } from './server';
 export type { AddAccountInput } from './state';
 export { IPV4_DELAY_MS, MAX_INTERVAL, MAX_WHITELIST } from './state';
+export { NETWORK_MODEL } from './network-model';
 export { matchRoute, ROUTE_KEYS, ROUTES } from './routes';
 export type { Route, RouteMatch } from './routes';
 export { PERIODS, PROXY_EXTRA_FIELDS, PROXY_FIELDS } from './types';

@@ -128,6 +128,15 @@ export class SimServer {
 		});
 	}
 
+	/** The network model's round trip for one reply (nothing on loopback, the default). */
+	private async roundTrip(): Promise<void> {
+		const network = this.state.network;
+		if (!network) return;
+		const jitter = network.jitterMs ?? 0;
+		const ms = Math.max(0, network.latencyMs + (Math.random() * 2 - 1) * jitter);
+		if (ms > 0) await this.delay(ms);
+	}
+
 	private delay(ms: number): Promise<void> {
 		return new Promise((resolve) => {
 			const timer = setTimeout(() => {
@@ -264,6 +273,7 @@ export class SimServer {
 		entry.apiKey = account.apiKey;
 		const retryAfter = state.checkRateLimit(account.apiKey, route.key);
 		if (retryAfter !== null) {
+			await this.roundTrip();
 			this.write(res, this.tooManyRequests(retryAfter, path), entry);
 			return;
 		}
@@ -284,7 +294,9 @@ export class SimServer {
 			);
 
 		if (!fault) {
-			this.write(res, processRequest(), entry);
+			const reply = processRequest();
+			await this.roundTrip();
+			this.write(res, reply, entry);
 			return;
 		}
 		await this.applyFault(fault, route, path, req, res, entry, processRequest);

@@ -24,6 +24,7 @@ import type {
 	ChargeEntry,
 	Period,
 	ProxyRecord,
+	NetworkOptions,
 	RateLimitRule,
 	RequestLogEntry,
 	SimAccount,
@@ -89,6 +90,7 @@ export class SimState {
 	readonly utcOffsetMinutes: number;
 	readonly businessErrors: BusinessErrorStyle;
 	readonly rateLimit: Partial<Record<RouteKey, RateLimitRule>>;
+	readonly network: NetworkOptions | undefined;
 	readonly carriers: SimCarrier[];
 	readonly prices: Record<string, Record<Period, UnitPrices>>;
 	readonly stock: SimStockCity[];
@@ -137,6 +139,7 @@ export class SimState {
 		}
 		this.businessErrors = options.businessErrors ?? 'http-status';
 		this.rateLimit = { ...(options.rateLimit ?? {}) };
+		this.network = options.network;
 		this.carriers = DEFAULT_CARRIERS.map((c) => ({ ...c }));
 		this.prices = {};
 		for (const carrier of this.carriers) this.prices[carrier.key] = defaultPriceTable();

@@ -43,6 +43,16 @@ export interface SimulatorOptions {
 	rateLimit?: Partial<Record<RouteKey, RateLimitRule>>;
 	/** How business errors are sent, default 'http-status'. */
 	businessErrors?: BusinessErrorStyle;
+	/**
+	 * A network between n8n and the service: every API request's reply waits one round trip
+	 * (`latencyMs`, plus or minus `jitterMs`). Default: none (loopback). See NETWORK_MODEL.
+	 */
+	network?: NetworkOptions;
+}
+
+export interface NetworkOptions {
+	latencyMs: number;
+	jitterMs?: number;
 }
 
 export interface UnitPrices {

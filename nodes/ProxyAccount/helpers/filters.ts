@@ -82,3 +82,12 @@ export function matchesProxyFilters(proxy: ProxyRecord, filters: ProxyFilters): 
 export function matchesStockPlace(entry: StockEntry, filters: PlaceFilters): boolean {
 	return inList(filters.cities, entry.city) && inList(filters.states, entry.state);
 }
+
+/** Whether two names (a carrier, a city) are the same, spaces and case aside. */
+export function sameName(a: unknown, b: unknown): boolean {
+	return (
+		typeof a === 'string' &&
+		typeof b === 'string' &&
+		a.trim().toLowerCase() === b.trim().toLowerCase()
+	);
+}

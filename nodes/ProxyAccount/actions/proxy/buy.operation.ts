@@ -16,6 +16,7 @@ import {
 	DEFAULT_READ_TIMEOUT_SECONDS,
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
+import { sameName } from '../../helpers/filters';
 import { linesWithPrices } from '../../helpers/quote';
 import { agentRefusal, itemResults, retryRefusal } from '../../helpers/run';
 import {
@@ -158,11 +159,6 @@ function readOptions(ctx: IExecuteFunctions): BuyOptions {
 		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
 	};
 }
-
-const sameText = (a: unknown, b: unknown) =>
-	typeof a === 'string' &&
-	typeof b === 'string' &&
-	a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -335,7 +331,7 @@ export async function execute(
 				const names: string[] = [];
 				for (const proxy of fresh) {
 					if (names.length >= order.quantity || taken.has(proxy.proxy_name)) continue;
-					if (sameText(proxy.isp, order.line.isp) && sameText(proxy.city, order.line.location)) {
+					if (sameName(proxy.isp, order.line.isp) && sameName(proxy.city, order.line.location)) {
 						names.push(proxy.proxy_name);
 						taken.add(proxy.proxy_name);
 					}

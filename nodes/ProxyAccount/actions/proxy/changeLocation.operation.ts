@@ -13,7 +13,8 @@ import {
 	proxyLocator,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/execution';
+import { asNodeError, once } from '../../helpers/execution';
+import { sameName } from '../../helpers/filters';
 import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
@@ -74,11 +75,6 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-const sameText = (a: unknown, b: unknown) =>
-	typeof a === 'string' &&
-	typeof b === 'string' &&
-	a.trim().toLowerCase() === b.trim().toLowerCase();
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -125,6 +121,10 @@ export async function execute(
 		);
 	if (refusal) return run.failAll(refusal);
 
+	const namesBefore = once(async () => {
+		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
+		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	});
 	for (let i = 0; i < items.length; i++) {
 		try {
 			const name = parseName(
@@ -149,9 +149,8 @@ export async function execute(
 				'Copy Settings',
 			);
 
-			// The names before the move, to find the new one when the reply does not give it.
-			const { proxies } = await listProxies(this, { itemIndex: i, timeoutMs: DEFAULT_TIMEOUT_MS });
-			const before = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+			// The names before any move of this run (read once), to find a new one the reply does not give.
+			const before = await namesBefore();
 			const old = before.get(name);
 			if (!old) {
 				run.fail(i, proxyNotFound(node, name, i, 'Nothing was moved.'));
@@ -189,8 +188,8 @@ export async function execute(
 				const candidates = list.filter(
 					(proxy) =>
 						!before.has(proxy.proxy_name) &&
-						sameText(proxy.isp, isp) &&
-						sameText(proxy.city, location),
+						sameName(proxy.isp, isp) &&
+						sameName(proxy.city, location),
 				);
 				if (gone && candidates.length > 0) {
 					newName = (candidates.find((proxy) => proxy.username === old.username) ?? candidates[0])

@@ -120,6 +120,11 @@ describe('Proxy > Rotate IP', () => {
 		const ok = await command('rotateIp', [name], { useRotationLink: true }, { ...credentialsFor(sim), limitedApiKey: limited });
 		expect(ok.items[0].json.status).toBe('sent');
 		expect(apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')).toHaveLength(1);
+		// The Limited key goes only into the rotation link's path: no other request carries it.
+		for (const request of apiRequests(sim).filter((r) => r.route !== 'GET /v1/proxies/changeip/:key/:name')) {
+			expect(JSON.stringify({ path: request.path, headers: request.headers, body: request.body })).not.toContain(limited);
+		}
+		expect(apiRequests(sim).length).toBeGreaterThan(1);
 		sim.injectFault({ route: 'GET /v1/proxies/changeip/:key/:name', kind: 'status', status: 500, body: { ok: false, message: `link ${limited} failed` } });
 		const failed = await command('rotateIp', [names()[1]], { useRotationLink: true }, { ...credentialsFor(sim), limitedApiKey: limited }, {}, true);
 		expect(failed.items[0].json.error).toBeDefined();

@@ -193,7 +193,7 @@ export async function installPackage(userFolder, tgz, { log = defaultLog } = {})
 // ----- the server -------------------------------------------------------------------------------
 
 /** Environment for a server or a CLI command on a user folder. */
-function n8nEnv(install, userFolder, { port, brokerPort, extra = {} }) {
+export function n8nEnv(install, userFolder, { port, brokerPort, extra = {} }) {
 	// n8n settings of the calling shell (a database, queue mode, webhook URLs …) must not leak in.
 	const inherited = Object.fromEntries(
 		Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|NODE_FUNCTION_)/.test(key)),
@@ -269,6 +269,7 @@ class Rest {
  *   echo          copy n8n's log to this process's output (default false; it is always in n8n.log)
  *   env           extra environment for n8n
  *   readyTimeoutMs  (default 240 s)
+ *   nodeArgs      arguments for Node before n8n's entry (e.g. ['--require', file])
  */
 export async function startN8n(options = {}) {
 	const log = options.log ?? defaultLog;
@@ -293,7 +294,7 @@ export async function startN8n(options = {}) {
 	const tail = [];
 	const start = Date.now();
 	log(`starting n8n ${install.version} on http://127.0.0.1:${port} (user folder ${userFolder}, log ${logFile})`);
-	const child = spawn(install.nodeBinary, [install.n8nEntry, 'start'], { cwd: userFolder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(install.nodeBinary, [...(options.nodeArgs ?? []), install.n8nEntry, 'start'], { cwd: userFolder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	trackGroup(child.pid);
 	const onData = (chunk) => {
 		logStream.write(chunk);

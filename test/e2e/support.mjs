@@ -107,26 +107,35 @@ export function findChromium() {
 	return CHROMIUM_PATHS.find((p) => existsSync(p));
 }
 
+/**
+ * Installs Debian packages with apt-get (as root, or through `sudo -n`): `apt-get update` first, as
+ * on a fresh machine the package lists are empty. `what` names the need in the error when neither works.
+ */
+export async function aptInstall(packages, { log, what = packages.join(', ') } = {}) {
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	if (!isRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
+		throw new Error(`${what} is missing and apt-get needs root: run \`sudo apt-get install -y ${packages.join(' ')}\``);
+	}
+	const start = Date.now();
+	log?.(`${what} is missing: installing Debian's ${packages.join(', ')} (apt-get update && apt-get install)`);
+	const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const cmd = (args) => (isRoot ? [args[0], args.slice(1)] : ['sudo', ['-n', ...args]]);
+	const [u, uArgs] = cmd(['apt-get', 'update', '-q']);
+	await run(u, uArgs, { env: aptEnv, log, label: 'apt-get update', echo: false });
+	const [i, iArgs] = cmd(['apt-get', 'install', '-y', '-q', '--no-install-recommends', ...packages]);
+	await run(i, iArgs, { env: aptEnv, log, label: `apt-get install ${packages.join(' ')}`, echo: false });
+	log?.(`${packages.join(', ')} installed in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+}
+
 /** Chromium's path; installs Debian's `chromium` with apt-get when it is missing (root or sudo). */
 export async function ensureChromium({ log } = {}) {
 	const found = findChromium();
 	if (found) return found;
-	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-	const sudo = isRoot ? [] : ['sudo', '-n'];
-	if (!isRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-		throw new Error('Chromium is missing and apt-get needs root: run `sudo apt-get install -y chromium`, or set PROXY_ACCOUNT_CHROMIUM');
-	}
-	const start = Date.now();
-	log?.('Chromium is missing: installing the Debian package (apt-get update && apt-get install -y chromium)');
-	const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const cmd = (args) => (sudo.length ? ['sudo', [...sudo.slice(1), ...args]] : [args[0], args.slice(1)]);
-	const [u, uArgs] = cmd(['apt-get', 'update', '-q']);
-	await run(u, uArgs, { env: aptEnv, log, label: 'apt-get update', echo: false });
-	const [i, iArgs] = cmd(['apt-get', 'install', '-y', '-q', '--no-install-recommends', 'chromium', 'fonts-liberation']);
-	await run(i, iArgs, { env: aptEnv, log, label: 'apt-get install chromium', echo: false });
+	if (process.env.PROXY_ACCOUNT_CHROMIUM) log?.(`PROXY_ACCOUNT_CHROMIUM=${process.env.PROXY_ACCOUNT_CHROMIUM} does not exist`);
+	await aptInstall(['chromium', 'fonts-liberation'], { log, what: 'Chromium (or set PROXY_ACCOUNT_CHROMIUM)' });
 	const installed = findChromium();
 	if (!installed) throw new Error('apt-get installed chromium, but no chromium binary was found');
-	log?.(`Chromium installed in ${((Date.now() - start) / 1000).toFixed(1)} s: ${installed}`);
+	log?.(`Chromium: ${installed}`);
 	return installed;
 }
 

@@ -176,6 +176,84 @@ describe('Proxy > Extend', () => {
 		expect(allocates()).toHaveLength(1);
 	});
 
+	describe('Only If Expiring Within: each batch is checked against a fresh list right before it is charged', () => {
+		const lists = () => apiRequests(sim, 'GET /v1/proxies');
+		const soonProxies = (count: number) => {
+			const now = sim.clock.now();
+			return Array.from({ length: count }, (_, i) => sim.addProxy(null, { expires_at: new Date(now + (2 + i) * 3_600_000).toISOString() }).proxy_name);
+		};
+		const waitFor = async (condition: () => boolean) => {
+			for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+			expect(condition()).toBe(true);
+		};
+
+		it('a proxy extended by someone else between the quote and the charge is skipped, not paid again', async () => {
+			const [taken, free] = soonProxies(2);
+			// The quote waits 400 ms; meanwhile the proxy is extended elsewhere (another run, the dashboard).
+			sim.injectFault({ route: 'POST /v1/price', kind: 'latency', delayMs: 400, when: 'before' });
+			const running = extend([taken, free], { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
+			await waitFor(() => apiRequests(sim, 'POST /v1/price').length > 0);
+			const record = sim.account().proxies.get(taken)!;
+			const extendedTo = new Date(sim.clock.now() + 170 * 3_600_000).toISOString();
+			record.expires_at = extendedTo;
+			const result = await running;
+
+			expect(result.status).toBe('success');
+			expect(result.items[0].json).toMatchObject({
+				proxy_name: taken,
+				status: 'skipped',
+				charged: 0,
+				new_expires_at: extendedTo,
+				reason: 'extended meanwhile (by another run or in the dashboard): expires in 170 h, later than the 24 h window',
+			});
+			expect(result.items[1].json).toMatchObject({ proxy_name: free, status: 'extended' });
+			expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([free]);
+			// The first read, the one right before the charge, the read-back.
+			expect(lists()).toHaveLength(3);
+		});
+
+		it('two overlapping runs: the later one pays nothing for what the earlier one charged after the later one\'s first read', async () => {
+			const list = soonProxies(4);
+			sim.injectFault({ route: 'POST /v1/price', kind: 'latency', delayMs: 400, when: 'before', times: 2 });
+			const first = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
+			await waitFor(() => apiRequests(sim, 'POST /v1/price').length === 1);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			// The second run reads the list while the first one waits for its quote: all four still expire soon.
+			const second = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
+			const [a, b] = await Promise.all([first, second]);
+
+			expect(a.items.map((item) => item.json.status)).toEqual(['extended', 'extended', 'extended', 'extended']);
+			expect(b.items.map((item) => item.json.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+			expect(b.items.every((item) => /^extended meanwhile/.test(String(item.json.reason)))).toBe(true);
+			expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual(list);
+			expect(allocates()).toHaveLength(1);
+		});
+
+		it('every batch after the first is checked again; without the option nothing is read again', async () => {
+			const list = soonProxies(6);
+			const checked = await extend(list, { onlyIfExpiringWithinHours: 24, batchSize: 2 });
+			expect(checked.items.every((item) => item.json.status === 'extended')).toBe(true);
+			// The first read, one before batches 2 and 3, the read-back.
+			expect(lists()).toHaveLength(4);
+			expect(sim.ledger).toHaveLength(6);
+
+			sim.resetLogs();
+			const plain = await extend(soonProxies(6), { batchSize: 2 });
+			expect(plain.items.every((item) => item.json.status === 'extended')).toBe(true);
+			expect(lists()).toHaveLength(2);
+		});
+
+		it('when the read before a batch fails, the batch goes ahead as planned from the first read', async () => {
+			const list = soonProxies(4);
+			sim.injectFault({ route: 'GET /v1/proxies', kind: 'latency', delayMs: 0, when: 'before' });
+			sim.injectFault({ route: 'GET /v1/proxies', kind: 'malformed' });
+			const result = await extend(list, { onlyIfExpiringWithinHours: 24, batchSize: 2 });
+			expect(result.status).toBe('success');
+			expect(result.items.map((item) => item.json.status)).toEqual(['extended', 'extended', 'extended', 'extended']);
+			expect(sim.ledger).toHaveLength(4);
+		});
+	});
+
 	it('a failed batch fails only its own items; the others stay extended; nothing is sent again', async () => {
 		const list = names().slice(0, 30);
 		// Faults are taken in order: batch 1 passes (a zero delay), batch 2 gets a 503, batch 3 passes.

@@ -586,8 +586,36 @@ export async function execute(
 			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
 	};
 	const cap = options.maxTotalCost;
+	// With Only If Expiring Within, a batch sent after a quote or after an earlier batch is first
+	// checked against a fresh read of the list (see `stillExpiring`).
+	let quotedSinceRead = batchQuotes.length > 0;
 	for (let b = 0; b < batches.length; b++) {
-		const batch = batches[b];
+		let batch = batches[b];
+		if (options.window !== undefined && stop === undefined && (b > 0 || quotedSinceRead)) {
+			batch = await stillExpiring(
+				this,
+				batch,
+				options.window,
+				options.readTimeoutMs,
+				(p, reason) => {
+					results[p.item] = {
+						json: {
+							proxy_name: p.name,
+							status: 'skipped',
+							reason,
+							interval: p.interval,
+							period: p.period,
+							charged: 0,
+							previous_expires_at: p.record.expires_at,
+							new_expires_at: p.record.expires_at,
+						},
+						pairedItem: { item: p.item },
+					};
+				},
+			);
+			quotedSinceRead = false;
+			if (batch.length === 0) continue;
+		}
 		const lines: AllocateLine[] = batch.map((p) => ({
 			proxy_name: p.name,
 			interval: p.interval,
@@ -708,6 +736,47 @@ export async function execute(
 		results[p.item] = { json, pairedItem: { item: p.item } };
 	}
 	return finishRepeats();
+}
+
+/**
+ * The proxies of a batch that still expire within the window, by a read of the list right before
+ * the batch is charged. Another run of the workflow (a second execution overlapping this one, on
+ * another worker in queue mode) or a person may have extended some since this run read the list:
+ * those are skipped instead of paid again. The service has no idempotency key, so this narrows
+ * the window in which two runs can both pay to the time between this read and the charge; it
+ * cannot close it. When the read fails, the batch goes ahead as planned from the earlier read.
+ */
+async function stillExpiring(
+	ctx: IExecuteFunctions,
+	batch: Planned[],
+	window: number,
+	timeoutMs: number,
+	skip: (p: Planned, reason: string) => void,
+): Promise<Planned[]> {
+	let fresh: Awaited<ReturnType<typeof listProxies>>;
+	try {
+		fresh = await listProxies(ctx, { itemIndex: batch[0].item, timeoutMs });
+	} catch {
+		return batch;
+	}
+	const byName = new Map(fresh.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	const kept: Planned[] = [];
+	for (const p of batch) {
+		const record = byName.get(p.name);
+		if (
+			record !== undefined &&
+			Date.parse(record.expires_at) > Date.parse(p.record.expires_at) &&
+			!expiresWithin(record.expires_at, fresh.serverTime, window)
+		) {
+			skip(
+				{ ...p, record },
+				`extended meanwhile (by another run or in the dashboard): expires in ${hoursUntil(record.expires_at, fresh.serverTime)} h, later than the ${window} h window`,
+			);
+			continue;
+		}
+		kept.push(record === undefined ? p : { ...p, record });
+	}
+	return kept;
 }
 
 /**

@@ -177,11 +177,10 @@ export async function startCluster({ tgz, pg, redis, workers = 2, concurrency = 
 				await sleep(500);
 			}
 		},
-		/** The worker that ran an execution, from the workers' logs (undefined: none did). */
+		/** The workers that started an execution, once per start, from the workers' logs. */
 		ranOn(executionId) {
-			const pattern = new RegExp(`Worker started execution ${executionId} \\(job`);
-			const on = started.filter((w) => pattern.test(w.logText()));
-			return on.map((w) => w.name);
+			const pattern = new RegExp(`Worker started execution ${executionId} \\(job`, 'g');
+			return started.flatMap((w) => (w.logText().match(pattern) ?? []).map(() => w.name));
 		},
 		async stop() {
 			for (const worker of started) await worker.stop().catch((e) => log(`stopping ${worker.name}: ${e.message}`));

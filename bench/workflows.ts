@@ -57,15 +57,23 @@ function httpRequest(name: string, method: 'GET' | 'POST', url: string, apiKey: 
 export const EXTEND_INTERVAL = 1;
 export const EXTEND_PERIOD = 'weekly';
 
-/** Proxy > Extend of every input item's `proxy_name`, one week, with the given Batch Size (undefined = default 100). */
-export function extendWithNode(batchSize?: number): BenchWorkflow {
+/**
+ * Proxy > Extend of every input item's `proxy_name`, one week, with the given Batch Size (undefined
+ * = default 100): the name from the Proxy parameter as the expression `{{ $json.proxy_name }}`
+ * (`expression`, what most workflows do) or read from the field (*Proxy From: Field of Each Input Item*).
+ */
+export function extendWithNode(batchSize?: number, source: 'expression' | 'field' = 'expression'): BenchWorkflow {
+	const proxy =
+		source === 'field'
+			? { proxySource: 'field', proxyNameField: 'proxy_name' }
+			: { proxyName: { __rl: true, mode: 'name', value: '={{ $json.proxy_name }}' } };
 	return chain([
 		proxyAccount(
 			'Extend',
 			{
 				resource: 'proxy',
 				operation: 'extend',
-				proxyName: { __rl: true, mode: 'name', value: '={{ $json.proxy_name }}' },
+				...proxy,
 				interval: EXTEND_INTERVAL,
 				period: EXTEND_PERIOD,
 				options: batchSize === undefined ? {} : { batchSize },

@@ -176,6 +176,69 @@ describe('Proxy > Extend', () => {
 		expect(allocates()).toHaveLength(1);
 	});
 
+	describe('Proxy From: Field of Each Input Item', () => {
+		const fromField = (items: IDataObject[], proxyNameField: string, options: IDataObject = {}, continueOnFail = false) =>
+			harness.runNode(
+				{
+					type: 'proxyAccount',
+					continueOnFail,
+					parameters: { resource: 'proxy', operation: 'extend', proxySource: 'field', proxyNameField, interval: 1, period: 'weekly', options },
+				},
+				{ credentials: credentialsFor(sim), items },
+			);
+		const comparable = (result: NodeResult) =>
+			result.items.map((item) => ({ ...item.json, previous_expires_at: undefined, new_expires_at: undefined, pairedItem: item.pairedItem }));
+
+		it('extends exactly as the Proxy parameter with {{ $json.name }} does: same requests, charges and items', async () => {
+			const list = names().slice(100, 130);
+			const byExpression = await extend(list, { batchSize: 10, onlyIfExpiringWithinHours: 8760 });
+			expect(byExpression.status).toBe('success');
+			const sentByExpression = allocates().map((request) => request.body);
+			const chargedByExpression = sim.ledger.map((entry) => [entry.proxy_name, entry.amount]);
+			sim.resetLogs();
+			const byField = await fromField(list.map((proxy_name) => ({ proxy_name })), 'proxy_name', { batchSize: 10, onlyIfExpiringWithinHours: 8760 });
+			expect(byField.status).toBe('success');
+			expect(allocates().map((request) => request.body)).toEqual(sentByExpression);
+			expect(sim.ledger.map((entry) => [entry.proxy_name, entry.amount])).toEqual(chargedByExpression);
+			expect(comparable(byField)).toEqual(comparable(byExpression));
+		});
+
+		it('reads a nested field with dots, and a key that itself has a dot', async () => {
+			const [a, b] = names().slice(130, 132);
+			const nested = await fromField([{ proxy: { name: a } }, { proxy: { name: b } }], 'proxy.name');
+			expect(nested.items.map((item) => [item.json.proxy_name, item.json.status])).toEqual([[a, 'extended'], [b, 'extended']]);
+			const dotted = await fromField([{ 'proxy.name': a }], 'proxy.name');
+			expect(dotted.items[0].json).toMatchObject({ proxy_name: a, status: 'extended' });
+		});
+
+		it('an item without the field fails before anything is sent, naming the item, the field and the fields it has', async () => {
+			const result = await fromField([{ proxy_name: names()[132] }, { name: names()[133] }], 'proxy_name');
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe('Proxy Name Field \u201cproxy_name\u201d is not a field of this item [item 1]');
+			expect(description(result)).toMatch(/Set Proxy From to Proxy Parameter\. Fields of this item: name\.$/i);
+			expect(apiRequests(sim, 'GET /v1/proxies')).toHaveLength(0);
+			expect(sim.ledger).toHaveLength(0);
+		});
+
+		it('an empty value or a non-text value fails its own item with Continue On Fail; the others are extended', async () => {
+			const [a, b] = names().slice(134, 136);
+			const result = await fromField([{ proxy_name: a }, { proxy_name: '  ' }, { proxy_name: [1] }, { proxy_name: b }], 'proxy_name', {}, true);
+			expect(result.items.map((item) => item.json.status ?? item.json.error)).toEqual([
+				'extended',
+				'Proxy Name Field \u201cproxy_name\u201d is empty [item 1]',
+				'Proxy Name Field \u201cproxy_name\u201d holds object, not a proxy name [item 2]',
+				'extended',
+			]);
+			expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([a, b]);
+		});
+
+		it('an empty Proxy Name Field refuses the whole run, without an item number, before anything is sent', async () => {
+			const result = await fromField([{ proxy_name: names()[136] }], ' ');
+			expect(result.error?.message).toBe('Proxy Name Field is empty');
+			expect(sim.requests).toHaveLength(0);
+		});
+	});
+
 	describe('Only If Expiring Within: each batch is checked against a fresh list right before it is charged', () => {
 		const lists = () => apiRequests(sim, 'GET /v1/proxies');
 		const soonProxies = (count: number) => {

@@ -130,6 +130,14 @@ const ROUTING: RoutingCase[] = [
 		stopMessage: /rejected the request/,
 	},
 	{
+		label: 'Proxy > Extend, Proxy From a field: an item without the field and one holding an object',
+		parameters: { resource: 'proxy', operation: 'extend', proxySource: 'field', proxyNameField: 'proxy_name', interval: 1, period: 'weekly', options: {} },
+		items: () => [{ proxy_name: names()[5] }, { other: 'x' }, { proxy_name: { nested: true } }, { proxy_name: names()[6] }],
+		failing: [1, 2],
+		succeeding: [0, 3],
+		stopMessage: /^Proxy Name Field \u201cproxy_name\u201d is not a field of this item \[item 1\]$/,
+	},
+	{
 		label: 'Proxy > Extend: bad input, an unknown proxy, a refused and an uncertain batch',
 		parameters: extendParams({ batchSize: 1 }),
 		items: () => {
@@ -194,7 +202,7 @@ describe('failed items reach n8n\u2019s error output (every operation, all three
 			expect(typeof item.json.error).toBe('string');
 			expect(fix(item)).not.toBe('');
 		}
-		if (c.parameters.operation === 'extend') {
+		if (c.parameters.operation === 'extend' && c.parameters.proxySource === undefined) {
 			// The uncertain batch says so; the refused one says nothing was charged.
 			const uncertain = bad.find((item) => (item.pairedItem as { item: number }).item === 4)!;
 			expect(fix(uncertain)).toMatch(/may have been applied/);

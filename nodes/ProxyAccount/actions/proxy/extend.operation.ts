@@ -15,7 +15,6 @@ import {
 	parseBoolean,
 	parseHours,
 	parseInterval,
-	parseName,
 	parsePeriod,
 	parseTimeoutSeconds,
 	parseWholeNumber,
@@ -29,12 +28,8 @@ import {
 	quotePrices,
 	requestErrorFacts,
 } from '../../transport';
-import {
-	intervalField,
-	optionsCollection,
-	periodOptions,
-	proxyLocator,
-} from '../../helpers/descriptions';
+import { intervalField, optionsCollection, periodOptions } from '../../helpers/descriptions';
+import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
 import { runsAsAgentTool } from '../../helpers/agent';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
@@ -80,7 +75,7 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	proxyLocator(
+	...proxySourceProperties(
 		'The proxy to add paid time to. With several input items, each item names one proxy.',
 	),
 	intervalField('Number of periods to add, 1 to 1000, e.g. 1 with Weekly for one more week'),
@@ -322,18 +317,18 @@ export async function execute(
 	}
 
 	// 1. Check every item's parameters; nothing is sent before all are read.
+	let proxyNameOf: (itemIndex: number) => string;
+	try {
+		proxyNameOf = proxyNameReader(this, items);
+	} catch (error) {
+		return failAll(error);
+	}
 	const wanted: Wanted[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
 			wanted.push({
 				item: i,
-				name: parseName(
-					node,
-					i,
-					this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-					'Proxy',
-					'PRX-US-AU1-0001',
-				),
+				name: proxyNameOf(i),
 				interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
 				period: readPeriod(node, i, this.getNodeParameter('period', i, SAME_AS_PROXY)),
 			});

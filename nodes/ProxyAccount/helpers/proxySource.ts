@@ -1,0 +1,130 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { proxyLocator } from './descriptions';
+import { invalidParameter, parseName, shown } from './validation';
+
+/*
+ * Where an operation that takes one proxy per input item finds its name: the Proxy parameter (a
+ * resource locator, usually an expression evaluated by n8n for every item), or a field of each
+ * input item read directly. The field is read without evaluating an expression per item, which is
+ * most of the node's own time on many items (bench/breakdown.ts); the result is the same.
+ */
+
+const EXAMPLE_NAME = 'PRX-US-AU1-0001';
+
+/** The "Proxy From" choice, the Proxy locator (for the parameter) and the field name (for the field). */
+export function proxySourceProperties(locatorDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Proxy From',
+			name: 'proxySource',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Proxy Parameter',
+					value: 'parameter',
+					description:
+						'Pick the proxy from the list, enter its name, or use an expression that gives each item’s proxy name',
+				},
+				{
+					name: 'Field of Each Input Item',
+					value: 'field',
+					description:
+						'Read the proxy name from a field of each input item, without evaluating an expression per item: faster on thousands of items',
+				},
+			],
+			default: 'parameter',
+			description: 'Where each input item’s proxy name comes from',
+		},
+		{
+			...proxyLocator(locatorDescription),
+			displayOptions: { show: { proxySource: ['parameter'] } },
+		},
+		{
+			displayName: 'Proxy Name Field',
+			name: 'proxyNameField',
+			type: 'string',
+			noDataExpression: true,
+			required: true,
+			default: 'proxy_name',
+			placeholder: 'e.g. proxy_name',
+			description:
+				'The field of each input item that holds the proxy name. A dot reaches into an object, e.g. proxy.name.',
+			displayOptions: { show: { proxySource: ['field'] } },
+		},
+	];
+}
+
+/** The value at `path` in an item's JSON: the key itself when present, otherwise by dots. */
+function fieldValue(json: INodeExecutionData['json'], path: string): unknown {
+	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (
+			value === null ||
+			typeof value !== 'object' ||
+			!Object.prototype.hasOwnProperty.call(value, key)
+		) {
+			return undefined;
+		}
+		value = (value as Record<string, unknown>)[key];
+	}
+	return value;
+}
+
+/**
+ * A reader of each item's proxy name, as the operation is set up: the Proxy parameter of item `i`,
+ * or the Proxy Name Field of item `i`. Throws, naming the item and the field, when there is none.
+ */
+export function proxyNameReader(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): (itemIndex: number) => string {
+	const node = ctx.getNode();
+	const source = ctx.getNodeParameter('proxySource', 0, 'parameter') as string;
+	if (source !== 'field') {
+		return (i) =>
+			parseName(
+				node,
+				i,
+				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				'Proxy',
+				EXAMPLE_NAME,
+			);
+	}
+	const rawField = ctx.getNodeParameter('proxyNameField', 0, '');
+	const field = typeof rawField === 'string' ? rawField.trim() : '';
+	if (field === '') {
+		throw invalidParameter(
+			node,
+			undefined,
+			'Proxy Name Field',
+			'is empty',
+			'Enter the name of the input field that holds the proxy name, e.g. proxy_name.',
+		);
+	}
+	const label = `Proxy Name Field \u201c${field}\u201d`;
+	return (i) => {
+		const value = fieldValue(items[i].json, field);
+		if (value === undefined) {
+			throw invalidParameter(
+				node,
+				i,
+				label,
+				'is not a field of this item',
+				`Check the field name (names are case-sensitive; a dot reaches into an object, e.g. proxy.name), or set Proxy From to Proxy Parameter. Fields of this item: ${Object.keys(items[i].json).slice(0, 10).join(', ') || 'none'}.`,
+			);
+		}
+		if (typeof value !== 'string' && typeof value !== 'number') {
+			throw invalidParameter(
+				node,
+				i,
+				label,
+				`holds ${shown(value)}, not a proxy name`,
+				`Point it at a field holding a name such as ${EXAMPLE_NAME}.`,
+			);
+		}
+		return parseName(node, i, value, label, EXAMPLE_NAME);
+	};
+}

@@ -1,6 +1,7 @@
 /** Messages between bench/run.ts and its worker processes (bench/worker.ts). */
 import type { TestCredentials } from '../test/harness';
 import type { CaseId, SideId } from './sides';
+import type { Pacing } from './workflows';
 
 export type ParentMessage =
 	| {
@@ -10,10 +11,12 @@ export type ParentMessage =
 			credentials: TestCredentials;
 			/** The cached n8n install to load n8n's own nodes from. */
 			installDir?: string;
-			/** Extend: the proxies to extend. */
+			/** Extend, Rotate IP: the proxies. */
 			names?: string[];
 			/** Extend, node side: the Batch Size (undefined = the node's default). */
 			batchSize?: number;
+			/** Per-item HTTP Request: n8n's batching options (undefined = all at once, n8n's default). */
+			pacing?: Pacing;
 	  }
 	| { type: 'run' }
 	| { type: 'poll'; withFetch: boolean }

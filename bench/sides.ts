@@ -13,23 +13,42 @@ import { ProxyAccountTrigger } from '../nodes/ProxyAccount/ProxyAccountTrigger.n
 import { PollHarness, WorkflowHarness } from '../test/harness';
 import type { TestCredentials } from '../test/harness';
 import type { BaseNodes } from './n8n-base';
-import type { BenchWorkflow } from './workflows';
-import { extendAggregated, extendPerItem, extendWithNode, listWithHttpRequest, listWithNode, WITHIN_HOURS } from './workflows';
+import type { BenchWorkflow, Pacing } from './workflows';
+import {
+	extendAggregated,
+	extendPerItem,
+	extendWithNode,
+	listWithHttpRequest,
+	listWithNode,
+	rotatePerItem,
+	rotateWithNode,
+	WITHIN_HOURS,
+} from './workflows';
 
-export const CASES = ['extend', 'list', 'trigger'] as const;
+export const CASES = ['extend', 'list', 'trigger', 'rotate'] as const;
 export type CaseId = (typeof CASES)[number];
 
-export const EXTEND_SIDES = ['node', 'nodeBatch1000', 'httpPerItem', 'httpAggregated'] as const;
+/** Loopback (the simulator as it is) and the network model (round trips, rate limits). */
+export const MODELS = ['loopback', 'network'] as const;
+export type Model = (typeof MODELS)[number];
+
+export const EXTEND_SIDES = ['node', 'nodeField', 'nodeBatch1000', 'nodeBatch1000Field', 'httpPerItem', 'httpAggregated'] as const;
 export const LIST_SIDES = ['node', 'httpFilter', 'axios'] as const;
 export const TRIGGER_EVENTS = ['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const;
+export const ROTATE_SIDES = ['nodeRotate', 'httpRotatePerItem'] as const;
 export type ExtendSide = (typeof EXTEND_SIDES)[number];
 export type ListSide = (typeof LIST_SIDES)[number];
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
-export type SideId = ExtendSide | ListSide | TriggerEvent;
+export type RotateSide = (typeof ROTATE_SIDES)[number];
+export type SideId = ExtendSide | ListSide | TriggerEvent | RotateSide;
 
 export const SIDE_LABELS: Record<SideId, string> = {
 	node: 'Proxy Account node',
+	nodeField: 'Proxy Account node, Proxy From: Field',
 	nodeBatch1000: 'Proxy Account node, Batch Size 1000',
+	nodeBatch1000Field: 'Proxy Account node, Batch Size 1000, Proxy From: Field',
+	nodeRotate: 'Proxy Account node, Rotate IP (Concurrency 5, its default)',
+	httpRotatePerItem: 'HTTP Request, one changeip per item',
 	httpPerItem: 'HTTP Request, one allocate per item',
 	httpAggregated: 'Aggregate + HTTP Request, one body',
 	httpFilter: 'HTTP Request + Split Out + Filter',
@@ -67,20 +86,36 @@ async function runWorkflow(engine: Engine, workflow: BenchWorkflow, items?: IDat
 	return result.output(workflow.last).map((item) => item.json);
 }
 
-/** Extend `names` by one week (Manual Trigger items `{proxy_name}`). */
-export async function runExtend(engine: Engine, side: ExtendSide, names: string[], batchSize?: number): Promise<RunOutcome> {
+/** Extend `names` by one week (Manual Trigger items `{proxy_name}`); `pacing` for per-item HTTP Request. */
+export async function runExtend(engine: Engine, side: ExtendSide, names: string[], batchSize?: number, pacing?: Pacing): Promise<RunOutcome> {
 	const { baseUrl, apiKey } = engine.credentials;
 	const workflows: Record<ExtendSide, () => BenchWorkflow> = {
 		node: () => extendWithNode(batchSize),
+		nodeField: () => extendWithNode(batchSize, 'field'),
 		nodeBatch1000: () => extendWithNode(1000),
-		httpPerItem: () => extendPerItem(baseUrl, apiKey),
+		nodeBatch1000Field: () => extendWithNode(1000, 'field'),
+		httpPerItem: () => extendPerItem(baseUrl, apiKey, pacing),
 		httpAggregated: () => extendAggregated(baseUrl, apiKey),
 	};
 	const workflow = workflows[side]();
 	const output = await runWorkflow(engine, workflow, names.map((proxy_name) => ({ proxy_name })));
-	if (side === 'node' || side === 'nodeBatch1000') {
+	if (side.startsWith('node')) {
 		const extended = output.filter((item) => item.status === 'extended').length;
 		if (extended !== names.length) throw new Error(`${extended} of ${names.length} proxies extended`);
+	}
+	return { items: output.length };
+}
+
+/** Rotate the IP of `names` (Manual Trigger items `{proxy_name}`); `pacing` for per-item HTTP Request. */
+export async function runRotate(engine: Engine, side: RotateSide, names: string[], pacing?: Pacing): Promise<RunOutcome> {
+	const { baseUrl, apiKey } = engine.credentials;
+	const workflow = side === 'nodeRotate' ? rotateWithNode() : rotatePerItem(baseUrl, apiKey, pacing);
+	const output = await runWorkflow(engine, workflow, names.map((proxy_name) => ({ proxy_name })));
+	if (side === 'nodeRotate') {
+		const sent = output.filter((item) => item.status === 'sent').length;
+		if (sent !== names.length) {
+			throw new Error(`Rotate IP: ${sent} of ${names.length} proxies sent: ${JSON.stringify(output.find((item) => item.status !== 'sent')).slice(0, 300)}`);
+		}
 	}
 	return { items: output.length };
 }

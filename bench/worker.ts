@@ -8,8 +8,8 @@
 import type { PollHarness } from '../test/harness';
 import type { BaseNodes } from './n8n-base';
 import { loadBaseNodes } from './n8n-base';
-import type { Engine, ExtendSide, ListSide, TriggerEvent } from './sides';
-import { bareFetch, createEngine, createPoller, pollOnce, runExtend, runList, staticDataBytes, triggerPath } from './sides';
+import type { Engine, ExtendSide, ListSide, RotateSide, TriggerEvent } from './sides';
+import { bareFetch, createEngine, createPoller, pollOnce, runExtend, runList, runRotate, staticDataBytes, triggerPath } from './sides';
 import type { ParentMessage, WorkerMessage } from './protocol';
 
 let engine: Engine | undefined;
@@ -40,8 +40,10 @@ async function handle(message: ParentMessage): Promise<void> {
 			const start = process.hrtime.bigint();
 			const outcome =
 				init.caseId === 'extend'
-					? await runExtend(engine, init.side as ExtendSide, init.names ?? [], init.batchSize)
-					: await runList(engine, init.side as ListSide);
+					? await runExtend(engine, init.side as ExtendSide, init.names ?? [], init.batchSize, init.pacing)
+					: init.caseId === 'rotate'
+						? await runRotate(engine, init.side as RotateSide, init.names ?? [], init.pacing)
+						: await runList(engine, init.side as ListSide);
 			send({ type: 'result', ms: elapsedMs(start), items: outcome.items, check: outcome.check });
 			return;
 		}

@@ -41,14 +41,28 @@ function proxyAccount(name: string, parameters: Record<string, unknown>, x: numb
  * n8n's HTTP Request as users set it up for this service without a credential: the API key as a
  * plain `Authorization: Bearer` header, a JSON body when there is one.
  */
-function httpRequest(name: string, method: 'GET' | 'POST', url: string, apiKey: string, jsonBody: string | undefined, x: number): INode {
+/** n8n's HTTP Request batching (Options > Batching): so many items per batch, a pause between batches. */
+export interface Pacing {
+	itemsPerBatch: number;
+	intervalMs: number;
+}
+
+function httpRequest(
+	name: string,
+	method: 'GET' | 'POST',
+	url: string,
+	apiKey: string,
+	jsonBody: string | undefined,
+	x: number,
+	pacing?: Pacing,
+): INode {
 	const parameters: Record<string, unknown> = {
 		method,
 		url,
 		authentication: 'none',
 		sendHeaders: true,
 		headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${apiKey}` }] },
-		options: {},
+		options: pacing ? { batching: { batch: { batchSize: pacing.itemsPerBatch, batchInterval: pacing.intervalMs } } } : {},
 	};
 	if (jsonBody !== undefined) Object.assign(parameters, { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody });
 	return node(name, BASE_TYPES.httpRequest, BASE_VERSIONS.httpRequest, parameters, x);
@@ -83,8 +97,11 @@ export function extendWithNode(batchSize?: number, source: 'expression' | 'field
 	]);
 }
 
-/** HTTP Request, one `POST /v1/proxies/allocate` per item, same body shape as the node's (a one-line time list). */
-export function extendPerItem(baseUrl: string, apiKey: string): BenchWorkflow {
+/**
+ * HTTP Request, one `POST /v1/proxies/allocate` per item, same body shape as the node's (a one-line
+ * time list); all at once (n8n's default) or paced with n8n's batching options.
+ */
+export function extendPerItem(baseUrl: string, apiKey: string, pacing?: Pacing): BenchWorkflow {
 	return chain([
 		httpRequest(
 			'Allocate Per Item',
@@ -93,8 +110,25 @@ export function extendPerItem(baseUrl: string, apiKey: string): BenchWorkflow {
 			apiKey,
 			`={"proxies":{"time":[{"proxy_name":"{{ $json.proxy_name }}","interval":${EXTEND_INTERVAL},"period":"${EXTEND_PERIOD}"}]}}`,
 			220,
+			pacing,
 		),
 	]);
+}
+
+/** Proxy > Rotate IP of every input item's `proxy_name` (its defaults: 5 at a time, no waiting for the new IP). */
+export function rotateWithNode(): BenchWorkflow {
+	return chain([
+		proxyAccount(
+			'Rotate IP',
+			{ resource: 'proxy', operation: 'rotateIp', proxyName: { __rl: true, mode: 'name', value: '={{ $json.proxy_name }}' }, options: {} },
+			220,
+		),
+	]);
+}
+
+/** HTTP Request, one `POST /v1/proxies/changeip/{name}` per item, all at once or paced. */
+export function rotatePerItem(baseUrl: string, apiKey: string, pacing?: Pacing): BenchWorkflow {
+	return chain([httpRequest('Rotate Per Item', 'POST', `=${baseUrl}/v1/proxies/changeip/{{ $json.proxy_name }}`, apiKey, undefined, 220, pacing)]);
 }
 
 /** Aggregate (every item's `proxy_name` into one list), then one HTTP Request with all of them in one body. */

@@ -8,7 +8,7 @@
 import { changeBetweenPolls, lcg } from '../../bench/changes';
 import { findN8nInstall, loadBaseNodes } from '../../bench/n8n-base';
 import type { Engine } from '../../bench/sides';
-import { createEngine, createPoller, pollOnce, runExtend, runList, staticDataBytes } from '../../bench/sides';
+import { createEngine, createPoller, pollOnce, runExtend, runList, runRotate, staticDataBytes } from '../../bench/sides';
 import { EXTEND_INTERVAL, EXTEND_PERIOD } from '../../bench/workflows';
 import { GRACE_MS, GRACE_POLLS } from '../../nodes/ProxyAccount/trigger/state';
 import type { RouteKey } from '../simulator';
@@ -78,6 +78,30 @@ describe('benchmark sides, tiny sizes', () => {
 		expect(sim.ledger).toHaveLength(20);
 	});
 
+	test('Extend with Proxy From: Field sends the same requests as with the expression', async () => {
+		await runExtend(engine, 'node', names, 10);
+		const byExpression = allocateBodies();
+		for (const [record, expiresAt] of expiries) record.expires_at = expiresAt;
+		sim.resetLogs();
+		const outcome = await runExtend(engine, 'nodeField', names, 10);
+		expect(outcome.items).toBe(20);
+		expect(allocateBodies()).toEqual(byExpression);
+		expect(sim.ledger).toHaveLength(20);
+	});
+
+	test('Rotate IP, the node: one accepted IP change per proxy', async () => {
+		const outcome = await runRotate(engine, 'nodeRotate', names.slice(0, 10));
+		expect(outcome.items).toBe(10);
+		expect(sim.requests.filter((request) => request.route === 'POST /v1/proxies/changeip/:name' && request.status === 202)).toHaveLength(10);
+	});
+
+	withN8n('Rotate IP, HTTP Request per item: one accepted IP change per proxy', async () => {
+		sim.clock.advance(61_000);
+		const outcome = await runRotate(engine, 'httpRotatePerItem', names.slice(0, 10));
+		expect(outcome.items).toBe(10);
+		expect(sim.requests.filter((request) => request.route === 'POST /v1/proxies/changeip/:name' && request.status === 202)).toHaveLength(10);
+	});
+
 	withN8n('Aggregate + HTTP Request: one allocate request with all 20 lines', async () => {
 		const outcome = await runExtend(engine, 'httpAggregated', names);
 		expect(outcome.items).toBe(1);
@@ -105,6 +129,33 @@ describe('benchmark sides, tiny sizes', () => {
 		const node = await runList(engine, 'node');
 		const bare = await runList(engine, 'axios');
 		expect(bare.check).toBe(node.check);
+	});
+});
+
+describe('benchmark under a rate limit, tiny sizes', () => {
+	withN8n("HTTP Request per item with n8n's batching set under the limit gets no 429; without it, it does", async () => {
+		// 5 allocate requests per 300 ms; batches of 5 every 330 ms (the limit's window plus 10%, as the bench sets it).
+		const sim = await ProxyAccountSimulator.start({ seed: 7, proxies: 15, balance: 1_000_000, rateLimit: { 'POST /v1/proxies/allocate': { limit: 5, windowMs: 300 } } });
+		try {
+			const engine = createEngine({ baseUrl: sim.url, apiKey: sim.demoApiKey }, loadBaseNodes(installDir!));
+			const names = [...sim.account().proxies.keys()];
+			await runExtend(engine, 'httpPerItem', names, undefined, { itemsPerBatch: 5, intervalMs: 330 });
+			const allocates = sim.requests.filter((request) => request.route === 'POST /v1/proxies/allocate');
+			expect(allocates).toHaveLength(15);
+			expect(allocates.filter((request) => request.status === 429)).toHaveLength(0);
+			// Three batches, each at least a window after the one before.
+			const starts = [0, 5, 10].map((i) => allocates[i].at);
+			expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(300);
+			expect(starts[2] - starts[1]).toBeGreaterThanOrEqual(300);
+			expect(sim.ledger).toHaveLength(15);
+
+			sim.resetLogs();
+			sim.resetRateLimits();
+			await expect(runExtend(engine, 'httpPerItem', names)).rejects.toThrow(/429|Too Many Requests|rate/i);
+			expect(sim.requests.filter((request) => request.status === 429).length).toBeGreaterThan(0);
+		} finally {
+			await sim.stop();
+		}
 	});
 });
 

@@ -76,6 +76,39 @@ describe('Proxy > Rotate IP', () => {
 		expect(rotations().every((r) => r.status === 429)).toBe(true);
 	});
 
+	it("the service's rate limit on the endpoint (a 429 asking for a second) pauses the whole run; every proxy goes through once", async () => {
+		// 3 IP changes a second for the whole key, on the simulator's real clock.
+		const live = await ProxyAccountSimulator.start({ seed: 12, proxies: 8, rateLimit: { 'POST /v1/proxies/changeip/:name': { limit: 3, windowMs: 1_000 } } });
+		try {
+			const past = new Date(live.clock.now() - 3_600_000).toISOString();
+			for (const proxy of live.account().proxies.values()) Object.assign(proxy, { last_ip_change: past, auto_change: false, auto_change_time: 0 });
+			const list = [...live.account().proxies.keys()];
+			const started = Date.now();
+			const result = await harness.runNode(
+				{ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'rotateIp', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, options: { concurrency: 4 } } },
+				{ credentials: credentialsFor(live), items: list.map((name) => ({ name })) },
+			);
+			expect(result.items.map((item) => item.json.status)).toEqual(list.map(() => 'sent'));
+			const calls = apiRequests(live, 'POST /v1/proxies/changeip/:name');
+			const accepted = calls.filter((call) => call.status === 202).map((call) => decodeURIComponent(call.path.split('/').pop()!));
+			expect(accepted.sort()).toEqual([...list].sort());
+			expect(calls.filter((call) => call.status === 429).length).toBeGreaterThan(0);
+			// 8 changes at 3 a second need at least two more windows after the first.
+			expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+		} finally {
+			await live.stop();
+		}
+	});
+
+	it('a rate limit that does not let up: the proxy is skipped after 4 tries, with the reason', async () => {
+		sim.injectFault({ route: 'POST /v1/proxies/changeip/:name', kind: 'rateLimit', retryAfter: 1, times: 4 });
+		const [one] = names();
+		const result = await command('rotateIp', [one]);
+		expect(result.items[0].json).toMatchObject({ proxy_name: one, status: 'skipped', reason: 'the service refused it for now (429) and asked to wait 1 s, 4 times' });
+		expect(rotations()).toHaveLength(4);
+		expect(rotations().every((call) => call.status === 429)).toBe(true);
+	});
+
 	it('Wait Until Allowed waits for the throttle within Max Wait, then sends once; a longer wait is skipped', async () => {
 		const live = await ProxyAccountSimulator.start({ seed: 12, proxies: 3 });
 		try {

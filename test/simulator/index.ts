@@ -155,6 +155,11 @@ export class ProxyAccountSimulator {
 	resetLogs(): void {
 		this.state.resetLogs();
 	}
+
+	/** Forgets the requests counted against the network model's rate limits. */
+	resetRateLimits(): void {
+		this.state.resetRateLimits();
+	}
 }
 
 export { formatTimestamp, parseTimestamp, PERIOD_MS } from './time';

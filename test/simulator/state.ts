@@ -254,6 +254,11 @@ export class SimState {
 
 	// ----- rate limiting ------------------------------------------------------------------------
 
+	/** Forgets the requests counted against the rate limits (e.g. between benchmark runs). */
+	resetRateLimits(): void {
+		this.rateWindows.clear();
+	}
+
 	/** Counts the request; returns null when allowed, else the seconds to wait. */
 	checkRateLimit(apiKey: string, route: RouteKey): number | null {
 		const rule = this.rateLimit[route];

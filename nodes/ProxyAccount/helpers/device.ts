@@ -1,7 +1,8 @@
 /*
  * Commands sent to a proxy's modem (Rotate IP, Reboot): one request per proxy, a few at a time, and
  * the service's throttles honoured: a proxy changed too recently is skipped with the reason, or
- * waited for within a bound, so a run never meets a storm of 429s.
+ * waited for within a bound, so a run never meets a storm of 429s; the service's rate limit on the
+ * endpoint (a 429 asking for a few seconds) pauses the whole run and the proxy is tried again.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -38,6 +39,14 @@ export interface DeviceOptions {
 const CONFIRM_PAUSE_MS = 2_000;
 /** Margin on a wait for the throttle, for the clocks of n8n and the service. */
 const THROTTLE_MARGIN_MS = 1_000;
+
+/**
+ * A 429 that asks to wait at most this long is the service's rate limit on the endpoint, not the
+ * proxy's own throttle (a minute or more): every request of the run pauses for it, and the proxy is
+ * tried again, up to RATE_LIMIT_ATTEMPTS times in all. A 429 proves nothing was done.
+ */
+const RATE_LIMIT_PAUSE_MAX_MS = 5_000;
+const RATE_LIMIT_ATTEMPTS = 4;
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -84,6 +93,8 @@ export async function runDeviceCommand(
 		return run.output();
 	}
 	const now = () => serverNow + (Date.now() - readAt);
+	// Until when every request of the run holds back, after the service's rate limit answered 429.
+	let resumeAt = 0;
 
 	const one = async ({ item, name }: { item: number; name: string }) => {
 		const record = byName.get(name);
@@ -111,14 +122,23 @@ export async function runDeviceCommand(
 		let reply: Record<string, unknown> | undefined;
 		let waited = waitMs > 0 ? waitMs + THROTTLE_MARGIN_MS : 0;
 		for (let attempt = 1; reply === undefined; attempt++) {
+			const hold = resumeAt - Date.now();
+			if (hold > 0) await sleep(hold);
 			try {
 				reply = await command.send(name, item);
 			} catch (error) {
 				const facts = requestErrorFacts(error);
-				// A 429 proves nothing was done: wait for it once, when allowed and within the bound.
+				// A 429 proves nothing was done.
 				if (facts?.kind === 'rate-limited') {
 					const asked = Math.ceil((facts.retryAfterSeconds ?? 60) * 1000);
 					const reason = `the service refused it for now (429) and asked to wait ${seconds(asked)} s`;
+					// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
+					if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
+						resumeAt = Math.max(resumeAt, Date.now() + asked);
+						if (attempt < RATE_LIMIT_ATTEMPTS) continue;
+						return skip(`${reason}, ${RATE_LIMIT_ATTEMPTS} times`);
+					}
+					// The proxy's own throttle: waited for once, when allowed and within the bound.
 					if (attempt > 1 || !options.waitUntilAllowed) return skip(reason);
 					if (waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
 						return skip(`${reason}, longer than Max Wait`);

@@ -425,6 +425,9 @@ async function measureRotate(context: Context, model: Model): Promise<SideResult
 	const sim = await ProxyAccountSimulator.start({ seed: SEED, proxies: options.rotateProxies, balance: BALANCE, ...modelOptions(model) });
 	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
 	const names = [...sim.account().proxies.keys()];
+	// No proxy changed recently or rotating on its own: every IP change is allowed at the start.
+	const past = new Date(sim.clock.now() - 3_600_000).toISOString();
+	for (const record of sim.account().proxies.values()) Object.assign(record, { last_ip_change: past, auto_change: false, auto_change_time: 0 });
 	const pacing = pacingFor(model, 'POST /v1/proxies/changeip/:name');
 	const rotated = () => sim.requests.filter((r) => r.route === 'POST /v1/proxies/changeip/:name' && r.status !== null && r.status >= 200 && r.status < 300).length;
 	log(`rotate the IP of ${thousands(names.length)} proxies (${model}): ${ROTATE_SIDES.map((side) => SIDE_LABELS[side]).join('; ')}`);

@@ -2,7 +2,8 @@
  * Commands sent to a proxy's modem (Rotate IP, Reboot): one request per proxy, a few at a time, and
  * the service's throttles honoured: a proxy changed too recently is skipped with the reason, or
  * waited for within a bound, so a run never meets a storm of 429s; the service's rate limit on the
- * endpoint (a 429 asking for a few seconds) pauses the whole run and the proxy is tried again.
+ * endpoint (a 429 asking for a few seconds) pauses the whole run, the proxy is tried again, and the
+ * requests after it go out at the rate the service accepted.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -93,8 +94,34 @@ export async function runDeviceCommand(
 		return run.output();
 	}
 	const now = () => serverNow + (Date.now() - readAt);
-	// Until when every request of the run holds back, after the service's rate limit answered 429.
+	// After the service's rate limit answered 429: every request of the run holds back until
+	// `resumeAt`, then they go out evenly spaced, at the rate the service accepted before the 429
+	// (so many per the wait it asked for, with 5% to spare; 10% slower after each further 429).
 	let resumeAt = 0;
+	let acceptedSincePause = 0;
+	let spacingMs = 0;
+	let nextSendAt = 0;
+	const holdBeforeSend = async () => {
+		const now = Date.now();
+		let at = Math.max(now, resumeAt);
+		if (spacingMs > 0) {
+			at = Math.max(at, nextSendAt);
+			nextSendAt = at + spacingMs;
+		}
+		if (at > now) await sleep(at - now);
+	};
+	const rateLimited = (askedMs: number) => {
+		const now = Date.now();
+		// The first 429 of a pause sets the pace; the others of the same burst only join the pause.
+		if (now >= resumeAt) {
+			spacingMs =
+				spacingMs === 0
+					? Math.ceil((askedMs / Math.max(1, acceptedSincePause)) * 1.05)
+					: Math.ceil(spacingMs * 1.1);
+			acceptedSincePause = 0;
+		}
+		resumeAt = Math.max(resumeAt, now + askedMs);
+	};
 
 	const one = async ({ item, name }: { item: number; name: string }) => {
 		const record = byName.get(name);
@@ -122,10 +149,10 @@ export async function runDeviceCommand(
 		let reply: Record<string, unknown> | undefined;
 		let waited = waitMs > 0 ? waitMs + THROTTLE_MARGIN_MS : 0;
 		for (let attempt = 1; reply === undefined; attempt++) {
-			const hold = resumeAt - Date.now();
-			if (hold > 0) await sleep(hold);
+			await holdBeforeSend();
 			try {
 				reply = await command.send(name, item);
+				acceptedSincePause++;
 			} catch (error) {
 				const facts = requestErrorFacts(error);
 				// A 429 proves nothing was done.
@@ -134,7 +161,7 @@ export async function runDeviceCommand(
 					const reason = `the service refused it for now (429) and asked to wait ${seconds(asked)} s`;
 					// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
 					if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
-						resumeAt = Math.max(resumeAt, Date.now() + asked);
+						rateLimited(asked);
 						if (attempt < RATE_LIMIT_ATTEMPTS) continue;
 						return skip(`${reason}, ${RATE_LIMIT_ATTEMPTS} times`);
 					}

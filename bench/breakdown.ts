@@ -32,9 +32,9 @@ import { detectStockChanges } from '../nodes/ProxyAccount/trigger/stock';
 import { buildAdditionalData } from '../test/harness/additional-data';
 import { TestCredentialsHelper } from '../test/harness/credentials-helper';
 import type { Engine } from './sides';
-import { bareFetch, createEngine } from './sides';
+import { bareFetch, createEngine, expiringNames } from './sides';
 import { median, ms } from './stats';
-import { extendWithNode } from './workflows';
+import { extendWithNode, listWithNode } from './workflows';
 
 const RUNS = (() => {
 	const at = process.argv.indexOf('--runs');
@@ -124,6 +124,18 @@ async function transportStages(engine: Engine, context: () => PollContext) {
 	}
 }
 
+async function listStages(engine: Engine, context: () => PollContext) {
+	console.log('Proxy > Get Many, Return All, Expiring Within 24 h (the List case of npm run bench)');
+	const now = Date.now();
+	await time('bare axios GET + JSON.parse + filter (the baseline)', async () => expiringNames((await bareFetch(engine.credentials, '/v1/proxies')).data as Array<{ proxy_name: string; expires_at: string }>, now));
+	await time('the transport alone (listProxies: n8n helper, parse, check)', () => listProxies(context()));
+	const workflow = listWithNode();
+	await time('the node in the engine (Manual Trigger -> Get Many)', async () => {
+		const result = await engine.harness.runWorkflow(workflow, { credentials: engine.credentials });
+		if (result.status !== 'success') throw new Error(result.error?.message ?? 'the run failed');
+	});
+}
+
 async function triggerStages(context: () => PollContext) {
 	const { proxies, serverTime } = await listProxies(context());
 	const { entries, serverTime: stockTime } = await getStock(context());
@@ -187,6 +199,7 @@ async function main() {
 		const engine = createEngine({ baseUrl: sim.url, apiKey: sim.apiKey }, undefined);
 		const context = pollContext(engine);
 		await transportStages(engine, context);
+		await listStages(engine, context);
 		await triggerStages(context);
 	} finally {
 		sim.child.kill();

@@ -31,7 +31,7 @@ import {
 import { intervalField, optionsCollection, periodOptions } from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
 import { runsAsAgentTool } from '../../helpers/agent';
-import { asNodeError, errorItem } from '../../helpers/execution';
+import { asNodeError, errorItem, itemParameter } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import type { OperationInfo } from '../registry';
 
@@ -323,14 +323,16 @@ export async function execute(
 	} catch (error) {
 		return failAll(error);
 	}
+	const intervalOf = itemParameter(this, 'interval', undefined);
+	const periodOf = itemParameter(this, 'period', SAME_AS_PROXY);
 	const wanted: Wanted[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
 			wanted.push({
 				item: i,
 				name: proxyNameOf(i),
-				interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
-				period: readPeriod(node, i, this.getNodeParameter('period', i, SAME_AS_PROXY)),
+				interval: parseInterval(node, i, intervalOf(i)),
+				period: readPeriod(node, i, periodOf(i)),
 			});
 		} catch (error) {
 			fail(i, error);

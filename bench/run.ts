@@ -50,6 +50,15 @@ interface Options {
 const SEED = 7;
 const BALANCE = 1_000_000_000;
 
+/** A comma-separated list of known values, e.g. `--only extend,list`. */
+function listOf<T extends string>(text: string, allowed: readonly T[], flag: string): T[] {
+	return text.split(',').map((entry) => {
+		const trimmed = entry.trim();
+		if (!(allowed as readonly string[]).includes(trimmed)) throw new Error(`${flag} takes ${allowed.join(', ')}`);
+		return trimmed as T;
+	});
+}
+
 function parseOptions(argv: string[]): Options {
 	const options: Options = {
 		write: false,
@@ -96,22 +105,10 @@ function parseOptions(argv: string[]): Options {
 				options.polls = count(10);
 				break;
 			case '--only':
-				options.only = value()
-					.split(',')
-					.map((c) => c.trim())
-					.map((c) => {
-						if (!(CASES as readonly string[]).includes(c)) throw new Error(`--only takes ${CASES.join(', ')}`);
-						return c as CaseId;
-					});
+				options.only = listOf(value(), CASES, flag);
 				break;
 			case '--models':
-				options.models = value()
-					.split(',')
-					.map((m) => m.trim())
-					.map((m) => {
-						if (!(MODELS as readonly string[]).includes(m)) throw new Error(`--models takes ${MODELS.join(', ')}`);
-						return m as Model;
-					});
+				options.models = listOf(value(), MODELS, flag);
 				break;
 			case '--help':
 			case '-h':

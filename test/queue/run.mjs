@@ -279,6 +279,22 @@ async function interruptedRun({ cluster, sim, credential, signal, names, near, p
 	return { hook, running, on, ledgerBefore, before };
 }
 
+/** After an interrupted run: one more run of the hook charges nothing, and each proxy was paid once. */
+async function nextRunPaysNothing(what, { cluster, sim, hook, near, ledgerBefore }) {
+	await check(what, async () => {
+		const before = await cluster.executions(hook.id);
+		const ledgerAt = (await sim.control('GET', '/__sim/ledger')).length;
+		await hook.fire();
+		const after = await cluster.settled(hook.id, { count: before.length + 1 });
+		assert(after[0].status === 'success', `the next run ended ${after[0].status}`);
+		const ledger = await sim.control('GET', '/__sim/ledger');
+		assert(ledger.length === ledgerAt, `the next run charged ${ledger.length - ledgerAt} times`);
+		const counts = countBy(ledger.slice(ledgerBefore).map((c) => c.proxy_name));
+		assert(near.every((n) => counts.get(n) === 1), `charges per proxy: ${JSON.stringify([...counts])}`);
+		return `execution ${after[0].id} on ${cluster.ranOn(after[0].id).join(', ')}: nothing charged; each proxy paid once`;
+	});
+}
+
 async function restartScenario({ cluster, sim, credential }) {
 	log('--- restart: SIGTERM to the worker in the middle of a run ---');
 	const names = await proxyNames(sim);
@@ -296,17 +312,7 @@ async function restartScenario({ cluster, sim, credential }) {
 		assert(ledger.length === near.length && reported.names.length === near.length && reported.total === ledgerTotal, `ledger ${ledger.length} charges (${ledgerTotal}), execution ${reported.names.length} extended (${reported.total})`);
 		return `execution ${running.id} on ${on} finished during n8n's graceful shutdown: ${reported.names.length} extended for ${reported.total}, as in the ledger`;
 	});
-	await check('worker restarted (SIGTERM): the next run charges nothing', async () => {
-		const ledgerAt = (await sim.control('GET', '/__sim/ledger')).length;
-		await hook.fire();
-		const after = await cluster.settled(hook.id, { count: settled.length + 1 });
-		assert(after[0].status === 'success', `the next run ended ${after[0].status}`);
-		const charged = (await sim.control('GET', '/__sim/ledger')).slice(ledgerAt);
-		assert(charged.length === 0, `the next run charged ${charged.length} times`);
-		const counts = countBy((await sim.control('GET', '/__sim/ledger')).slice(ledgerBefore).map((c) => c.proxy_name));
-		assert(near.every((n) => counts.get(n) === 1), `charges per proxy: ${JSON.stringify([...counts])}`);
-		return `execution ${after[0].id} on ${cluster.ranOn(after[0].id).join(', ')}: nothing charged; each proxy paid once`;
-	});
+	await nextRunPaysNothing('worker restarted (SIGTERM): the next run charges nothing', { cluster, sim, hook, near, ledgerBefore });
 	await cluster.deactivate(hook.id);
 }
 
@@ -326,16 +332,7 @@ async function crashScenario({ cluster, sim, credential }) {
 		assert(starts.length === 1, `execution ${running.id} was started ${starts.length} times: on ${starts.join(', ')}`);
 		return `execution ${running.id} (on ${on}) ended "${status}"; the ledger holds its ${ledger.length} charges`;
 	});
-	await check('worker killed (SIGKILL): the next run sees the extension and charges nothing', async () => {
-		const before = await cluster.executions(hook.id);
-		const ledgerAt = (await sim.control('GET', '/__sim/ledger')).length;
-		await hook.fire();
-		const after = await cluster.settled(hook.id, { count: before.length + 1 });
-		assert(after[0].status === 'success', `the next run ended ${after[0].status}`);
-		const charged = (await sim.control('GET', '/__sim/ledger')).slice(ledgerAt);
-		assert(charged.length === 0, `the next run charged ${charged.length} times`);
-		return `execution ${after[0].id}: nothing charged; each proxy paid once`;
-	});
+	await nextRunPaysNothing('worker killed (SIGKILL): the next run sees the extension and charges nothing', { cluster, sim, hook, near, ledgerBefore });
 	await cluster.deactivate(hook.id);
 }
 

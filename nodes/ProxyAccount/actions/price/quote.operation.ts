@@ -8,6 +8,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import {
+	carrierField,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	intervalField,
 	optionsCollection,
@@ -50,16 +51,7 @@ export const properties: INodeProperties[] = [
 				displayName: 'Line',
 				name: 'line',
 				values: [
-					{
-						displayName: 'Carrier Name or ID',
-						name: 'carrier',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getCarriers' },
-						default: '',
-						required: true,
-						description:
-							'Carrier of the proxy, e.g. AT&T. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					},
+					carrierField('Carrier of the proxy, e.g. AT&T'),
 					{
 						displayName: 'City Name or ID',
 						name: 'city',

@@ -407,6 +407,23 @@ export async function execute(
 	const byName = new Map(before.proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	const now = before.serverTime;
 
+	// A proxy the expiring-only guard leaves out: skipped, nothing charged, its expiry as read.
+	const skipNotExpiring = (p: Planned, reason: string) => {
+		results[p.item] = {
+			json: {
+				proxy_name: p.name,
+				status: 'skipped',
+				reason,
+				interval: p.interval,
+				period: p.period,
+				charged: 0,
+				previous_expires_at: p.record.expires_at,
+				new_expires_at: p.record.expires_at,
+			},
+			pairedItem: { item: p.item },
+		};
+	};
+
 	// 4. Resolve names and apply the expiring-only guard.
 	let planned: Planned[] = [];
 	for (const w of unique) {
@@ -442,19 +459,10 @@ export async function execute(
 			continue;
 		}
 		if (options.window !== undefined && !expiresWithin(record.expires_at, now, options.window)) {
-			results[w.item] = {
-				json: {
-					proxy_name: w.name,
-					status: 'skipped',
-					reason: `expires in ${hoursUntil(record.expires_at, now)} h, later than the ${options.window} h window`,
-					interval: w.interval,
-					period,
-					charged: 0,
-					previous_expires_at: record.expires_at,
-					new_expires_at: record.expires_at,
-				},
-				pairedItem: { item: w.item },
-			};
+			skipNotExpiring(
+				{ ...w, period, record },
+				`expires in ${hoursUntil(record.expires_at, now)} h, later than the ${options.window} h window`,
+			);
 			continue;
 		}
 		planned.push({ ...w, period, record });
@@ -583,34 +591,18 @@ export async function execute(
 			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
 	};
 	const cap = options.maxTotalCost;
-	// With Only If Expiring Within, a batch sent after a quote or after an earlier batch is first
-	// checked against a fresh read of the list (see `stillExpiring`).
-	let quotedSinceRead = batchQuotes.length > 0;
 	for (let b = 0; b < batches.length; b++) {
 		let batch = batches[b];
-		if (options.window !== undefined && stop === undefined && (b > 0 || quotedSinceRead)) {
+		// With Only If Expiring Within, a batch sent after a quote or after an earlier batch is first
+		// checked against a fresh read of the list (see `stillExpiring`).
+		if (options.window !== undefined && stop === undefined && (b > 0 || batchQuotes.length > 0)) {
 			batch = await stillExpiring(
 				this,
 				batch,
 				options.window,
 				options.readTimeoutMs,
-				(p, reason) => {
-					results[p.item] = {
-						json: {
-							proxy_name: p.name,
-							status: 'skipped',
-							reason,
-							interval: p.interval,
-							period: p.period,
-							charged: 0,
-							previous_expires_at: p.record.expires_at,
-							new_expires_at: p.record.expires_at,
-						},
-						pairedItem: { item: p.item },
-					};
-				},
+				skipNotExpiring,
 			);
-			quotedSinceRead = false;
 			if (batch.length === 0) continue;
 		}
 		const lines: AllocateLine[] = batch.map((p) => ({

@@ -6,9 +6,16 @@ import { WorkflowHarness } from './workflow';
 export * from './hostile';
 export { capturedLogs } from './logger';
 export { PollHarness } from './poll';
-export { apiRequests, credentialsFor, visibleText } from './simulator-helpers';
+export { apiRequests, cityWith, credentialsFor, visibleText } from './simulator-helpers';
 export type { NodeResult, NodeUnderTest, RunOptions, TestCredentials, WorkflowResult } from './workflow';
 export { WorkflowHarness } from './workflow';
+
+/** The action node as n8n offers it to AI agents: the same node, its type name ending in "Tool". */
+export function asAgentTool(): ProxyAccount {
+	const node = new ProxyAccount();
+	node.description = { ...node.description, name: 'proxyAccountTool', displayName: 'Proxy Account Tool' };
+	return node;
+}
 
 /** The package's nodes and credential, plus the transport probe, ready to run in workflows. */
 export function createHarness(extraNodes: ConstructorParameters<typeof WorkflowHarness>[0] = []): WorkflowHarness {

@@ -26,3 +26,10 @@ export function visibleText(items: INodeExecutionData[], error?: unknown): strin
 export function apiRequests(sim: ProxyAccountSimulator, route?: string) {
 	return sim.requests.filter((entry) => route === undefined || entry.route === route);
 }
+
+/** An open city with at least `count` proxies of the carrier in stock. */
+export function cityWith(sim: ProxyAccountSimulator, carrierKey: string, count: number) {
+	const city = sim.stock.find((c) => c.open && c.counts[carrierKey] >= count);
+	if (!city) throw new Error(`no city with ${count} ${carrierKey}`);
+	return city;
+}

@@ -4,18 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
-import { apiRequests, createHarness, credentialsFor } from '../harness';
+import { apiRequests, asAgentTool, createHarness, credentialsFor } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
-/** The node as n8n converts it for agents: the same node, its type name ending in "Tool". */
-function asTool(): ProxyAccount {
-	const node = new ProxyAccount();
-	node.description = { ...node.description, name: 'proxyAccountTool', displayName: 'Proxy Account Tool' };
-	return node;
-}
-
-const harness = createHarness([asTool()]);
+const harness = createHarness([asAgentTool()]);
 let sim: ProxyAccountSimulator;
 
 beforeAll(async () => {
@@ -39,7 +31,7 @@ describe('Extend as an AI agent tool', () => {
 	it('refuses to charge without Maximum Total Cost, before any request', async () => {
 		const result = await run('proxyAccountTool', {});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost');
+		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(0);
 	});
@@ -65,7 +57,7 @@ describe('Extend as an AI agent tool', () => {
 describe('Set Auto-Renew as an AI agent tool', () => {
 	const renew = (type: string, autoRenew: boolean) =>
 		harness.runNode(
-			{ type, parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: { __rl: true, mode: 'name', value: [...sim.account().proxies.keys()][1] }, autoRenew, interval: 1 } },
+			{ type, parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: { __rl: true, mode: 'name', value: [...sim.account().proxies.keys()][1] }, autoRenew, interval: 1, options: { maxRenewalCommitment: 10_000 } } },
 			{ credentials: credentialsFor(sim) },
 		);
 

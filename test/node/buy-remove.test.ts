@@ -4,31 +4,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
-import { apiRequests, createHarness, credentialsFor } from '../harness';
+import { apiRequests, asAgentTool, cityWith as stockCity, createHarness, credentialsFor } from '../harness';
 import type { NodeResult } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
-function asTool(): ProxyAccount {
-	const node = new ProxyAccount();
-	node.description = { ...node.description, name: 'proxyAccountTool', displayName: 'Proxy Account Tool' };
-	return node;
-}
-
-const harness = createHarness([asTool()]);
+const harness = createHarness([asAgentTool()]);
+const cityWith = (carrierKey: string, count: number) => stockCity(sim, carrierKey, count);
 let sim: ProxyAccountSimulator;
 
 beforeEach(async () => {
 	sim = await ProxyAccountSimulator.start({ seed: 9, proxies: 8, cities: 8, balance: 5_000, frozenClock: true });
 });
 afterEach(async () => await sim.stop());
-
-/** A city with at least `count` proxies of the carrier in stock. */
-function cityWith(carrierKey: string, count: number) {
-	const city = sim.stock.find((c) => c.open && c.counts[carrierKey] >= count);
-	if (!city) throw new Error(`no city with ${count} ${carrierKey}`);
-	return city;
-}
 
 type Order = { carrier: string; city: string; quantity?: number; interval?: number; period?: string };
 
@@ -127,7 +114,7 @@ describe('Proxy > Buy', () => {
 		expect(retry.status).toBe('error');
 		expect(retry.error?.message).toBe('Retry On Fail is on, which could buy the same proxies twice');
 		const tool = await buy([{ carrier: 'AT&T', city: city.city }], {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost');
+		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
 		expect(dry.status).toBe('success');
@@ -281,7 +268,7 @@ describe('Proxy > Change Location', () => {
 		expect(failed.items[0].json.message).toMatch(/The change of location may have been made/);
 		sim.resetLogs();
 		const tool = await move(name, 'AT&T', cityWith('att', 1).city, {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool');
+		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 });

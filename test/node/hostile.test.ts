@@ -176,11 +176,13 @@ describe('Maximum Total Cost is reconciled with what was charged', () => {
 		const stopped = result.output('Node Under Test', 1);
 		expect(allocates()).toHaveLength(1);
 		const charged = sim.ledger.reduce((sum, entry) => sum + entry.amount, 0);
-		expect(good.map((item) => item.json.proxy_name)).toEqual(list.slice(0, 2));
-		expect(String(good[0].json.note)).toBe(`Batch 1 was charged ${charged}, more than its quote of ${charged / 2}.`);
-		expect(stopped).toHaveLength(3);
-		expect(stopped[0].json.error).toBe(`Batch 1 was charged ${charged}, more than its quote of ${charged / 2}, so no further batch was sent`);
-		expect(fix(stopped[0])).toMatch(/nothing was charged for them/);
+		// The overcharged batch is applied and paid, yet never a plain success: its items go to the error output.
+		expect(good).toHaveLength(0);
+		expect(stopped).toHaveLength(5);
+		expect(stopped[0].json.error).toMatch(new RegExp(`^Proxy \u201c${list[0]}\u201d was extended \\(charged [\\d.]+\\), but the service charged more than allowed \\[item 0\\]$`));
+		expect(fix(stopped[0])).toMatch(new RegExp(`^Batch 1 was charged ${charged}, more than the quote of ${charged / 2}\\. The extension was applied and paid`));
+		expect(stopped[2].json.error).toBe(`Batch 1 was charged ${charged}, more than the quote of ${charged / 2}, so no further batch was sent`);
+		expect(fix(stopped[2])).toMatch(/nothing was charged for them/);
 	});
 
 	it('the run never passes the cap by more than the one batch in flight', async () => {

@@ -126,6 +126,11 @@ export class ProxyAccountSimulator {
 		return this.state.prices;
 	}
 
+	/** Every unit price times `factor`, right after the next quote is answered: the price moves between a quote and the order. */
+	changePricesAfterNextQuote(factor: number): void {
+		this.state.changePricesAfterNextQuote(factor);
+	}
+
 	// ----- faults -------------------------------------------------------------------------------
 
 	injectFault(f: FaultSpec): void {

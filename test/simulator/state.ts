@@ -213,6 +213,28 @@ export class SimState {
 
 	// ----- stock, carriers, prices --------------------------------------------------------------
 
+	/** A price change the next quote sets off (tests: the price moves between the quote and the order). */
+	private priceChangeAfterQuote: number | undefined;
+
+	/** Multiplies every unit price by `factor` right after the next quote is answered. */
+	changePricesAfterNextQuote(factor: number): void {
+		if (!(factor > 0)) throw new Error('the price factor must be a positive number');
+		this.priceChangeAfterQuote = factor;
+	}
+
+	private applyPriceChangeAfterQuote(): void {
+		const factor = this.priceChangeAfterQuote;
+		if (factor === undefined) return;
+		this.priceChangeAfterQuote = undefined;
+		for (const table of Object.values(this.prices)) {
+			for (const unit of Object.values(table)) {
+				unit.standard = fromCents(Math.round(toCents(unit.standard) * factor));
+				unit.member = fromCents(Math.round(toCents(unit.member) * factor));
+				if (unit.bulk !== null) unit.bulk = fromCents(Math.round(toCents(unit.bulk) * factor));
+			}
+		}
+	}
+
 	private city(name: string): SimStockCity {
 		const city = this.stock.find((c) => c.city === name);
 		if (!city) throw new Error(`Unknown city: ${name}`);
@@ -367,6 +389,7 @@ export class SimState {
 			lines.push({ carrier, city: value.location, interval: value.interval as number, period: value.period as Period });
 		}
 		const quote = computeQuote(lines, this.prices, account.member, this.itemKeyMaker());
+		this.applyPriceChangeAfterQuote();
 		return { ok: true, body: { ok: true, message: 'Price calculated', data: quote.data } };
 	}
 

@@ -110,6 +110,15 @@ export function optionsCollection(
 }
 
 /** The Filters collection of a Get Many. */
+/** What the panel says of options that hold for the whole run (see helpers/runOptions.ts). */
+export const RUN_WIDE_NOTE =
+	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';
+
+/** The Options of an operation whose options hold for the whole run. */
+export function runWideOptionsCollection(options: INodeProperties[]): INodeProperties {
+	return optionsCollection(options, RUN_WIDE_NOTE);
+}
+
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Filters',

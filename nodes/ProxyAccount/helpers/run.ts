@@ -38,20 +38,38 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 }
 
 /**
- * n8n's Retry On Fail runs the whole node again after a failure: a request that may have reached
- * the service would be sent again (a second purchase, a removal of what was bought since). Such an
- * operation refuses to run under it, except for a dry run.
+ * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node
+ * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again
+ * with the same input. Either would send again a request that may have reached the service (a
+ * second purchase or extension, a removal of what was bought since). Such an operation refuses to
+ * run under either, except for a dry run.
  */
 export function retryRefusal(
-	node: INode,
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
 	dryRun: boolean,
 	what: { twice: string; check: string },
 ): NodeOperationError | undefined {
-	if (node.retryOnFail !== true || dryRun) return undefined;
+	if (dryRun) return undefined;
+	const node = ctx.getNode();
+	if (ctx.getMode() === 'retry') {
+		return new NodeOperationError(
+			node,
+			`This is a retry of a failed execution, which could ${what.twice}`,
+			{
+				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${capitalized(what.check)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
+			},
+		);
+	}
+	if (node.retryOnFail !== true) return undefined;
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
 		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. Dry Run works with Retry On Fail.`,
 	});
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The limit a spending operation needs as an AI agent's tool. */
+export const BUILDER_CAP = 'a Maximum Total Cost set by the workflow\u2019s builder';
 
 /**
  * As an AI agent's tool, an operation that spends or destroys runs only within a limit the

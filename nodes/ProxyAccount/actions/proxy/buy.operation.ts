@@ -6,19 +6,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { builderLimit } from '../../helpers/agent';
+import { carrierKey } from '../../helpers/carriers';
+import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
 import {
 	carrierField,
 	cityField,
 	intervalField,
 	sentOnceTimeoutOption,
-	optionsCollection,
+	runWideOptionsCollection,
 	periodOptions,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
 import { sameName } from '../../helpers/filters';
 import { linesWithPrices } from '../../helpers/quote';
-import { agentRefusal, itemResults, retryRefusal } from '../../helpers/run';
+import { agentRefusal, BUILDER_CAP, itemResults, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
@@ -30,8 +33,15 @@ import {
 	parseTimeoutSeconds,
 	parseWholeNumber,
 } from '../../helpers/validation';
-import type { DeployLine } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, deployProxies, listProxies, quotePrices } from '../../transport';
+import { runWideOptions } from '../../helpers/runOptions';
+import type { DeployLine, StockEntry } from '../../transport';
+import {
+	DEFAULT_TIMEOUT_MS,
+	deployProxies,
+	getStock,
+	listProxies,
+	quotePrices,
+} from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -78,7 +88,7 @@ export const properties: INodeProperties[] = [
 		default: 'weekly',
 		description: 'Unit of the interval',
 	},
-	optionsCollection([
+	runWideOptionsCollection([
 		{
 			displayName: 'Dry Run',
 			name: 'dryRun',
@@ -125,24 +135,33 @@ interface Order {
 
 interface BuyOptions {
 	dryRun: boolean;
+	/** As it counts: undefined when not set, or (as an AI tool) not set by the builder. */
 	maxTotalCost?: number;
 	wait: boolean;
 	waitMs: number;
 	timeoutMs: number;
 }
 
-const cents = (amount: number) => Math.round(amount * 100) / 100;
+/** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
+interface Priced {
+	total: number;
+	costs: Map<number, number | null>;
+}
 
-function readOptions(ctx: IExecuteFunctions): BuyOptions {
+function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 	const node = ctx.getNode();
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const options = runWideOptions(ctx, itemCount, properties);
 	return {
 		dryRun: isSet(options, 'dryRun')
 			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
 			: false,
-		maxTotalCost: isSet(options, 'maxTotalCost')
-			? parseAmount(node, undefined, options.maxTotalCost, 'Maximum Total Cost')
-			: undefined,
+		maxTotalCost: builderLimit(
+			ctx,
+			'options.maxTotalCost',
+			isSet(options, 'maxTotalCost')
+				? parseAmount(node, undefined, options.maxTotalCost, 'Maximum Total Cost')
+				: undefined,
+		),
 		wait: isSet(options, 'waitForNewProxies')
 			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
 			: false,
@@ -160,6 +179,172 @@ function readOptions(ctx: IExecuteFunctions): BuyOptions {
 	};
 }
 
+/** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
+function runRefusal(ctx: IExecuteFunctions, options: BuyOptions) {
+	return (
+		retryRefusal(ctx, options.dryRun, {
+			twice: 'buy the same proxies twice',
+			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
+		}) ??
+		agentRefusal(
+			ctx,
+			options.dryRun || options.maxTotalCost !== undefined
+				? undefined
+				: {
+						operation: 'Buy',
+						limit: BUILDER_CAP,
+						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost to a fixed amount: the most one call may spend (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what a purchase would cost.',
+					},
+		)
+	);
+}
+
+/** Every item's order, checked before anything is sent; a bad item fails alone. */
+function readOrders(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	fail: (i: number, e: unknown) => void,
+) {
+	const node = ctx.getNode();
+	const orders: Order[] = [];
+	for (let i = 0; i < itemCount; i++) {
+		try {
+			orders.push({
+				item: i,
+				line: {
+					isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
+					location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Austin'),
+					interval: parseInterval(node, i, ctx.getNodeParameter('interval', i, undefined)),
+					period: parsePeriod(node, i, ctx.getNodeParameter('period', i, 'weekly')),
+				},
+				quantity: parseWholeNumber(
+					node,
+					i,
+					ctx.getNodeParameter('quantity', i, 1),
+					'Quantity',
+					{ min: 1, max: MAX_QUANTITY },
+					'Enter how many proxies this item buys, e.g. 1.',
+				),
+			});
+		} catch (error) {
+			fail(i, error);
+		}
+	}
+	return orders;
+}
+
+/** A quote of exactly what would be bought: it charges nothing, and gives the cost of each item. */
+async function quoteOrders(
+	ctx: IExecuteFunctions,
+	orders: Order[],
+	lines: DeployLine[],
+	options: BuyOptions,
+): Promise<Priced> {
+	const { quote } = await quotePrices(ctx, lines, {
+		itemIndex: orders[0].item,
+		timeoutMs: Math.min(options.timeoutMs, DEFAULT_READ_TIMEOUT_SECONDS * 1000),
+	});
+	const priced = linesWithPrices(lines, quote);
+	const costs = new Map<number, number | null>();
+	let at = 0;
+	for (const order of orders) {
+		let cost: number | null = 0;
+		for (let k = 0; k < order.quantity; k++, at++) {
+			const price = priced[at].item?.total;
+			cost = cost === null || price === undefined ? null : cents(cost + price);
+		}
+		costs.set(order.item, cost);
+	}
+	return { total: quote.total.due, costs };
+}
+
+const described = (order: Order): IDataObject => ({
+	carrier: order.line.isp,
+	city: order.line.location,
+	quantity: order.quantity,
+	interval: order.line.interval,
+	period: order.line.period,
+});
+
+/**
+ * How many proxies of each order's carrier the stock holds in its city, and whether the run's
+ * orders for that carrier and city fit in it. Undefined for every order when stock cannot be read.
+ */
+async function stockOf(
+	ctx: IExecuteFunctions,
+	orders: Order[],
+): Promise<{ failed: string } | { of: (order: Order) => { available: number; asked: number } }> {
+	let entries: StockEntry[];
+	try {
+		({ entries } = await getStock(ctx, {
+			itemIndex: orders[0].item,
+			timeoutMs: DEFAULT_TIMEOUT_MS,
+		}));
+	} catch (error) {
+		return { failed: asNodeError(ctx, error, orders[0].item).message };
+	}
+	const place = (order: Order) =>
+		`${carrierKey(order.line.isp)}@${order.line.location.toLowerCase()}`;
+	const asked = new Map<string, number>();
+	for (const order of orders)
+		asked.set(place(order), (asked.get(place(order)) ?? 0) + order.quantity);
+	const available = (order: Order) => {
+		const entry = entries.find((candidate) => sameName(candidate.city, order.line.location));
+		if (!entry || entry.open === false) return 0;
+		return entry.carriers[carrierKey(order.line.isp)] ?? 0;
+	};
+	return {
+		of: (order: Order) => ({ available: available(order), asked: asked.get(place(order))! }),
+	};
+}
+
+/**
+ * Dry Run: always a preview, whatever the cap: each item's estimate, the run's total, the cap when
+ * the estimate passes it (a real run would buy nothing), and the lines the stock cannot fill.
+ */
+async function preview(
+	ctx: IExecuteFunctions,
+	orders: Order[],
+	priced: Priced,
+	cap: number | undefined,
+): Promise<Map<number, IDataObject>> {
+	const stock = await stockOf(ctx, orders);
+	const overCap = cap !== undefined && priced.total > cap;
+	const out = new Map<number, IDataObject>();
+	for (const order of orders) {
+		const notes: string[] = [];
+		const json: IDataObject = {
+			status: 'dry_run',
+			...described(order),
+			charged: 0,
+			estimated_cost: priced.costs.get(order.item) ?? null,
+			estimated_total: priced.total,
+		};
+		if (overCap) {
+			json.max_total_cost = cap;
+			json.over_max_total_cost = true;
+			notes.push(
+				`The estimate of ${priced.total} is more than the Maximum Total Cost of ${cap}: a real run would buy nothing.`,
+			);
+		}
+		if ('of' in stock) {
+			const { available, asked } = stock.of(order);
+			json.in_stock = available >= asked;
+			json.available = available;
+			if (available < asked)
+				notes.push(
+					`Out of stock: ${available} ${order.line.isp} ${available === 1 ? 'proxy is' : 'proxies are'} available in ${order.line.location}, and this run asks for ${asked}. The service would refuse the order.`,
+				);
+		} else {
+			json.in_stock = null;
+			notes.push(`Stock could not be read: ${stock.failed}`);
+		}
+		if (notes.length > 0) json.note = notes.join(' ');
+		out.set(order.item, json);
+	}
+	return out;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -169,52 +354,15 @@ export async function execute(
 
 	let options: BuyOptions;
 	try {
-		options = readOptions(this);
+		options = readOptions(this, items.length);
 	} catch (error) {
 		return run.failAll(error);
 	}
-	const refusal =
-		retryRefusal(node, options.dryRun, {
-			twice: 'buy the same proxies twice',
-			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
-		}) ??
-		agentRefusal(
-			this,
-			options.dryRun || options.maxTotalCost !== undefined
-				? undefined
-				: {
-						operation: 'Buy',
-						limit: 'a Maximum Total Cost',
-						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost: the most one call may spend. Or turn on Dry Run to let the agent only ask what a purchase would cost.',
-					},
-		);
+	const refusal = runRefusal(this, options);
 	if (refusal) return run.failAll(refusal);
 
 	// 1. Every item's order, checked before anything is sent.
-	const orders: Order[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			orders.push({
-				item: i,
-				line: {
-					isp: parseName(node, i, this.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
-					location: parseName(node, i, this.getNodeParameter('city', i, ''), 'City', 'Austin'),
-					interval: parseInterval(node, i, this.getNodeParameter('interval', i, undefined)),
-					period: parsePeriod(node, i, this.getNodeParameter('period', i, 'weekly')),
-				},
-				quantity: parseWholeNumber(
-					node,
-					i,
-					this.getNodeParameter('quantity', i, 1),
-					'Quantity',
-					{ min: 1, max: MAX_QUANTITY },
-					'Enter how many proxies this item buys, e.g. 1.',
-				),
-			});
-		} catch (error) {
-			run.fail(i, error);
-		}
-	}
+	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
 	const failOrders = (error: unknown) => {
@@ -222,27 +370,19 @@ export async function execute(
 		return run.output();
 	};
 
-	// 2. A quote of exactly what would be bought: it charges nothing, and gives the cost of each item.
-	let total: number;
-	const costs = new Map<number, number | null>();
+	// 2. A quote of exactly what would be bought; a Dry Run previews it, a real run keeps within the cap.
+	let priced: Priced;
 	try {
-		const { quote } = await quotePrices(this, lines, {
-			itemIndex: orders[0].item,
-			timeoutMs: Math.min(options.timeoutMs, DEFAULT_READ_TIMEOUT_SECONDS * 1000),
-		});
-		total = quote.total.due;
-		const priced = linesWithPrices(lines, quote);
-		let at = 0;
-		for (const order of orders) {
-			let cost: number | null = 0;
-			for (let k = 0; k < order.quantity; k++, at++) {
-				const price = priced[at].item?.total;
-				cost = cost === null || price === undefined ? null : cents(cost + price);
-			}
-			costs.set(order.item, cost);
-		}
+		priced = await quoteOrders(this, orders, lines, options);
 	} catch (error) {
 		return failOrders(error);
+	}
+	const total = priced.total;
+	const costs = priced.costs;
+	if (options.dryRun) {
+		const previews = await preview(this, orders, priced, options.maxTotalCost);
+		for (const [item, json] of previews) run.set(item, json);
+		return run.output();
 	}
 	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
 		return failOrders(
@@ -254,25 +394,6 @@ export async function execute(
 				},
 			),
 		);
-	}
-	const described = (order: Order): IDataObject => ({
-		carrier: order.line.isp,
-		city: order.line.location,
-		quantity: order.quantity,
-		interval: order.line.interval,
-		period: order.line.period,
-	});
-	if (options.dryRun) {
-		for (const order of orders) {
-			run.set(order.item, {
-				status: 'dry_run',
-				...described(order),
-				charged: 0,
-				estimated_cost: costs.get(order.item) ?? null,
-				estimated_total: total,
-			});
-		}
-		return run.output();
 	}
 
 	// 3. The names there before, to tell the new proxies apart when waiting for them.
@@ -302,11 +423,19 @@ export async function execute(
 		if (!run.continueOnFail) throw failed;
 		return failOrders(failed);
 	}
-	const overQuote =
-		charged > cents(total + 0.005)
-			? ` The service charged ${charged}, more than the quote of ${total}.`
-			: '';
-
+	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
+	const excess = chargeExcess(charged, { quote: total, cap: options.maxTotalCost });
+	if (excess !== undefined) {
+		return failOrders(
+			new NodeOperationError(
+				node,
+				`The proxies were bought, but the service charged ${charged}, ${excess}`,
+				{
+					description: `The order for ${proxiesCount(lines.length)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
+				},
+			),
+		);
+	}
 	// 5. Wait for the new proxies, when asked: read the list until they are all there, or time is up.
 	const found = new Map<number, string[]>();
 	let waitedMs = 0;
@@ -353,15 +482,13 @@ export async function execute(
 			total_charged: charged,
 		};
 		if (before === undefined) {
-			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).${overQuote}`;
+			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).`;
 		} else {
 			const names = found.get(order.item) ?? [];
 			json.new_proxies = names;
 			if (names.length < order.quantity) {
 				json.status = 'bought_not_yet_visible';
-				json.note = `${names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${Math.round(waitedMs / 1000)} s${waitError ? ` (the last read failed: ${waitError})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.${overQuote}`;
-			} else if (overQuote) {
-				json.note = overQuote.trim();
+				json.note = `${names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${Math.round(waitedMs / 1000)} s${waitError ? ` (the last read failed: ${waitError})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`;
 			}
 		}
 		run.set(order.item, json);

@@ -9,12 +9,14 @@ import { sleep } from 'n8n-workflow';
 import {
 	carrierField,
 	cityField,
-	optionsCollection,
+	runWideOptionsCollection,
 	proxyLocator,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
 import { asNodeError, once } from '../../helpers/execution';
 import { sameName } from '../../helpers/filters';
+import { builderLimit } from '../../helpers/agent';
+import { runWideOptions } from '../../helpers/runOptions';
 import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
@@ -53,7 +55,7 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether the moved proxy keeps its automatic IP rotation and its authentication (username and password, or IP whitelist)',
 	},
-	optionsCollection([
+	runWideOptionsCollection([
 		{
 			displayName: 'Allow as AI Tool',
 			name: 'allowAsTool',
@@ -86,7 +88,7 @@ export async function execute(
 	let waitMs: number;
 	let allowAsTool: boolean;
 	try {
-		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const options = runWideOptions(this, items.length, properties);
 		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
 		waitMs = isSet(options, 'waitTimeoutSeconds')
 			? parseWholeNumber(
@@ -98,14 +100,20 @@ export async function execute(
 					`Enter how many seconds to wait for the new name, e.g. ${DEFAULT_WAIT_SECONDS}.`,
 				) * 1000
 			: DEFAULT_WAIT_SECONDS * 1000;
-		allowAsTool = isSet(options, 'allowAsTool')
-			? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
-			: false;
+		// As an AI agent's tool, only the builder can allow it: a value the agent fills in does not count.
+		allowAsTool =
+			builderLimit(
+				this,
+				'options.allowAsTool',
+				isSet(options, 'allowAsTool')
+					? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
+					: undefined,
+			) === true;
 	} catch (error) {
 		return run.failAll(error);
 	}
 	const refusal =
-		retryRefusal(node, false, {
+		retryRefusal(this, false, {
 			twice: 'move a proxy twice',
 			check: 'read the proxy list (Proxy Account > Get Many) to see where the proxy is',
 		}) ??
@@ -115,8 +123,8 @@ export async function execute(
 				? undefined
 				: {
 						operation: 'Change Location',
-						limit: 'Allow as AI Tool',
-						fix: 'Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may move proxies (the service may charge for a move).',
+						limit: 'Allow as AI Tool turned on by the workflow\u2019s builder',
+						fix: 'Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may move proxies (the service may charge for a move). A value the agent fills in does not count.',
 					},
 		);
 	if (refusal) return run.failAll(refusal);

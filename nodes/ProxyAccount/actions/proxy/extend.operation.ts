@@ -28,9 +28,17 @@ import {
 	quotePrices,
 	requestErrorFacts,
 } from '../../transport';
-import { intervalField, optionsCollection, periodOptions } from '../../helpers/descriptions';
+import {
+	intervalField,
+	optionsCollection,
+	periodOptions,
+	RUN_WIDE_NOTE,
+} from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
-import { runsAsAgentTool } from '../../helpers/agent';
+import { builderLimit } from '../../helpers/agent';
+import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
+import { agentRefusal, BUILDER_CAP, retryRefusal } from '../../helpers/run';
+import { runWideOptions } from '../../helpers/runOptions';
 import { asNodeError, errorItem, itemParameter } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
 import type { OperationInfo } from '../registry';
@@ -142,7 +150,7 @@ export const properties: INodeProperties[] = [
 					'The longest one request may take, its whole answer included (at most 600; the reads around the extension wait at most 30 s). An extension request that times out is never sent again automatically.',
 			},
 		],
-		'These apply to the whole run (they are read from the first item)',
+		RUN_WIDE_NOTE,
 	),
 ];
 
@@ -177,9 +185,9 @@ const RUN_WIDE = undefined;
  * to something else than its type is an error: a safety option never falls back to "off".
  */
 
-function readOptions(ctx: IExecuteFunctions): RunOptions {
+function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const node = ctx.getNode();
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const options = runWideOptions(ctx, itemCount, properties);
 	const batchSize = isSet(options, 'batchSize')
 		? parseWholeNumber(
 				node,
@@ -196,9 +204,14 @@ function readOptions(ctx: IExecuteFunctions): RunOptions {
 		dryRun: isSet(options, 'dryRun')
 			? parseBoolean(node, RUN_WIDE, options.dryRun, 'Dry Run')
 			: false,
-		maxTotalCost: isSet(options, 'maxTotalCost')
-			? parseAmount(node, RUN_WIDE, options.maxTotalCost, 'Maximum Total Cost')
-			: undefined,
+		// As an AI agent's tool, a cap the agent filled in counts as no cap.
+		maxTotalCost: builderLimit(
+			ctx,
+			'options.maxTotalCost',
+			isSet(options, 'maxTotalCost')
+				? parseAmount(node, RUN_WIDE, options.maxTotalCost, 'Maximum Total Cost')
+				: undefined,
+		),
 		window: isSet(options, 'onlyIfExpiringWithinHours')
 			? parseHours(
 					node,
@@ -230,8 +243,6 @@ function chunk<T>(list: T[], size: number): T[][] {
 	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
 	return out;
 }
-
-const cents = (amount: number) => Math.round(amount * 100) / 100;
 
 /** Up to NAMES_SHOWN names, then how many more. */
 function nameList(names: string[]): string {
@@ -283,38 +294,32 @@ export async function execute(
 
 	let options: RunOptions;
 	try {
-		options = readOptions(this);
+		options = readOptions(this, items.length);
 	} catch (error) {
 		return failAll(error);
 	}
 
-	// n8n's Retry On Fail runs the whole node again after a failure, or after an error item (with
-	// Continue On Fail): an extension that timed out after the service applied it, or one that
-	// the proxy list does not show yet, would be paid again. No guard can rule that out, so the
-	// node does not charge under it. Reads are retried inside the node already.
-	if (node.retryOnFail === true && !options.dryRun) {
-		return failAll(
-			new NodeOperationError(
-				node,
-				'Retry On Fail is on, which could pay twice for the same extension',
-				{
-					description:
-						'Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and an extension is never sent twice. To try again after a failure, check the proxies\u2019 expiry dates first (Proxy Account > Get Many). Dry Run works with Retry On Fail.',
-				},
-			),
+	// n8n's Retry On Fail and its Retry of a failed execution run the node again: an extension
+	// that timed out after the service applied it, or one that the proxy list does not show yet,
+	// would be paid again. No guard can rule that out, so the node does not charge under them.
+	// An AI agent chooses the proxies and the extension itself: it may spend only within a cap
+	// the workflow's builder set.
+	const refusal =
+		retryRefusal(this, options.dryRun, {
+			twice: 'pay twice for the same extension',
+			check: 'check the proxies\u2019 expiry dates (Proxy Account > Get Many)',
+		}) ??
+		agentRefusal(
+			this,
+			options.dryRun || options.maxTotalCost !== undefined
+				? undefined
+				: {
+						operation: 'Extend',
+						limit: BUILDER_CAP,
+						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost to a fixed amount: the most one call may charge the wallet (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what an extension would cost.',
+					},
 		);
-	}
-
-	// An AI agent chooses the proxies and the extension itself: it may spend only within a cap the
-	// workflow's builder set.
-	if (runsAsAgentTool(this) && !options.dryRun && options.maxTotalCost === undefined) {
-		return failAll(
-			new NodeOperationError(node, 'As an AI agent tool, Extend needs a Maximum Total Cost', {
-				description:
-					'Open the Proxy Account tool and set Options > Maximum Total Cost: the most one call may charge the wallet. Or turn on Dry Run to let the agent only ask what an extension would cost. Nothing was sent or charged.',
-			}),
-		);
-	}
+	if (refusal) return failAll(refusal);
 
 	// 1. Check every item's parameters; nothing is sent before all are read.
 	let proxyNameOf: (itemIndex: number) => string;
@@ -538,12 +543,13 @@ export async function execute(
 			if (planned.length === 0) return finishRepeats();
 		}
 		const total = cents(batchQuotes.reduce((sum, due) => sum + due, 0));
-		if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
+		const overCap = options.maxTotalCost !== undefined && total > options.maxTotalCost;
+		if (overCap && !options.dryRun) {
 			const refusal = new NodeOperationError(
 				node,
 				`The extension would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
 				{
-					description: `${planned.length} proxies were quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
+					description: `${proxiesCount(planned.length)} ${planned.length === 1 ? 'was' : 'were'} quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
 					itemIndex: planned[0].item,
 				},
 			);
@@ -551,20 +557,24 @@ export async function execute(
 			return finishRepeats();
 		}
 		if (options.dryRun) {
+			// A Dry Run always previews; past the cap it shows both amounts (a real run would charge nothing).
 			for (const p of planned) {
-				results[p.item] = {
-					json: {
-						proxy_name: p.name,
-						status: 'dry_run',
-						interval: p.interval,
-						period: p.period,
-						charged: 0,
-						estimated_cost: estimates.get(p.item) ?? null,
-						estimated_total: total,
-						previous_expires_at: p.record.expires_at,
-					},
-					pairedItem: { item: p.item },
+				const json: IDataObject = {
+					proxy_name: p.name,
+					status: 'dry_run',
+					interval: p.interval,
+					period: p.period,
+					charged: 0,
+					estimated_cost: estimates.get(p.item) ?? null,
+					estimated_total: total,
+					previous_expires_at: p.record.expires_at,
 				};
+				if (overCap) {
+					json.max_total_cost = options.maxTotalCost;
+					json.over_max_total_cost = true;
+					json.note = `The estimate of ${total} is more than the Maximum Total Cost of ${options.maxTotalCost}: a real run would extend nothing.`;
+				}
+				results[p.item] = { json, pairedItem: { item: p.item } };
 			}
 			return finishRepeats();
 		}
@@ -628,9 +638,19 @@ export async function execute(
 			});
 			const replied = result.proxies.time;
 			const batchCharged = result.total;
+			// What the service charged, held against the batch's quote and the run against the cap.
+			const batchExcess =
+				cap === undefined ? undefined : chargeExcess(batchCharged, { quote: batchQuotes[b] });
+			const runExcess = chargeExcess(cents(chargedConfirmed + batchCharged), { cap });
 			let overcharge: string | undefined;
-			if (cap !== undefined && batchCharged > cents(batchQuotes[b] + 0.005)) {
-				overcharge = `Batch ${b + 1} was charged ${batchCharged}, more than its quote of ${batchQuotes[b]}`;
+			if (batchExcess !== undefined || runExcess !== undefined) {
+				overcharge = [
+					batchExcess && `Batch ${b + 1} was charged ${batchCharged}, ${batchExcess}`,
+					runExcess &&
+						`This run was charged ${cents(chargedConfirmed + batchCharged)} in all, ${runExcess}`,
+				]
+					.filter(Boolean)
+					.join('. ');
 				if (b + 1 < batches.length) stop = `${overcharge}, so no further batch was sent`;
 			}
 			batch.forEach((p, k) => {
@@ -720,8 +740,21 @@ export async function execute(
 			json.status = 'unconfirmed';
 			json.note = note;
 		}
-		if (entry.overcharge)
-			json.note = `${json.note ? `${String(json.note)} ` : ''}${entry.overcharge}.`;
+		if (entry.overcharge !== undefined) {
+			// Charged more than quoted or capped: never a plain success, the error output gets it.
+			fail(
+				p.item,
+				new NodeOperationError(
+					node,
+					`Proxy \u201c${p.name}\u201d was extended${paid}, but the service charged more than allowed [item ${p.item}]`,
+					{
+						description: `${entry.overcharge}. The extension was applied and paid: do not run it again. ${progress()} Check the wallet (Proxy Account > Get Funds) and ask the service about the difference.`,
+						itemIndex: p.item,
+					},
+				),
+			);
+			continue;
+		}
 		results[p.item] = { json, pairedItem: { item: p.item } };
 	}
 	return finishRepeats();

@@ -6,9 +6,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
+import {
+	proxyLocator,
+	runWideOptionsCollection,
+	RUN_WIDE_NOTE,
+	sentOnceTimeoutOption,
+} from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
-import { itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
+import { builderLimit } from '../../helpers/agent';
+import { proxiesCount } from '../../helpers/charges';
+import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
+import { runWideOptions, runWideParameter } from '../../helpers/runOptions';
 import {
 	isSet,
 	parseBoolean,
@@ -48,10 +56,9 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		required: true,
-		description:
-			'How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number.',
+		description: `How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI tool, only a number you type here counts, never one the agent fills in. ${RUN_WIDE_NOTE}.`,
 	},
-	optionsCollection([
+	runWideOptionsCollection([
 		{
 			displayName: 'Dry Run',
 			name: 'dryRun',
@@ -63,6 +70,14 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** What the service accepted before a batch failed: said in that batch's error and after it. */
+function acceptedBefore(names: string[]): string {
+	if (names.length === 0) return 'No earlier removal request of this run was sent.';
+	const shown =
+		names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
+	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${shown}.`;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -70,32 +85,47 @@ export async function execute(
 	const node = this.getNode();
 	const run = itemResults(this, items.length);
 
-	// The options and the confirmation concern the whole run: read from the first item, naming none.
+	// The options and the confirmation concern the whole run: the same for every item, naming none.
 	let dryRun: boolean;
 	let timeoutMs: number;
-	let confirmed: number;
+	let confirmed: number | undefined;
 	try {
-		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const options = runWideOptions(this, items.length, properties);
 		dryRun = isSet(options, 'dryRun')
 			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
 			: false;
 		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
-		confirmed = parseWholeNumber(
-			node,
-			undefined,
-			this.getNodeParameter('confirmCount', 0, undefined),
-			'Confirm Number of Proxies',
-			{ min: 0, max: 1_000_000 },
-			'Enter how many different proxies this run removes, e.g. 3.',
+		confirmed = builderLimit(
+			this,
+			'confirmCount',
+			parseWholeNumber(
+				node,
+				undefined,
+				runWideParameter(this, items.length, properties, 'confirmCount', undefined),
+				'Confirm Number of Proxies',
+				{ min: 0, max: 1_000_000 },
+				'Enter how many different proxies this run removes, e.g. 3.',
+			),
 		);
 	} catch (error) {
 		return run.failAll(error);
 	}
-	// The confirmation is what an AI agent's tool needs too: it must give the number as well.
-	const refusal = retryRefusal(node, dryRun, {
-		twice: 'send a removal twice',
-		check: 'read the proxy list (Proxy Account > Get Many) to see what is gone',
-	});
+	// As an AI agent's tool, the confirmation counts only when the builder typed it.
+	const refusal =
+		retryRefusal(this, dryRun, {
+			twice: 'send a removal twice',
+			check: 'read the proxy list (Proxy Account > Get Many) to see what is gone',
+		}) ??
+		agentRefusal(
+			this,
+			dryRun || confirmed !== undefined
+				? undefined
+				: {
+						operation: 'Remove',
+						limit: 'Confirm Number of Proxies set by the workflow\u2019s builder',
+						fix: 'Open the Proxy Account tool and type the number of proxies one call may remove into Confirm Number of Proxies (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what a removal would take.',
+					},
+		);
 	if (refusal) return run.failAll(refusal);
 
 	// Every item's proxy, before anything is sent. A proxy named twice is removed once.
@@ -132,14 +162,14 @@ export async function execute(
 	};
 	if (first.size === 0) return finish();
 
-	// The confirmation: exactly the number of different proxies named.
-	if (confirmed !== first.size) {
-		const named = `${first.size} ${first.size === 1 ? 'proxy' : 'proxies'}`;
+	// The confirmation: exactly the number of different proxies named (a Dry Run says what it must be).
+	if (!dryRun && confirmed !== first.size) {
+		const named = proxiesCount(first.size);
 		const refused = new NodeOperationError(
 			node,
 			`Confirm Number of Proxies is ${confirmed}, but this run would remove ${named}`,
 			{
-				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove these ${named}.`,
+				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove ${first.size === 1 ? 'this proxy' : `these ${named}`}.`,
 			},
 		);
 		for (const item of first.values()) run.fail(item, refused);
@@ -177,12 +207,15 @@ export async function execute(
 				expires_at: p.record.expires_at ?? null,
 				isp: p.record.isp ?? null,
 				city: p.record.city ?? null,
+				confirm_count_needed: first.size,
+				note: `To remove ${first.size === 1 ? 'it' : `these ${proxiesCount(first.size)}`}, set Confirm Number of Proxies to ${first.size} and turn off Dry Run.`,
 			});
 		}
 		return finish();
 	}
 
 	// Remove, batch by batch. A failed batch is never sent again, and no later batch is sent.
+	const accepted: string[] = [];
 	let stopped: NodeOperationError | undefined;
 	for (let b = 0; b < planned.length; b += BATCH_SIZE) {
 		const batch = planned.slice(b, b + BATCH_SIZE);
@@ -203,16 +236,18 @@ export async function execute(
 					note: 'The service accepted the removal; the proxy leaves the list shortly.',
 				});
 			}
+			accepted.push(...batch.map((p) => p.name));
 		} catch (error) {
 			const failed = asNodeError(this, error, batch[0].item);
+			const earlier = acceptedBefore(accepted);
+			failed.description = [failed.description, earlier].filter(Boolean).join(' ');
 			if (!run.continueOnFail) throw failed;
 			for (const p of batch) run.fail(p.item, failed);
 			stopped = new NodeOperationError(
 				node,
 				'Not sent: an earlier removal request of this run failed',
 				{
-					description:
-						'Nothing was removed for this proxy. Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.',
+					description: `Nothing was removed for this proxy. ${earlier} Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.`,
 				},
 			);
 		}

@@ -4,23 +4,37 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { intervalField, optionsCollection, proxyLocator } from '../../helpers/descriptions';
-import { runsAsAgentTool } from '../../helpers/agent';
+import {
+	intervalField,
+	optionsCollection,
+	proxyLocator,
+	RUN_WIDE_NOTE,
+} from '../../helpers/descriptions';
+import { builderLimit, runsAsAgentTool } from '../../helpers/agent';
+import { proxiesCount } from '../../helpers/charges';
+import { runWideOptions } from '../../helpers/runOptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { paired } from '../../helpers/output';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
+	parseAmount,
 	parseBoolean,
 	parseInterval,
 	parseName,
 	parseTimeoutSeconds,
 	parseWholeNumber,
 } from '../../helpers/validation';
-import type { AutoRenewLine } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, listProxies, requestErrorFacts, setAutoRenew } from '../../transport';
+import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
+import {
+	DEFAULT_TIMEOUT_MS,
+	listProxies,
+	quotePrices,
+	requestErrorFacts,
+	setAutoRenew,
+} from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -73,6 +87,15 @@ export const properties: INodeProperties[] = [
 					'How many proxies to change per request. All input items go out in as few requests as this allows.',
 			},
 			{
+				displayName: 'Maximum Renewal Commitment',
+				name: 'maxRenewalCommitment',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 100,
+				description:
+					"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+			},
+			{
 				displayName: 'Timeout (Seconds)',
 				name: 'timeoutSeconds',
 				type: 'number',
@@ -82,7 +105,7 @@ export const properties: INodeProperties[] = [
 					'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
 			},
 		],
-		'These apply to the whole run (they are read from the first item)',
+		RUN_WIDE_NOTE,
 	),
 ];
 
@@ -136,18 +159,34 @@ export async function execute(
 		results.set(item, [errorItem(nodeError, item)]);
 	};
 
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = isSet(options, 'batchSize')
-		? parseWholeNumber(
-				node,
-				undefined,
-				options.batchSize,
-				'Batch Size',
-				{ min: 1, max: MAX_BATCH_SIZE },
-				`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-			)
-		: DEFAULT_BATCH_SIZE;
-	const timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
+	let batchSize: number;
+	let timeoutMs: number;
+	let commitmentCap: number | undefined;
+	try {
+		const options = runWideOptions(this, items.length, properties);
+		batchSize = isSet(options, 'batchSize')
+			? parseWholeNumber(
+					node,
+					undefined,
+					options.batchSize,
+					'Batch Size',
+					{ min: 1, max: MAX_BATCH_SIZE },
+					`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
+				)
+			: DEFAULT_BATCH_SIZE;
+		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
+		// As an AI agent's tool, a commitment the agent filled in counts as none.
+		commitmentCap = builderLimit(
+			this,
+			'options.maxRenewalCommitment',
+			isSet(options, 'maxRenewalCommitment')
+				? parseAmount(node, undefined, options.maxRenewalCommitment, 'Maximum Renewal Commitment')
+				: undefined,
+		);
+	} catch (error) {
+		for (let i = 0; i < items.length; i++) fail(i, error);
+		return collect(items.length, results);
+	}
 
 	// 1. Every item's input, checked before anything is sent.
 	const wanted: Wanted[] = [];
@@ -219,15 +258,16 @@ export async function execute(
 
 	// 3. One look-up: a proxy the account does not have fails its items, not its batch.
 	let known: Array<{ line: AutoRenewLine; items: number[] }> = [];
+	const records = new Map<string, ProxyRecord>();
 	if (lines.length > 0) {
 		try {
 			const { proxies } = await listProxies(this, {
 				itemIndex: lines[0].items[0],
 				timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 			});
-			const names = new Set(proxies.map((p) => p.proxy_name));
+			for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
 			for (const entry of lines) {
-				if (names.has(entry.line.proxy_name)) {
+				if (records.has(entry.line.proxy_name)) {
 					known.push(entry);
 					continue;
 				}
@@ -252,7 +292,18 @@ export async function execute(
 		}
 	}
 
-	// 4. The changes, one request per batch.
+	// 4. What turning auto-renew on commits the wallet to: within the cap, or nothing is sent. As an
+	//    AI agent's tool, turning it on needs a cap the builder set.
+	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	if (turningOn.length > 0 && (commitmentCap !== undefined || runsAsAgentTool(this))) {
+		const refusal = await commitmentRefusal(this, turningOn, records, commitmentCap, timeoutMs);
+		if (refusal !== undefined) {
+			for (const entry of known) for (const item of entry.items) fail(item, refusal);
+			known = [];
+		}
+	}
+
+	// 5. The changes, one request per batch.
 	const batches = chunk(known, batchSize);
 	let applied = 0;
 	for (let b = 0; b < batches.length; b++) {
@@ -290,7 +341,62 @@ export async function execute(
 		}
 	}
 
+	return collect(items.length, results);
+}
+
+function collect(count: number, results: Map<number, INodeExecutionData[]>) {
 	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) out.push(...(results.get(i) ?? []));
+	for (let i = 0; i < count; i++) out.push(...(results.get(i) ?? []));
 	return out;
+}
+
+/**
+ * Why turning auto-renew on may not go ahead: no cap where one is needed (an AI agent's tool), or
+ * one renewal of each proxy (Interval x its own period, quoted by the service) would pass the cap.
+ */
+async function commitmentRefusal(
+	ctx: IExecuteFunctions,
+	turningOn: Array<{ line: AutoRenewLine; items: number[] }>,
+	records: Map<string, ProxyRecord>,
+	cap: number | undefined,
+	timeoutMs: number,
+): Promise<NodeApiError | NodeOperationError | undefined> {
+	const node = ctx.getNode();
+	if (cap === undefined) {
+		return new NodeOperationError(
+			node,
+			'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
+			{
+				description:
+					'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of the proxies a call turns on may cost (a value the agent fills in does not count). Nothing was sent.',
+			},
+		);
+	}
+	const lines: QuoteLine[] = turningOn.map(({ line }) => {
+		const record = records.get(line.proxy_name)!;
+		return {
+			isp: record.isp,
+			location: record.city,
+			interval: line.interval,
+			period: record.period,
+		};
+	});
+	let total: number;
+	try {
+		const { quote } = await quotePrices(ctx, lines, {
+			itemIndex: turningOn[0].items[0],
+			timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+		});
+		total = quote.total.due;
+	} catch (error) {
+		return asNodeError(ctx, error, turningOn[0].items[0]);
+	}
+	if (total <= cap) return undefined;
+	return new NodeOperationError(
+		node,
+		`One renewal of these proxies would cost ${total}, more than the Maximum Renewal Commitment of ${cap}`,
+		{
+			description: `${proxiesCount(lines.length)} would renew at Interval \u00d7 their own period. Nothing was changed. Raise Maximum Renewal Commitment, or turn auto-renew on for fewer proxies or a shorter interval.`,
+		},
+	);
 }

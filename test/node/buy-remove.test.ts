@@ -151,6 +151,34 @@ describe('Proxy > Buy', () => {
 		expect(sim.ledger.map((e) => e.proxy_name).sort()).toEqual([...names].sort());
 	});
 
+	it('Wait for New Proxies names none when someone else bought the same carrier and city during the wait: candidates only', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		sim.addProxyOnNextOrder('deploy', null, { proxy_name: 'PRX-BOUGHT-ELSEWHERE', isp: 'T-Mobile', city: city.city });
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const json = result.items[0].json;
+		const bought = sim.ledger.map((e) => e.proxy_name);
+		expect(bought).toHaveLength(1);
+		expect(deploys()).toHaveLength(1);
+		expect(json).toMatchObject({ status: 'bought_unidentified', new_proxies: [], total_charged: sim.ledger[0].amount });
+		expect([...(json.candidates as string[])].sort()).toEqual([bought[0], 'PRX-BOUGHT-ELSEWHERE'].sort());
+		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* None is named as bought by this item/);
+	});
+
+	it('Wait for New Proxies assigns none per item when two items ordered the same carrier and city: the union as candidates', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('att', 2);
+		const result = await buy([{ carrier: 'AT&T', city: city.city }, { carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const bought = sim.ledger.map((e) => e.proxy_name).sort();
+		expect(bought).toHaveLength(2);
+		expect(deploys()).toHaveLength(1);
+		for (const item of result.items) {
+			expect(item.json).toMatchObject({ status: 'bought_unidentified', new_proxies: [] });
+			expect([...(item.json.candidates as string[])].sort()).toEqual(bought);
+			expect(String(item.json.note)).toMatch(/^Items 0, 1 of this run ordered AT&T in .*, so which new proxies are this item's cannot be told \(2 of 2 listed\)/);
+		}
+	});
+
 	it('new proxies not there by the wait timeout are reported as not yet visible, the charge kept', async () => {
 		sim.orders.deployDelayMs = 3_600_000;
 		const city = cityWith('att', 1);

@@ -294,6 +294,81 @@ describe('Proxy > Change Location', () => {
 		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
 	});
 
+	/** Moves each named proxy to the carrier and city in one run; Copy Settings off (new username and password). */
+	function moveAll(names: string[], carrier: string, city: string, options: IDataObject = { waitTimeoutSeconds: 10 }): Promise<NodeResult> {
+		return harness.runNode(
+			{
+				type: 'proxyAccount',
+				parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, carrier, city, copySettings: false, options },
+			},
+			{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+		);
+	}
+
+	/** Two proxies with the same paid time, told apart here (not by the node) by their nicknames, which a move keeps. */
+	function twoAlike(): [string, string] {
+		const [a, b] = [...sim.account().proxies.keys()];
+		const expires = sim.account().proxies.get(a)!.expires_at;
+		Object.assign(sim.account().proxies.get(a)!, { nickname: 'first', expires_at: expires });
+		Object.assign(sim.account().proxies.get(b)!, { nickname: 'second', expires_at: expires });
+		return [a, b];
+	}
+	const nicknameOf = (name: unknown) => [...sim.account().proxies.values()].find((p) => p.proxy_name === name)?.nickname;
+	const swaps = () => apiRequests(sim, 'POST /v1/proxies/swap/:name');
+
+	it.each(['absent', 'old'] as const)('two items moved to the same carrier and city are each given their own new name (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		const result = await moveAll([a, b], 'Verizon', city.city);
+		expect(swaps()).toHaveLength(2);
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(second).toMatchObject({ status: 'moved', old_proxy_name: b });
+		expect(nicknameOf(first.new_proxy_name)).toBe('first');
+		expect(nicknameOf(second.new_proxy_name)).toBe('second');
+	});
+
+	it('when the first item could not see its move, the second cannot tell the two apart: no name, both as candidates', async () => {
+		sim.orders.swapReplyName = 'absent';
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		// The read before the moves answers; the first item's one read shows an empty list.
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'latency', delayMs: 0, when: 'before' });
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
+		const result = await moveAll([a, b], 'Verizon', city.city, { waitTimeoutSeconds: 1 });
+		expect(swaps()).toHaveLength(2);
+		const moved = [...sim.account().proxies.values()].filter((p) => p.nickname === 'first' || p.nickname === 'second');
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'move_sent', old_proxy_name: a, new_proxy_name: null });
+		expect(second).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		expect(moved).toHaveLength(2);
+		expect([...(second.candidates as string[])].sort()).toEqual(moved.map((p) => p.proxy_name).sort());
+		expect(String(second.note)).toMatch(/^The proxy left the list, and 2 new proxies of Verizon in .* could be it .* so none is named\. The candidates may include proxies this run did not move/);
+	});
+
+	it.each(['absent', 'old'] as const)('a proxy someone else adds in that carrier and city meanwhile is never named (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const paid = sim.account().proxies.get(a)!.expires_at;
+		const city = cityWith('verizon', 1);
+		// A foreign proxy with another paid time: the moved one is told by its paid time.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-1', isp: 'Verizon', city: city.city, nickname: null });
+		const told = await moveAll([a], 'Verizon', city.city);
+		expect(told.items[0].json).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(nicknameOf(told.items[0].json.new_proxy_name)).toBe('first');
+		// A foreign proxy with the same paid time: it cannot be told from the moved one.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-2', isp: 'Verizon', city: city.city, expires_at: paid });
+		const untold = await moveAll([b], 'Verizon', city.city);
+		expect(untold.items[0].json).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		const moved = [...sim.account().proxies.values()].find((p) => p.nickname === 'second')!;
+		expect([...(untold.items[0].json.candidates as string[])].sort()).toEqual([moved.proxy_name, 'PRX-FOREIGN-2'].sort());
+		expect(swaps()).toHaveLength(2);
+	});
+
 	it('a move not visible by the wait timeout is reported as sent, with no new name', async () => {
 		sim.orders.swapReplyName = 'absent';
 		const [name] = [...sim.account().proxies.keys()];

@@ -1,5 +1,5 @@
 /** Telling a purchase's new proxies apart (Buy > Wait for New Proxies): a pure helper, no engine. */
-import { matchNewProxies, newProxiesReport } from '../../nodes/ProxyAccount/helpers/newProxies';
+import { findMovedProxy, matchNewProxies, movedUntoldNote, newProxiesReport } from '../../nodes/ProxyAccount/helpers/newProxies';
 import type { OrderedProxies } from '../../nodes/ProxyAccount/helpers/newProxies';
 
 const order = (item: number, carrier: string, city: string, quantity = 1): OrderedProxies => ({ item, carrier, city, quantity });
@@ -47,5 +47,30 @@ describe('matchNewProxies', () => {
 
 	it('an empty list names nothing and is not complete', () => {
 		expect(matchNewProxies([order(4, 'AT&T', 'Austin')], []).get(4)).toEqual({ names: [], items: [4], bought: 1, complete: false });
+	});
+});
+
+describe('findMovedProxy', () => {
+	const PAID = '2026-12-01T10:00:00.000-06:00';
+	const listed = (proxy_name: string, city = 'Denver', expires_at = PAID) => ({ proxy_name, isp: 'Verizon', city, expires_at });
+	const lookup = (known: string[] = ['OLD-2']) => ({ oldName: 'OLD', expiresAt: PAID, carrier: 'verizon', city: 'denver', known: (name: string) => known.includes(name) });
+
+	it('waits while the old name is listed, or the list is empty', () => {
+		expect(findMovedProxy([listed('OLD', 'Austin'), listed('NEW')], lookup())).toEqual({ state: 'pending' });
+		expect(findMovedProxy([], lookup())).toEqual({ state: 'pending' });
+	});
+
+	it('names the one new proxy of the carrier and city with the old paid time, whatever else is new there', () => {
+		const list = [listed('OLD-2'), listed('FOREIGN', 'Denver', '2026-12-08T10:00:00.000-06:00'), listed('NEW'), listed('ELSEWHERE', 'Austin')];
+		expect(findMovedProxy(list, lookup())).toEqual({ state: 'named', name: 'NEW' });
+		// The same instant written in another offset is the same paid time.
+		expect(findMovedProxy([listed('NEW', 'Denver', '2026-12-01T16:00:00.000Z')], lookup())).toEqual({ state: 'named', name: 'NEW' });
+	});
+
+	it('names none when two could be it (final), or none has the paid time (not final)', () => {
+		expect(findMovedProxy([listed('NEW'), listed('TWIN')], lookup())).toEqual({ state: 'untold', candidates: ['NEW', 'TWIN'], final: true });
+		expect(findMovedProxy([listed('NEW'), listed('TWIN')], lookup(['TWIN']))).toEqual({ state: 'named', name: 'NEW' });
+		expect(findMovedProxy([listed('LATER', 'Denver', '2027-01-01T00:00:00.000Z')], lookup())).toEqual({ state: 'untold', candidates: ['LATER'], final: false });
+		expect(movedUntoldNote(1, 'Verizon', 'Denver')).toMatch(/^The proxy left the list, and 1 new proxy of Verizon in Denver could be it, without its paid time/);
 	});
 });

@@ -111,3 +111,56 @@ export function newProxiesReport(
 		note: `${found.names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${seconds} s${wait.error ? ` (the last read failed: ${wait.error})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`,
 	};
 }
+
+/** What a read of the list tells about a proxy moved to another carrier and/or city. */
+export type MovedProxy =
+	| { state: 'pending' }
+	| { state: 'named'; name: string }
+	/** New proxies that could be the moved one; `final` when more reads cannot tell them apart. */
+	| { state: 'untold'; candidates: string[]; final: boolean };
+
+/** A proxy moved by this run, as the list showed it before the move. */
+export interface MoveLookup {
+	oldName: string;
+	/** The old record's paid time: a move keeps it. */
+	expiresAt: unknown;
+	carrier: string;
+	city: string;
+	/** Names not to take for the moved proxy: listed before the run, or named for another item. */
+	known: (name: string) => boolean;
+}
+
+const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
+
+/**
+ * Finds the new name of a moved proxy in a list read after the move: once the old name has left
+ * the list, the one new proxy of the carrier and city with the old record's paid time (expires_at).
+ * When several could be it (another item of the run moved one there, or someone else bought one),
+ * none is named.
+ */
+export function findMovedProxy(
+	list: Array<FreshProxy & { expires_at?: unknown }>,
+	lookup: MoveLookup,
+): MovedProxy {
+	if (list.length === 0 || list.some((proxy) => proxy.proxy_name === lookup.oldName))
+		return { state: 'pending' };
+	const located = list.filter(
+		(proxy) =>
+			!lookup.known(proxy.proxy_name) &&
+			sameLocation({ carrier: proxy.isp, city: proxy.city }, lookup),
+	);
+	const paidAt = instant(lookup.expiresAt);
+	const paid = Number.isNaN(paidAt)
+		? located
+		: located.filter((proxy) => instant(proxy.expires_at) === paidAt);
+	if (paid.length === 1) return { state: 'named', name: paid[0].proxy_name };
+	const names = (paid.length > 1 ? paid : located).map((proxy) => proxy.proxy_name);
+	if (names.length === 0) return { state: 'pending' };
+	return { state: 'untold', candidates: names, final: paid.length > 1 };
+}
+
+/** The note of a moved proxy whose new name cannot be told. */
+export function movedUntoldNote(candidates: number, carrier: string, city: string): string {
+	const could = candidates === 1 ? 'could be it, without its paid time' : 'could be it';
+	return `The proxy left the list, and ${proxies(candidates)} of ${carrier} in ${city} ${could} (another item of this run or someone else may have moved or bought one there), so none is named. The candidates may include proxies this run did not move: check them in the Proxy Account dashboard before using them.`;
+}

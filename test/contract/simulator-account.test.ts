@@ -127,6 +127,31 @@ describe('Proxy Account simulator (funds and auto-renew)', () => {
 			expect(JSON.stringify(Array.from(sim.account(key).proxies.values()))).toBe(before);
 		});
 
+		it('applies, stores and echoes what differs from the request: an interval cap, a proxy whose auto-renew stays off', async () => {
+			sim.renewals.maxAutoRenewInterval = 2;
+			sim.renewals.autoRenewRefused.add('L1');
+			try {
+				const res = await renew([
+					{ proxy_name: 'R2', auto_renew: true, interval: 5 },
+					{ proxy_name: 'L1', auto_renew: true, interval: 1 },
+					{ proxy_name: 'X1', auto_renew: false, interval: 2 },
+				]);
+				expect(res.status).toBe(200);
+				expect(res.json.data.proxies.time).toEqual([
+					{ proxy_name: 'R2', auto_renew: true, interval: 2 },
+					{ proxy_name: 'L1', auto_renew: false, interval: 1 },
+					{ proxy_name: 'X1', auto_renew: false, interval: 2 },
+				]);
+				expect(sim.account(key).proxies.get('R2')).toMatchObject({ auto_renew: true, auto_renew_interval: 2 });
+				expect(sim.account(key).proxies.get('L1')).toMatchObject({ auto_renew: false, auto_renew_interval: 1 });
+			} finally {
+				sim.renewals.maxAutoRenewInterval = undefined;
+				sim.renewals.autoRenewRefused.clear();
+				Object.assign(sim.account(key).proxies.get('R2')!, { auto_renew: true, auto_renew_interval: 1 });
+				Object.assign(sim.account(key).proxies.get('L1')!, { auto_renew: true, auto_renew_interval: 1 });
+			}
+		});
+
 		it('refuses with ok:false and 200 in the ok-false-200 style', async () => {
 			const other = await ProxyAccountSimulator.start({ seed: 7, now: NOW, frozenClock: true, proxies: 1, businessErrors: 'ok-false-200' });
 			try {

@@ -93,6 +93,40 @@ describe('Proxy Account simulator: deploy, swap, remove', () => {
 		});
 	});
 
+	describe('a proxy bought by someone else during an order (addProxyOnNextOrder)', () => {
+		it('joins the list with the next deploy (plus its delay), not before; no charge of this account', async () => {
+			const city = open('att');
+			sim.addProxyOnNextOrder('deploy', null, { proxy_name: 'FOREIGN-1', isp: 'AT&T', city: city.city }, 1_000);
+			sim.clock.advance(60_000);
+			expect((await api.call('GET', '/v1/proxies')).json.data).toHaveLength(6);
+			const res = await api.call('POST', '/v1/proxies/deploy', { body: { proxies: [{ isp: 'AT&T', location: city.city, interval: 1, period: 'weekly' }] } });
+			expect(res.status).toBe(202);
+			sim.clock.advance(sim.orders.deployDelayMs);
+			let list = (await api.call('GET', '/v1/proxies')).json.data as Array<{ proxy_name: string }>;
+			expect(list).toHaveLength(7);
+			expect(list.map((p) => p.proxy_name)).not.toContain('FOREIGN-1');
+			sim.clock.advance(1_000);
+			list = (await api.call('GET', '/v1/proxies')).json.data as Array<{ proxy_name: string }>;
+			expect(list.find((p) => p.proxy_name === 'FOREIGN-1')).toMatchObject({ isp: 'AT&T', city: city.city });
+			expect(sim.ledger.map((e) => e.proxy_name)).not.toContain('FOREIGN-1');
+			expect(sim.ledger).toHaveLength(1);
+		});
+
+		it('joins the list with the next swap when asked for a swap; a deploy does not take it', async () => {
+			const city = open('tmobile');
+			sim.addProxyOnNextOrder('swap', null, { proxy_name: 'FOREIGN-2', isp: 'T-Mobile', city: city.city });
+			const [name] = names();
+			await api.call('POST', '/v1/proxies/deploy', { body: { proxies: [{ isp: 'T-Mobile', location: city.city, interval: 1, period: 'weekly' }] } });
+			sim.clock.advance(sim.orders.deployDelayMs);
+			expect(sim.account().proxies.has('FOREIGN-2')).toBe(false);
+			await api.call('POST', `/v1/proxies/swap/${encodeURIComponent(name)}`, { body: { isp: 'T-Mobile', location: city.city, copy_settings: true } });
+			sim.clock.advance(sim.orders.swapDelayMs);
+			const list = (await api.call('GET', '/v1/proxies')).json.data as Array<{ proxy_name: string }>;
+			expect(list.map((p) => p.proxy_name)).toContain('FOREIGN-2');
+			expect(list.map((p) => p.proxy_name)).not.toContain(name);
+		});
+	});
+
 	describe('DELETE /v1/proxies/remove', () => {
 		it('202; the proxies leave the list after the delay; an unknown name removes nothing', async () => {
 			const [a, b] = names();

@@ -147,6 +147,41 @@ describe('Proxy > Set Auto-Renew', () => {
 		expect(JSON.stringify(result.items)).not.toContain(record(a).password);
 	});
 
+	it('reports the settings the service echoed when they differ from the request, the requested ones beside them', async () => {
+		const [a, b, c] = names().slice(24, 27);
+		sim.renewals.maxAutoRenewInterval = 2;
+		sim.renewals.autoRenewRefused.add(b);
+		try {
+			const result = await run(renewParams(), [
+				{ name: a, on: true, interval: 5 },
+				{ name: b, on: true, interval: 1 },
+				{ name: c, on: true, interval: 2 },
+			]);
+			expect(result.status).toBe('success');
+			// One request, never re-sent; the records hold what the items say.
+			expect(apiRequests(sim).filter((r) => r.method === 'PATCH')).toHaveLength(1);
+			expect(record(a)).toMatchObject({ auto_renew: true, auto_renew_interval: 2 });
+			expect(record(b)).toMatchObject({ auto_renew: false, auto_renew_interval: 1 });
+			const [ja, jb, jc] = result.items.map((i) => i.json);
+			expect(ja).toEqual({
+				proxy_name: a,
+				auto_renew: true,
+				interval: 2,
+				requested_interval: 5,
+				status: 'applied_differently',
+				note: 'The service applied auto-renew on with interval 2, not the requested on with interval 5.',
+			});
+			expect(jb).toMatchObject({ proxy_name: b, auto_renew: false, interval: 1, requested_auto_renew: true, status: 'applied_differently' });
+			expect(jb).not.toHaveProperty('requested_interval');
+			expect(String(jb.note)).toMatch(/^The service applied auto-renew off with interval 1, not the requested on with interval 1\. Auto-renew is off: this proxy will expire and be removed/);
+			expect(jc).toEqual({ proxy_name: c, auto_renew: true, interval: 2, status: 'updated' });
+			expect(pairedOf(result.items)).toEqual([0, 1, 2]);
+		} finally {
+			sim.renewals.maxAutoRenewInterval = undefined;
+			sim.renewals.autoRenewRefused.clear();
+		}
+	});
+
 	it('batches by Batch Size', async () => {
 		const list = names().slice(0, 7);
 		const result = await run(renewParams({ batchSize: 3 }), list.map((name) => ({ name, interval: 2 })));

@@ -138,6 +138,34 @@ describe('Proxy > Buy', () => {
 		expect(sim.ledger.map((e) => e.proxy_name).sort()).toEqual([...names].sort());
 	});
 
+	it('Wait for New Proxies names none when someone else bought the same carrier and city during the wait: candidates only', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		sim.addProxyOnNextOrder('deploy', null, { proxy_name: 'PRX-BOUGHT-ELSEWHERE', isp: 'T-Mobile', city: city.city });
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const json = result.items[0].json;
+		const bought = sim.ledger.map((e) => e.proxy_name);
+		expect(bought).toHaveLength(1);
+		expect(deploys()).toHaveLength(1);
+		expect(json).toMatchObject({ status: 'bought_unidentified', new_proxies: [], total_charged: sim.ledger[0].amount });
+		expect([...(json.candidates as string[])].sort()).toEqual([bought[0], 'PRX-BOUGHT-ELSEWHERE'].sort());
+		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* None is named as bought by this item/);
+	});
+
+	it('Wait for New Proxies assigns none per item when two items ordered the same carrier and city: the union as candidates', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('att', 2);
+		const result = await buy([{ carrier: 'AT&T', city: city.city }, { carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const bought = sim.ledger.map((e) => e.proxy_name).sort();
+		expect(bought).toHaveLength(2);
+		expect(deploys()).toHaveLength(1);
+		for (const item of result.items) {
+			expect(item.json).toMatchObject({ status: 'bought_unidentified', new_proxies: [] });
+			expect([...(item.json.candidates as string[])].sort()).toEqual(bought);
+			expect(String(item.json.note)).toMatch(/^Items 0, 1 of this run ordered AT&T in .*, so which new proxies are this item's cannot be told \(2 of 2 listed\)/);
+		}
+	});
+
 	it('new proxies not there by the wait timeout are reported as not yet visible, the charge kept', async () => {
 		sim.orders.deployDelayMs = 3_600_000;
 		const city = cityWith('att', 1);
@@ -251,6 +279,81 @@ describe('Proxy > Change Location', () => {
 		expect(list.items.find((item) => item.json.proxy_name === json.new_proxy_name)?.json).toMatchObject({ isp: 'T-Mobile', city: city.city });
 		expect(list.items.some((item) => item.json.proxy_name === name)).toBe(false);
 		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+	});
+
+	/** Moves each named proxy to the carrier and city in one run; Copy Settings off (new username and password). */
+	function moveAll(names: string[], carrier: string, city: string, options: IDataObject = { waitTimeoutSeconds: 10 }): Promise<NodeResult> {
+		return harness.runNode(
+			{
+				type: 'proxyAccount',
+				parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, carrier, city, copySettings: false, options },
+			},
+			{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+		);
+	}
+
+	/** Two proxies with the same paid time, told apart here (not by the node) by their nicknames, which a move keeps. */
+	function twoAlike(): [string, string] {
+		const [a, b] = [...sim.account().proxies.keys()];
+		const expires = sim.account().proxies.get(a)!.expires_at;
+		Object.assign(sim.account().proxies.get(a)!, { nickname: 'first', expires_at: expires });
+		Object.assign(sim.account().proxies.get(b)!, { nickname: 'second', expires_at: expires });
+		return [a, b];
+	}
+	const nicknameOf = (name: unknown) => [...sim.account().proxies.values()].find((p) => p.proxy_name === name)?.nickname;
+	const swaps = () => apiRequests(sim, 'POST /v1/proxies/swap/:name');
+
+	it.each(['absent', 'old'] as const)('two items moved to the same carrier and city are each given their own new name (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		const result = await moveAll([a, b], 'Verizon', city.city);
+		expect(swaps()).toHaveLength(2);
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(second).toMatchObject({ status: 'moved', old_proxy_name: b });
+		expect(nicknameOf(first.new_proxy_name)).toBe('first');
+		expect(nicknameOf(second.new_proxy_name)).toBe('second');
+	});
+
+	it('when the first item could not see its move, the second cannot tell the two apart: no name, both as candidates', async () => {
+		sim.orders.swapReplyName = 'absent';
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		// The read before the moves answers; the first item's one read shows an empty list.
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'latency', delayMs: 0, when: 'before' });
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
+		const result = await moveAll([a, b], 'Verizon', city.city, { waitTimeoutSeconds: 1 });
+		expect(swaps()).toHaveLength(2);
+		const moved = [...sim.account().proxies.values()].filter((p) => p.nickname === 'first' || p.nickname === 'second');
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'move_sent', old_proxy_name: a, new_proxy_name: null });
+		expect(second).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		expect(moved).toHaveLength(2);
+		expect([...(second.candidates as string[])].sort()).toEqual(moved.map((p) => p.proxy_name).sort());
+		expect(String(second.note)).toMatch(/^The proxy left the list, and 2 new proxies of Verizon in .* could be it .* so none is named\. The candidates may include proxies this run did not move/);
+	});
+
+	it.each(['absent', 'old'] as const)('a proxy someone else adds in that carrier and city meanwhile is never named (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const paid = sim.account().proxies.get(a)!.expires_at;
+		const city = cityWith('verizon', 1);
+		// A foreign proxy with another paid time: the moved one is told by its paid time.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-1', isp: 'Verizon', city: city.city, nickname: null });
+		const told = await moveAll([a], 'Verizon', city.city);
+		expect(told.items[0].json).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(nicknameOf(told.items[0].json.new_proxy_name)).toBe('first');
+		// A foreign proxy with the same paid time: it cannot be told from the moved one.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-2', isp: 'Verizon', city: city.city, expires_at: paid });
+		const untold = await moveAll([b], 'Verizon', city.city);
+		expect(untold.items[0].json).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		const moved = [...sim.account().proxies.values()].find((p) => p.nickname === 'second')!;
+		expect([...(untold.items[0].json.candidates as string[])].sort()).toEqual([moved.proxy_name, 'PRX-FOREIGN-2'].sort());
+		expect(swaps()).toHaveLength(2);
 	});
 
 	it('a move not visible by the wait timeout is reported as sent, with no new name', async () => {

@@ -84,6 +84,22 @@ export class ProxyAccountSimulator {
 		return this.state;
 	}
 
+	/**
+	 * A proxy bought by someone else (the dashboard, another run) during an order of this account:
+	 * it joins the list `delayMs` after the next deploy or swap of the account takes effect.
+	 */
+	addProxyOnNextOrder(on: 'deploy' | 'swap', apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}, delayMs = 0): void {
+		this.state.addProxyOnNextOrder(on, apiKey, partial, delayMs);
+	}
+
+	/**
+	 * What PATCH /v1/proxies/allocate/renew applies when it differs from what was asked: an interval
+	 * cap (`maxAutoRenewInterval`) and proxies whose auto-renew stays off (`autoRenewRefused`).
+	 */
+	get renewals(): Pick<SimState, 'maxAutoRenewInterval' | 'autoRenewRefused'> {
+		return this.state;
+	}
+
 	/** Deletes a proxy at once (default account: demo), as if removed; returns whether it existed. */
 	discardProxy(apiKey: string | null | undefined, name: string): boolean {
 		return this.state.discardProxy(apiKey, name);

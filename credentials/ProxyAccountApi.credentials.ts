@@ -1,4 +1,30 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	Icon,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** A credential field as text, spaces and line breaks around a pasted key removed. */
+function keyOf(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * Whether a request is the rotation link of this credential's Limited key
+ * (`/v1/proxies/changeip/{limitedApiKey}/{proxyName}`): its path carries the Limited key.
+ */
+function isRotationLink(url: string, limitedKey: string): boolean {
+	if (limitedKey === '') return false;
+	let path: string;
+	try {
+		path = new URL(url).pathname;
+	} catch {
+		return false;
+	}
+	return path.includes(`/v1/proxies/changeip/${encodeURIComponent(limitedKey)}/`);
+}
 
 export class ProxyAccountApi implements ICredentialType {
 	name = 'proxyAccountApi';
@@ -29,9 +55,8 @@ export class ProxyAccountApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
 			description:
-				'Master API key of your Proxy Account, from the API section of the dashboard. Spaces or line breaks around a pasted key are ignored.',
+				'Master API key of your Proxy Account, from the API section of the dashboard. Every operation needs it, except Rotate IP with Use Rotation Link: a credential with only a Limited API Key can do nothing else. Spaces or line breaks around a pasted key are ignored.',
 		},
 		{
 			displayName: 'Limited API Key',
@@ -40,19 +65,29 @@ export class ProxyAccountApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"Optional: a Limited key from the dashboard, which may only change IPs. Rotate IP uses it (the service's rotation link) when its Use Rotation Link option is on. It is never sent with any other request.",
+				"Optional: a Limited key from the dashboard, which may only change IPs. Rotate IP uses it (the service's rotation link) when its Use Rotation Link option is on; that request goes without the master key, and the Limited key is never sent with any other request.",
 		},
 	];
 
-	// The key is trimmed so a key pasted with a trailing newline or spaces still authenticates.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{"Bearer " + String($credentials.apiKey).trim()}}',
-			},
-		},
-	};
+	/**
+	 * The master key as a bearer header (trimmed, so a key pasted with a trailing newline still
+	 * authenticates), on every request but the rotation link: that request carries the Limited key
+	 * in its path and goes without the master key. A credential with no master key sends none.
+	 * A function rather than a generic block: a generic block adds its header to every request.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const apiKey = keyOf(credentials.apiKey);
+		if (apiKey === '' || isRotationLink(requestOptions.url, keyOf(credentials.limitedApiKey))) {
+			return requestOptions;
+		}
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` },
+		};
+	}
 
 	// Tested by the nodes (testedBy: 'proxyAccountApiTest', methods/credentialTest.ts): the same request,
 	// checks and messages as every operation, which a declarative test could not give.

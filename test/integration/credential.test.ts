@@ -6,7 +6,7 @@ import { CredentialTestContext } from 'n8n-core';
 import { createServer } from 'node:net';
 
 import { ProxyAccountApi } from '../../credentials/ProxyAccountApi.credentials';
-import { proxyAccountApiTest, testConnection } from '../../nodes/ProxyAccount/methods/credentialTest';
+import { LIMITED_ONLY_MESSAGE, proxyAccountApiTest, testConnection } from '../../nodes/ProxyAccount/methods/credentialTest';
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { apiRequests, createHarness, credentialsFor, HostileFront, visibleText } from '../harness';
@@ -106,7 +106,7 @@ describe('credential ProxyAccountApi', () => {
 
 		// n8n's own credential-test context (its legacy request helper), as n8n's credentials tester
 		// builds it, running the nodes' programmatic test (testedBy) through the transport.
-		async function runCredentialTest(data: { baseUrl: string; apiKey: string }, timeoutMs?: number) {
+		async function runCredentialTest(data: { baseUrl: string; apiKey: string; limitedApiKey?: string }, timeoutMs?: number) {
 			const context = new CredentialTestContext({} as IWorkflowExecuteAdditionalData);
 			return await testConnection(context, data, timeoutMs);
 		}
@@ -174,6 +174,24 @@ describe('credential ProxyAccountApi', () => {
 			const outcome = await runCredentialTest({ baseUrl: sim.url, apiKey: sim.demoApiKey }, 300);
 			expect(outcome.status).toBe('Error');
 			expect(outcome.message).toMatch(/did not answer within 0\.3 s/);
+		});
+
+		it('with only a Limited key: checks the Base URL with no key at all, never the rotation link (it would rotate an IP)', async () => {
+			const limited = sim.account().limitedKey;
+			const outcome = await runCredentialTest({ baseUrl: `${sim.url}/v1`, apiKey: ' ', limitedApiKey: ` ${limited} ` });
+			expect(outcome).toEqual({ status: 'OK', message: LIMITED_ONLY_MESSAGE });
+			expect(outcome.message).toMatch(/only a Limited API Key, which is not tried here/);
+			expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/stock']);
+			expect(apiRequests(sim)[0].headers.authorization).toBeUndefined();
+			expect(JSON.stringify(apiRequests(sim)[0])).not.toContain(limited);
+			// A Base URL that does not lead to the service still fails, with the nodes' message.
+			const wrong = await runCredentialTest({ baseUrl: `${sim.url}/api`, apiKey: '', limitedApiKey: limited });
+			expect(wrong.status).toBe('Error');
+			expect(wrong.message).toMatch(/404/);
+			expect(wrong.message).not.toContain(limited);
+			const none = await runCredentialTest({ baseUrl: sim.url, apiKey: '', limitedApiKey: '' });
+			expect(none).toEqual({ status: 'Error', message: 'The Proxy Account credential has no API key. Open the credential and paste the master API key from the dashboard.' });
+			expect(apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')).toHaveLength(0);
 		});
 
 		it('fails with a wrong key with a message to check the key, not echoing it', async () => {

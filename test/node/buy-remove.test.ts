@@ -108,6 +108,17 @@ describe('Proxy > Buy', () => {
 		expect(sim.ledger).toHaveLength(0);
 	});
 
+	it('an empty wallet: the refusal speaks of the purchase, says nothing was charged, and nothing was bought', async () => {
+		const city = cityWith('att', 1);
+		sim.account().balance = 0;
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(result.items[0].json.error).toMatch(/^The wallet is [\d.]+ short for this purchase/);
+		expect(result.items[0].json.message).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard, or buy fewer proxies or for a shorter time\. .*nothing was charged/);
+		expect(JSON.stringify(result.items)).not.toMatch(/extension/);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
 	it('refuses Retry On Fail unless Dry Run, and as an AI tool without Maximum Total Cost; nothing sent', async () => {
 		const city = cityWith('att', 1);
 		const retry = await buy([{ carrier: 'AT&T', city: city.city }], {}, { retryOnFail: true });
@@ -361,6 +372,19 @@ describe('Proxy > Change Location', () => {
 		const [name] = [...sim.account().proxies.keys()];
 		const result = await move(name, 'AT&T', cityWith('att', 1).city, { waitTimeoutSeconds: 0 });
 		expect(result.items[0].json).toMatchObject({ status: 'move_sent', old_proxy_name: name, new_proxy_name: null });
+	});
+
+	it('an empty wallet, when a move costs money: the refusal speaks of the change of location, nothing moved', async () => {
+		sim.orders.swapPrice = 5;
+		sim.account().balance = 0;
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await move(name, 'AT&T', cityWith('att', 1).city, {}, { continueOnFail: true });
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+		expect(result.items[0].json.error).toBe('The wallet is 5 short for this change of location');
+		expect(result.items[0].json.message).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard\. .*nothing was changed/);
+		expect(JSON.stringify(result.items)).not.toMatch(/extension|extend/);
+		expect(sim.ledger).toHaveLength(0);
+		expect(sim.account().proxies.has(name)).toBe(true);
 	});
 
 	it('is never sent twice, and as an AI tool it needs Allow as AI Tool', async () => {

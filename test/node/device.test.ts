@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor, visibleText } from '../harness';
+import { apiRequests, capturedLogs, createHarness, credentialsFor, visibleText } from '../harness';
 import type { NodeResult, TestCredentials } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
@@ -171,6 +171,81 @@ describe('Proxy > Rotate IP', () => {
 		expect(JSON.stringify(failed.run.data.resultData)).not.toContain(limited);
 		const missing = await command('rotateIp', [name], { useRotationLink: true });
 		expect(missing.error?.message).toBe('Use Rotation Link needs a Limited API Key');
+	});
+
+	it('the rotation link goes without the master key: no Authorization header, the master key nowhere in it', async () => {
+		const limited = sim.account().limitedKey;
+		const ok = await command('rotateIp', [names()[0]], { useRotationLink: true }, { ...credentialsFor(sim), limitedApiKey: limited });
+		expect(ok.items[0].json.status).toBe('sent');
+		const [link] = apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name');
+		expect(link.headers.authorization).toBeUndefined();
+		expect(JSON.stringify({ path: link.path, headers: link.headers })).not.toContain(sim.demoApiKey);
+		// The other requests of the run (the list read) still carry the master key.
+		const others = apiRequests(sim).filter((r) => r !== link);
+		expect(others.length).toBeGreaterThan(0);
+		for (const request of others) expect(request.headers.authorization).toBe(`Bearer ${sim.demoApiKey}`);
+	});
+
+	describe('a credential with only a Limited key', () => {
+		const limitedOnly = (): TestCredentials => ({ baseUrl: sim.url, apiKey: '', limitedApiKey: sim.account().limitedKey });
+		const secretsIn = (result: NodeResult) => [visibleText(result.items, result.error), JSON.stringify(result.run.data.resultData), JSON.stringify(capturedLogs)].join('\n');
+
+		it('rotates through the rotation link alone: no list read, no key but the Limited one in the path, never shown', async () => {
+			const limited = sim.account().limitedKey;
+			const [a, b] = names();
+			capturedLogs.length = 0;
+			const result = await command('rotateIp', [a, b], { useRotationLink: true }, limitedOnly());
+			expect(result.status).toBe('success');
+			expect(result.items.map((i) => i.json.status)).toEqual(['sent', 'sent']);
+			expect(result.items.map((i) => i.json.proxy_name)).toEqual([a, b]);
+			expect(apiRequests(sim).map((r) => r.route)).toEqual(['GET /v1/proxies/changeip/:key/:name', 'GET /v1/proxies/changeip/:key/:name']);
+			for (const request of apiRequests(sim)) expect(request.headers.authorization).toBeUndefined();
+			for (const item of result.items) expect(Date.parse(String(item.json.last_ip_change))).toBe(sim.clock.now());
+			expect(secretsIn(result)).not.toContain(limited);
+		});
+
+		it('an unknown proxy is told by the service, a proxy changed a minute ago by its 429: nothing else is sent', async () => {
+			const [recent] = names();
+			sim.account().proxies.get(recent)!.last_ip_change = new Date(sim.clock.now() - 20_000).toISOString();
+			const result = await command('rotateIp', [recent, 'PRX-NOT-THERE'], { useRotationLink: true }, limitedOnly(), {}, true);
+			expect(result.items[0].json).toMatchObject({ proxy_name: recent, status: 'skipped' });
+			expect(result.items[0].json.reason).toMatch(/refused it for now \(429\)/);
+			expect(result.items[1].json.error).toMatch(/^Proxy \u201cPRX-NOT-THERE\u201d was not found in this Proxy Account/);
+			expect(apiRequests(sim)).toHaveLength(2);
+			expect(secretsIn(result)).not.toContain(sim.account().limitedKey);
+		});
+
+		it.each<[string, string, IDataObject]>([
+			['Rotate IP without the rotation link', 'rotateIp', {}],
+			['Reboot', 'reboot', {}],
+			['Get', 'get', {}],
+		])('%s refuses before anything is sent: it needs the master key', async (_label, operation, options) => {
+			const result = await command(operation, [names()[0]], options, limitedOnly(), {}, true);
+			expect(result.items[0].json.error).toMatch(/^This operation needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link/);
+			expect(apiRequests(sim)).toHaveLength(0);
+			expect(secretsIn(result)).not.toContain(sim.account().limitedKey);
+		});
+
+		it('Wait for New IP (which reads the proxy) is refused before anything is sent', async () => {
+			const result = await command('rotateIp', [names()[0]], { useRotationLink: true, waitForNewIp: true }, limitedOnly());
+			expect(result.error?.message).toBe('Wait for New IP needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link');
+			expect(apiRequests(sim)).toHaveLength(0);
+		});
+	});
+
+	it.each([
+		['a Limited key the service does not know (401)', () => undefined],
+		['a 403 whose message quotes the key', () => sim.injectFault({ route: 'GET /v1/proxies/changeip/:key/:name', kind: 'status', status: 403, body: { ok: false, message: `Limited key ${sim.account().limitedKey} may not do this` } })],
+	])('%s: a message about the Limited key, never the key; nothing changed', async (label, arrange) => {
+		const key = label.includes('401') ? 'pa_lim_00000000000000000000000000000000' : sim.account().limitedKey;
+		arrange();
+		capturedLogs.length = 0;
+		const result = await command('rotateIp', [names()[0]], { useRotationLink: true }, { baseUrl: sim.url, apiKey: '', limitedApiKey: key }, {}, true);
+		expect(result.items[0].json.error).toMatch(/^The Limited API Key was refused by the Proxy Account service \(HTTP 40[13], GET \/v1\/proxies\/changeip\/\{limitedApiKey\}\/\{proxyName\}\)/);
+		expect(result.items[0].json.message).toMatch(/^Check the Limited API Key in the Proxy Account credential.*so nothing was changed\.$/);
+		if (label.includes('quotes')) expect(result.items[0].json.message).toContain('Limited key *** may not do this');
+		expect(apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')).toHaveLength(1);
+		expect([visibleText(result.items), JSON.stringify(result.run.data.resultData), JSON.stringify(capturedLogs)].join('\n')).not.toContain(key);
 	});
 
 	it('a Limited key used as the master key is refused by the service everywhere but rotation', async () => {

@@ -10,7 +10,9 @@ describe('Proxy Account API credential', () => {
 		expect(baseUrl?.placeholder).toMatch(/^e\.g\. https:\/\//);
 	});
 
-	it('keeps the API key a required password field', () => {
-		expect(field('apiKey')).toMatchObject({ default: '', required: true, typeOptions: { password: true } });
+	it('keeps the API key a password field, optional: a credential with only a Limited key can rotate IPs', () => {
+		expect(field('apiKey')).toMatchObject({ default: '', typeOptions: { password: true } });
+		expect(field('apiKey')?.required).toBeFalsy();
+		expect(field('limitedApiKey')).toMatchObject({ default: '', typeOptions: { password: true } });
 	});
 });

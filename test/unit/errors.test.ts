@@ -28,7 +28,20 @@ const READ: RequestInfo = {
 	timeoutMs: 30_000,
 	secrets: ['sk_live_SECRET'],
 };
-const CHARGE: RequestInfo = { ...READ, endpoint: 'POST /v1/proxies/allocate', chargesMoney: true, itemIndex: 0 };
+const CHARGE: RequestInfo = {
+	...READ,
+	endpoint: 'POST /v1/proxies/allocate',
+	chargesMoney: true,
+	itemIndex: 0,
+	walletUse: { what: 'this extension', less: 'extend fewer proxies or for a shorter time' },
+};
+
+const LINK: RequestInfo = {
+	...READ,
+	endpoint: 'GET /v1/proxies/changeip/{limitedApiKey}/{proxyName}',
+	key: 'limited',
+	change: { what: 'The IP change', check: 'Read the proxy' },
+};
 
 const network = (reason: Extract<RequestFailure, { kind: 'network' }>['reason'], code = 'X'): RequestFailure => ({ kind: 'network', reason, code });
 const http = (status: number, fields: Partial<Extract<RequestFailure, { kind: 'http' }>> = {}): RequestFailure => ({ kind: 'http', status, contentType: 'application/json', ...fields });
@@ -42,7 +55,7 @@ const NOTHING_SENT = 'Nothing was sent, so nothing was charged.';
 
 const ALL_KINDS: FailureKind[] = [
 	'connection-refused', 'address-unknown', 'timeout', 'connection-closed', 'cancelled', 'network', 'redirect', 'web-page', 'proxy-not-found', 'wallet-short',
-	'input-refused', 'refused', 'key-refused', 'key-not-allowed', 'rate-limited', 'unreadable', 'server-trouble', 'no-endpoint', 'client-refused', 'unexpected-shape',
+	'input-refused', 'refused', 'key-refused', 'key-not-allowed', 'limited-key-refused', 'rate-limited', 'unreadable', 'server-trouble', 'no-endpoint', 'client-refused', 'unexpected-shape',
 ];
 
 describe('failureKind', () => {
@@ -72,6 +85,8 @@ describe('failureKind', () => {
 		['200 ok:false on a read without a message', 'refused', refusal(200), READ],
 		['401 without a service body', 'key-refused', http(401, { body: { title: 'Unauthorized', detail: 'bad key' } }), READ],
 		['403', 'key-not-allowed', http(403), READ],
+		['401 on the rotation link', 'limited-key-refused', http(401, { body: { title: 'Unauthorized' } }), LINK],
+		['403 ok:false on the rotation link', 'limited-key-refused', refusal(403, 'Forbidden'), LINK],
 		['429', 'rate-limited', http(429, { retryAfterSeconds: 3 }), READ],
 		['malformed JSON', 'unreadable', http(200, { bodyProblem: 'malformed' }), READ],
 		['an empty body', 'unreadable', http(502, { bodyProblem: 'empty' }), READ],
@@ -197,6 +212,26 @@ describe('toNodeApiError', () => {
 		expect(error.message).toBe('The wallet is 12.50 short for this extension');
 		expect(error.description).toBe(`The wallet holds 3. Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time. ${REFUSED_NOTHING_CHARGED}`);
 		expect(toNodeApiError(NODE, refusal(402), CHARGE).message).toBe('The wallet does not hold enough funds for this extension');
+	});
+
+	it('wallet short: speaks of what the request pays for, and of "this request" when it does not say', () => {
+		const short = refusal(402, 'Insufficient funds', { diff: 4, funds: 0 });
+		const buy = toNodeApiError(NODE, short, { ...CHARGE, endpoint: 'POST /v1/proxies/deploy', walletUse: { what: 'this purchase', less: 'buy fewer proxies' } });
+		expect(buy.message).toBe('The wallet is 4 short for this purchase');
+		expect(buy.description).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard, or buy fewer proxies\. /);
+		const other = toNodeApiError(NODE, short, { ...CHARGE, walletUse: undefined });
+		expect(other.message).toBe('The wallet is 4 short for this request');
+		expect(other.description).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard\. /);
+	});
+
+	it('a refused Limited key: a message about the Limited key, never the key, nothing changed', () => {
+		const echoed = ['pa', 'lim', '0123456789abcdef'].join('_');
+		const error = toNodeApiError(NODE, http(401, { body: { title: 'Unauthorized', detail: `key ${echoed} is not valid` } }), { ...LINK, secrets: [echoed] });
+		expect(error.message).toBe('The Limited API Key was refused by the Proxy Account service (HTTP 401, GET /v1/proxies/changeip/{limitedApiKey}/{proxyName})');
+		expect(error.description).toMatch(/^Check the Limited API Key in the Proxy Account credential: paste it again/);
+		expect(error.description).toMatch(/so nothing was changed\.$/);
+		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(echoed);
+		expect(error.failure).toEqual({ cause: 'credential-invalid' });
 	});
 
 	it.each<[string, RequestFailure, string]>([

@@ -25,6 +25,11 @@ export interface DeviceCommand {
 	throttle: string;
 	/** Sends the command for one proxy; its reply holds `field`. */
 	send: (name: string, itemIndex: number) => Promise<Record<string, unknown>>;
+	/**
+	 * The credential can only send the command (a Limited key, through the rotation link): the
+	 * proxies are not read first, so an unknown proxy is told by the service, the throttle by its 429.
+	 */
+	sendOnly?: boolean;
 }
 
 export interface DeviceOptions {
@@ -79,16 +84,18 @@ export async function runDeviceCommand(
 
 	// One read of the list: unknown proxies fail before anything is sent, and each proxy's last
 	// command says whether the throttle allows another one now.
-	let byName: Map<string, ProxyRecord>;
-	let serverNow: number;
+	let byName: Map<string, ProxyRecord> | undefined;
+	let serverNow = Date.now();
 	const readAt = Date.now();
 	try {
-		const listed = await listProxies(ctx, {
-			itemIndex: wanted[0].item,
-			timeoutMs: DEFAULT_TIMEOUT_MS,
-		});
-		byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
-		serverNow = listed.serverTime;
+		if (!command.sendOnly) {
+			const listed = await listProxies(ctx, {
+				itemIndex: wanted[0].item,
+				timeoutMs: DEFAULT_TIMEOUT_MS,
+			});
+			byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+			serverNow = listed.serverTime;
+		}
 	} catch (error) {
 		for (const w of wanted) run.fail(w.item, error);
 		return run.output();
@@ -124,8 +131,8 @@ export async function runDeviceCommand(
 	};
 
 	const one = async ({ item, name }: { item: number; name: string }) => {
-		const record = byName.get(name);
-		if (!record) {
+		const record = byName?.get(name);
+		if (byName && !record) {
 			run.fail(item, proxyNotFound(node, name, item, 'Nothing was sent.'));
 			return;
 		}
@@ -134,9 +141,9 @@ export async function runDeviceCommand(
 				proxy_name: name,
 				status: 'skipped',
 				reason,
-				[command.field]: record[command.field] ?? null,
+				[command.field]: record?.[command.field] ?? null,
 			});
-		const last = Date.parse(String(record[command.field] ?? ''));
+		const last = Date.parse(String(record?.[command.field] ?? ''));
 		const waitMs = Number.isNaN(last) ? 0 : last + command.intervalMs - now();
 		if (waitMs > 0) {
 			const reason = `the last ${command.label} was ${seconds(now() - last)} s ago and the service allows one ${command.throttle} (allowed again in ${seconds(waitMs)} s)`;

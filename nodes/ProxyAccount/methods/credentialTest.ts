@@ -11,7 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ProxyAccountContext } from '../transport';
-import { getStock } from '../transport';
+import { getStock, requestErrorFacts } from '../transport';
 
 /** How long the credential test waits for the service. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
@@ -26,13 +26,22 @@ const TEST_NODE: INode = {
 	parameters: {},
 };
 
-/** The transport's request, as n8n's legacy request helper (the one a credential test has) takes it. */
+/** What the test of a credential with only a Limited key says when the Base URL answers. */
+export const LIMITED_ONLY_MESSAGE =
+	'The service at the Base URL answers. This credential has only a Limited API Key, which is not tried here: the only request it allows, the rotation link, rotates an IP. Rotate IP uses it when Use Rotation Link is on; every other operation needs the master API key.';
+
+/**
+ * The transport's request, as n8n's legacy request helper (the one a credential test has) takes
+ * it: with the master key as a bearer header, and with no key when there is none.
+ */
 function legacyRequest(options: IHttpRequestOptions, apiKey: string): IDataObject {
 	const body = options.body;
+	const headers = { ...(options.headers ?? {}) };
+	if (apiKey !== '') headers.Authorization = `Bearer ${apiKey}`;
 	return {
 		method: options.method ?? 'GET',
 		uri: options.url,
-		headers: { ...(options.headers ?? {}), Authorization: `Bearer ${apiKey}` },
+		headers,
 		...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
 		json: false,
 		resolveWithFullResponse: true,
@@ -51,6 +60,11 @@ function legacyRequest(options: IHttpRequestOptions, apiKey: string): IDataObjec
  * whatever its case), then the stock list is read once (the cheapest read: no proxy data, no
  * charge) without following redirects, and every failure is told as the nodes tell it (refused
  * connection, unknown host, TLS, timeout, wrong path, wrong key) without the key.
+ *
+ * A credential with only a Limited key cannot be tested without rotating an IP (the rotation link
+ * is the only request that key allows), and that is never done to test a credential. Its Base URL
+ * is checked instead: the stock list is asked for without any key, and a service that answers,
+ * even to ask for a key, passes with a message that the Limited key itself was not tried.
  */
 export async function testConnection(
 	ctx: ICredentialTestFunctions,
@@ -58,6 +72,8 @@ export async function testConnection(
 	timeoutMs = CREDENTIAL_TEST_TIMEOUT_MS,
 ): Promise<INodeCredentialTestResult> {
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
+	const limitedOnly =
+		apiKey === '' && typeof data.limitedApiKey === 'string' && data.limitedApiKey.trim() !== '';
 	const transport: ProxyAccountContext = {
 		getNode: () => TEST_NODE,
 		getCredentials: async <T extends object>() => data as T,
@@ -67,10 +83,20 @@ export async function testConnection(
 		},
 		logger: ctx.logger,
 	};
+	const answered = {
+		status: 'OK',
+		message: limitedOnly ? LIMITED_ONLY_MESSAGE : 'Connection successful',
+	} as const;
 	try {
-		await getStock(transport, { timeoutMs, retry: { maxAttempts: 1 } });
-		return { status: 'OK', message: 'Connection successful' };
+		await getStock(transport, {
+			timeoutMs,
+			retry: { maxAttempts: 1 },
+			key: limitedOnly ? 'none' : 'master',
+		});
+		return answered;
 	} catch (error) {
+		const kind = requestErrorFacts(error)?.kind;
+		if (limitedOnly && (kind === 'key-refused' || kind === 'key-not-allowed')) return answered;
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 			const message = error.message.replace(/\.$/, '');
 			return {

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import type { RequestKey } from './errors';
 import type { ApiRequest, ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
@@ -101,7 +102,14 @@ export function proxyPath(ctx: ProxyAccountContext, proxyName: string, itemIndex
 	return `/v1/proxies/${encodeURIComponent(proxyName)}`;
 }
 
-export async function getStock(ctx: ProxyAccountContext, options: CallOptions = {}) {
+/**
+ * `GET /v1/stock`, the cheapest read. With `key: 'none'` it is sent without any key: a probe of the
+ * Base URL for a credential that has no master key (the service then asks for one).
+ */
+export async function getStock(
+	ctx: ProxyAccountContext,
+	options: CallOptions & { key?: RequestKey } = {},
+) {
 	const response = await apiRequest(ctx, {
 		method: 'GET',
 		path: '/v1/stock',
@@ -215,6 +223,7 @@ export async function allocateTime(
 		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
 		schema: responseSchemas.allocate,
 		idempotency: 'charge',
+		walletUse: { what: 'this extension', less: 'extend fewer proxies or for a shorter time' },
 		...options,
 	});
 }
@@ -323,6 +332,7 @@ export async function deployProxies(
 				'Read the proxy list (Proxy Account > Get Many) and the wallet to see whether new proxies were bought',
 			money: true,
 		},
+		walletUse: { what: 'this purchase', less: 'buy fewer proxies or for a shorter time' },
 		...options,
 	});
 }
@@ -349,6 +359,7 @@ export async function swapProxy(
 			what: 'The change of location',
 			check: 'Read the proxy list (Proxy Account > Get Many) to see whether the proxy moved',
 		},
+		walletUse: { what: 'this change of location' },
 		...options,
 	});
 }
@@ -404,7 +415,8 @@ export async function rotateIp(
 
 /**
  * The rotation link of a Limited key: `GET /v1/proxies/changeip/{limitedKey}/{name}`. The key is in
- * the path, so it is a secret of the URL: it is kept out of every message.
+ * the path, so it is a secret of the URL: it is kept out of every message. The master key is neither
+ * needed nor sent: a credential with only a Limited key can rotate IPs this way.
  */
 export async function rotateIpWithLink(
 	ctx: ProxyAccountContext,
@@ -424,6 +436,8 @@ export async function rotateIpWithLink(
 		schema: responseSchemas.ipChange,
 		idempotency: 'charge',
 		change: { what: 'The IP change', check: CHECK_DEVICE },
+		// Sent without the master key: the credential's authenticate leaves it out of this request.
+		key: 'limited',
 		secrets: [limitedKey, encodeURIComponent(limitedKey)],
 		...options,
 	});

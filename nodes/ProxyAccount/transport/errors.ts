@@ -51,7 +51,29 @@ export interface RequestInfo {
 	secrets: string[];
 	/** What a request that changes a proxy (and moves no money) changes; see `changeNote`. */
 	change?: ChangeNote;
+	/** The key the request carried: a refused key is told as the one that was sent. */
+	key?: RequestKey;
+	/** What the request would have paid for, when it is paid from the wallet. */
+	walletUse?: WalletUse;
 }
+
+/**
+ * The key a request carries. `master`: the credential's master key, as a bearer header.
+ * `limited`: the Limited key in the path (the rotation link), without the master key (the
+ * credential's `authenticate` leaves it out). `none`: no key (a probe of the Base URL, made for a
+ * credential that has no master key).
+ */
+export type RequestKey = 'master' | 'limited' | 'none';
+
+/** How a wallet that is short speaks of what the money was for. */
+export interface WalletUse {
+	/** What was to be paid, after "short for", e.g. "this purchase". */
+	what: string;
+	/** How to spend less, after "Top up the wallet, or", e.g. "buy fewer proxies or for a shorter time". */
+	less?: string;
+}
+
+const DEFAULT_WALLET_USE: WalletUse = { what: 'this request' };
 
 /** How a failed change names what it may have done, e.g. "The IPv4 setting". */
 export interface ChangeNote {
@@ -179,6 +201,7 @@ export type FailureKind =
 	| 'refused'
 	| 'key-refused'
 	| 'key-not-allowed'
+	| 'limited-key-refused'
 	| 'rate-limited'
 	| 'unreadable'
 	| 'server-trouble'
@@ -227,6 +250,8 @@ export function failureKind(failure: RequestFailure, info: RequestInfo): Failure
 	const { status, body } = failure;
 	if (failure.redirectTo !== undefined) return 'redirect';
 	if (failure.bodyProblem === 'html') return 'web-page';
+	// On the rotation link a refusal of the key is the Limited key's, whatever the body says.
+	if (info.key === 'limited' && (status === 401 || status === 403)) return 'limited-key-refused';
 	if (body && body.ok === false && status < 500) return refusalKind(status, body, info);
 	if (status === 401) return 'key-refused';
 	if (status === 403) return 'key-not-allowed';
@@ -284,6 +309,7 @@ const quoted = (said: string | undefined) =>
 	said ? `The service said: \u201c${said}\u201d.` : undefined;
 const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
+const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
 
 const TABLE: Record<FailureKind, Entry> = {
@@ -382,15 +408,17 @@ const TABLE: Record<FailureKind, Entry> = {
 	'wallet-short': {
 		message: (f) => {
 			const { diff } = wallet(f);
+			const { what } = walletUse(f);
 			return typeof diff === 'number'
-				? `The wallet is ${formatMoney(diff)} short for this extension`
-				: 'The wallet does not hold enough funds for this extension';
+				? `The wallet is ${formatMoney(diff)} short for ${what}`
+				: `The wallet does not hold enough funds for ${what}`;
 		},
 		fix: (f) => {
 			const { funds } = wallet(f);
+			const { less } = walletUse(f);
 			return sentences(
 				typeof funds === 'number' && `The wallet holds ${formatMoney(funds)}.`,
-				'Top up the wallet in the Proxy Account dashboard, or extend fewer proxies or for a shorter time.',
+				`Top up the wallet in the Proxy Account dashboard${less === undefined ? '' : `, or ${less}`}.`,
 			);
 		},
 	},
@@ -422,6 +450,16 @@ const TABLE: Record<FailureKind, Entry> = {
 		fix: (f) =>
 			sentences(
 				'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
+				quoted(f.said),
+			),
+		cause: 'credential-invalid',
+	},
+	'limited-key-refused': {
+		message: (f) =>
+			`The Limited API Key was refused by the Proxy Account service (HTTP ${f.status}, ${f.info.endpoint})`,
+		fix: (f) =>
+			sentences(
+				'Check the Limited API Key in the Proxy Account credential: paste it again from the API section of the dashboard (it is not the master API key).',
 				quoted(f.said),
 			),
 		cause: 'credential-invalid',

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { ChangeNote, RequestFailure, RequestInfo } from './errors';
+import type { ChangeNote, RequestFailure, RequestInfo, RequestKey, WalletUse } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
 import { describeIssue, fastAcceptance } from './schemas';
 
@@ -86,6 +86,13 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	change?: ChangeNote;
 	/** Further strings that must never appear in a message (e.g. a Limited key in the path). */
 	secrets?: string[];
+	/**
+	 * The key the request carries (see `RequestKey`): the master key unless said otherwise. Only a
+	 * request with the master key needs one in the credential.
+	 */
+	key?: RequestKey;
+	/** What a request paid from the wallet buys, for the message of a wallet that is short. */
+	walletUse?: WalletUse;
 }
 
 export interface ApiResponse<T> {
@@ -97,7 +104,10 @@ export interface ApiResponse<T> {
 
 interface Connection {
 	baseUrl: string;
+	/** The master key; empty when the request needs none and the credential has none. */
 	apiKey: string;
+	/** The Limited key, empty when there is none: kept out of every message. */
+	limitedKey: string;
 }
 
 const EXAMPLE_URL = 'e.g. https://api.example.com';
@@ -106,8 +116,8 @@ const EXAMPLE_URL = 'e.g. https://api.example.com';
  * How a Base URL that cannot be used is shown in a message: never a value that holds or looks like
  * the API key, nor a long or multi-line one. Only plain host-like text is repeated.
  */
-function shownBaseUrl(raw: string, apiKey: string): string {
-	if (apiKey.length >= 4 && raw.includes(apiKey))
+function shownBaseUrl(raw: string, keys: string[]): string {
+	if (keys.some((key) => key.length >= 4 && raw.includes(key)))
 		return 'a value that looks like the API key, so it is not shown';
 	if (raw.length > 100 || /\s/.test(raw)) return `a value of ${raw.length} characters, not shown`;
 	// A long run of letters and digits without dots or slashes is a token, not an address.
@@ -117,14 +127,35 @@ function shownBaseUrl(raw: string, apiKey: string): string {
 	return `\u201c${raw}\u201d`;
 }
 
-/** Reads and checks the credential before anything is sent. */
-export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Promise<Connection> {
-	const credentials = await ctx.getCredentials<{ baseUrl?: unknown; apiKey?: unknown }>(
-		CREDENTIAL_TYPE,
-		itemIndex,
-	);
-	const rawUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+const trimmedText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** The credential's fields, trimmed (spaces and line breaks around a pasted value); empty when absent. */
+export async function readCredential(
+	ctx: ProxyAccountContext,
+	itemIndex = 0,
+): Promise<{ baseUrl: string; apiKey: string; limitedKey: string }> {
+	const credentials = await ctx.getCredentials<{
+		baseUrl?: unknown;
+		apiKey?: unknown;
+		limitedApiKey?: unknown;
+	}>(CREDENTIAL_TYPE, itemIndex);
+	return {
+		baseUrl: trimmedText(credentials.baseUrl),
+		apiKey: trimmedText(credentials.apiKey),
+		limitedKey: trimmedText(credentials.limitedApiKey),
+	};
+}
+
+/**
+ * Reads and checks the credential before anything is sent. The master key is required unless
+ * `needsMasterKey` is false (the rotation link, which carries the Limited key in its path).
+ */
+export async function getConnection(
+	ctx: ProxyAccountContext,
+	itemIndex = 0,
+	needsMasterKey = true,
+): Promise<Connection> {
+	const { baseUrl: rawUrl, apiKey, limitedKey } = await readCredential(ctx, itemIndex);
 	const node = ctx.getNode();
 	const refuse = (message: string, fix: string) =>
 		new NodeOperationError(node, message, { description: fix, itemIndex });
@@ -136,7 +167,7 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 	}
 	if (!/^https?:\/\//i.test(rawUrl)) {
 		throw refuse(
-			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is ${shownBaseUrl(rawUrl, apiKey)})`,
+			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
 			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
@@ -145,7 +176,7 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 		parsed = new URL(rawUrl);
 	} catch {
 		throw refuse(
-			`The Base URL in the Proxy Account credential is not a valid address (it is ${shownBaseUrl(rawUrl, apiKey)})`,
+			`The Base URL in the Proxy Account credential is not a valid address (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
 			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
@@ -165,19 +196,25 @@ export async function getConnection(ctx: ProxyAccountContext, itemIndex = 0): Pr
 	// A path is kept (a service behind a prefix); a trailing slash or a trailing /v1 is not,
 	// because every endpoint path starts with /v1. Built from the parsed URL: origin and path only.
 	const baseUrl = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '').replace(/\/v1$/i, '');
-	if (apiKey === '') {
+	if (apiKey === '' && needsMasterKey) {
+		if (limitedKey !== '') {
+			throw refuse(
+				'This operation needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link',
+				'Open the Proxy Account credential and paste the master API key from the API section of the dashboard, or use Rotate IP with Use Rotation Link on.',
+			);
+		}
 		throw refuse(
 			'The Proxy Account credential has no API key',
 			'Open the credential and paste the master API key from the dashboard.',
 		);
 	}
-	if (hasInvisibleCharacter(apiKey)) {
+	if (needsMasterKey && hasInvisibleCharacter(apiKey)) {
 		throw refuse(
 			'The API key in the Proxy Account credential contains a space, a line break or another invisible character',
 			'Open the credential and paste the master API key again as one unbroken piece of text.',
 		);
 	}
-	return { baseUrl, apiKey };
+	return { baseUrl, apiKey, limitedKey };
 }
 
 /** Whitespace or a control character: a header carrying either would be refused or mangled. */
@@ -308,7 +345,8 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 	ctx: ProxyAccountContext,
 	request: ApiRequest<S>,
 ): Promise<ApiResponse<z.infer<S>>> {
-	const connection = await getConnection(ctx, request.itemIndex ?? 0);
+	const key = request.key ?? 'master';
+	const connection = await getConnection(ctx, request.itemIndex ?? 0, key === 'master');
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...request.retry };
 	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	// A read may take its whole timeout at least once, and never more than its budget in all.
@@ -384,7 +422,14 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 			attempts: attempt,
 			elapsedMs: elapsed,
 			timeoutMs,
-			secrets: [connection.apiKey, ...(request.secrets ?? [])],
+			key,
+			walletUse: request.walletUse,
+			secrets: [
+				connection.apiKey,
+				connection.limitedKey,
+				encodeURIComponent(connection.limitedKey),
+				...(request.secrets ?? []),
+			],
 		};
 		if (attempt < policy.maxAttempts && isRetriable(failure, request.idempotency)) {
 			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;

@@ -10,7 +10,7 @@ import {
 } from '../../helpers/deviceOptions';
 import { itemResults } from '../../helpers/run';
 import { isSet, MAX_TIMEOUT_SECONDS, parseBoolean } from '../../helpers/validation';
-import { CREDENTIAL_TYPE, rotateIp, rotateIpWithLink } from '../../transport';
+import { readCredential, rotateIp, rotateIpWithLink } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -40,7 +40,7 @@ export const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to send the change with the credential's Limited API Key (the rotation link) instead of the master key",
+				"Whether to send the change with the credential's Limited API Key (the rotation link), without the master key. With a credential that has only a Limited key, the proxies are not read first (an unknown proxy or a recent change is told by the service) and Wait for New IP is not available.",
 		},
 		{
 			displayName: 'Wait for New IP',
@@ -61,6 +61,7 @@ export async function execute(
 	const node = this.getNode();
 	let options: ReturnType<typeof readDeviceOptions>;
 	let limitedKey: string | undefined;
+	let limitedOnly = false;
 	try {
 		options = readDeviceOptions(this, {
 			option: 'waitForNewIp',
@@ -71,16 +72,26 @@ export async function execute(
 			? parseBoolean(node, undefined, options.raw.useRotationLink, 'Use Rotation Link')
 			: false;
 		if (useLink) {
-			const credentials = await this.getCredentials<{ limitedApiKey?: unknown }>(CREDENTIAL_TYPE);
-			const key =
-				typeof credentials.limitedApiKey === 'string' ? credentials.limitedApiKey.trim() : '';
-			if (key === '') {
+			const keys = await readCredential(this);
+			if (keys.limitedKey === '') {
 				throw new NodeOperationError(node, 'Use Rotation Link needs a Limited API Key', {
 					description:
 						'Open the Proxy Account credential and paste the Limited API key from the dashboard, or turn off Use Rotation Link.',
 				});
 			}
-			limitedKey = key;
+			limitedKey = keys.limitedKey;
+			// A Limited key alone can only send the change: nothing is read, so nothing waits for it.
+			limitedOnly = keys.apiKey === '';
+			if (limitedOnly && options.confirmMs > 0) {
+				throw new NodeOperationError(
+					node,
+					'Wait for New IP needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link',
+					{
+						description:
+							'Turn off Wait for New IP, or paste the master API key in the Proxy Account credential.',
+					},
+				);
+			}
 		}
 	} catch (error) {
 		return itemResults(this, items.length).failAll(error);
@@ -93,6 +104,7 @@ export async function execute(
 			field: 'last_ip_change',
 			intervalMs: 60_000,
 			throttle: 'a minute',
+			sendOnly: limitedOnly,
 			send: async (name, itemIndex) => {
 				const call = { itemIndex, timeoutMs: options.timeoutMs, retry: { maxAttempts: 1 } };
 				const { result } =

@@ -583,7 +583,16 @@ export async function execute(
 	// 6. Extend, batch by batch. A failed batch fails only its own items; it is never sent again.
 	//    With Maximum Total Cost, what each batch was charged is held against its quote: no batch
 	//    is sent once the run would pass the cap, or after a batch was charged more than quoted.
-	const charged = new Map<number, { amount: number | null; batch: number; overcharge?: string }>();
+	const charged = new Map<
+		number,
+		{
+			amount: number | null;
+			batch: number;
+			overcharge?: string;
+			/** What the service says it applied, when it lists the proxy. */
+			echo?: { interval: number; period: string };
+		}
+	>();
 	const extendedNames: string[] = [];
 	// What the service said it charged, and what counts against the cap (that, plus the quote of
 	// each batch that may have been applied).
@@ -662,6 +671,7 @@ export async function execute(
 					amount: line ? line.individual_total : null,
 					batch: b + 1,
 					overcharge,
+					echo: line && { interval: line.interval, period: line.period },
 				});
 			});
 			extendedNames.push(...batch.map((p) => p.name));
@@ -739,6 +749,23 @@ export async function execute(
 		if (note !== undefined) {
 			json.status = 'unconfirmed';
 			json.note = note;
+		}
+		const echo = entry.echo;
+		if (echo !== undefined && (echo.interval !== p.interval || echo.period !== p.period)) {
+			// The service's answer is what was applied: said, with what was asked beside it.
+			Object.assign(json, {
+				status: 'applied_differently',
+				interval: echo.interval,
+				period: echo.period,
+				requested_interval: p.interval,
+				requested_period: p.period,
+			});
+			json.note = [
+				`The service applied ${echo.interval} ${echo.period}, not the ${p.interval} ${p.period} asked for.`,
+				note,
+			]
+				.filter(Boolean)
+				.join(' ');
 		}
 		if (entry.overcharge !== undefined) {
 			// Charged more than quoted or capped: never a plain success, the error output gets it.

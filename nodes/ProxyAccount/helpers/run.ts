@@ -40,16 +40,17 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 /**
  * n8n's Retry On Fail runs the whole node again after a failure: a request that may have reached
  * the service would be sent again (a second purchase, a removal of what was bought since). Such an
- * operation refuses to run under it, except for a dry run.
+ * operation refuses to run under it, except for a dry run (`instead` says what works instead).
  */
 export function retryRefusal(
 	node: INode,
 	dryRun: boolean,
-	what: { twice: string; check: string },
+	what: { twice: string; check: string; instead?: string },
 ): NodeOperationError | undefined {
 	if (node.retryOnFail !== true || dryRun) return undefined;
+	const instead = what.instead ?? 'Dry Run works with Retry On Fail.';
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
-		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. Dry Run works with Retry On Fail.`,
+		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. ${instead}`,
 	});
 }
 

@@ -95,11 +95,9 @@ export async function execute(
 			throttle: 'a minute',
 			send: async (name, itemIndex) => {
 				const call = { itemIndex, timeoutMs: options.timeoutMs, retry: { maxAttempts: 1 } };
-				const { result } =
-					limitedKey === undefined
-						? await rotateIp(this, name, call)
-						: await rotateIpWithLink(this, limitedKey, name, call);
-				return result;
+				return limitedKey === undefined
+					? await rotateIp(this, name, call)
+					: await rotateIpWithLink(this, limitedKey, name, call);
 			},
 		},
 		options,

@@ -224,8 +224,10 @@ export async function runDeviceCommand(
 			// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
 			const agoMs = Math.max(0, command.intervalMs - asked);
 			const reason = `the service refused another ${command.label} (429): ${throttled(new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
-			if (attempt > 1 || !options.waitUntilAllowed) return skip(notWaited(reason));
-			if (waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs) return skip(notWaited(reason));
+			// Refused again after the wait: another run or attempt came first.
+			if (attempt > 1) return skip(`${reason}; no new one was made`);
+			if (!options.waitUntilAllowed || waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
+				return skip(notWaited(reason));
 			await sleep(asked + THROTTLE_MARGIN_MS);
 			waited += asked + THROTTLE_MARGIN_MS;
 		}

@@ -59,7 +59,7 @@ describe('Proxy > Rotate IP', () => {
 		sim.account().proxies.get(recent)!.last_ip_change = new Date(sim.clock.now() - 20_000).toISOString();
 		const result = await command('rotateIp', [recent, other]);
 		expect(result.items[0].json).toMatchObject({ proxy_name: recent, status: 'skipped' });
-		expect(String(result.items[0].json.reason)).toMatch(/^the last IP change was 20 s ago and the service allows one a minute \(allowed again in 4[01] s\); turn on Wait Until Allowed/);
+		expect(String(result.items[0].json.reason)).toMatch(/^the last IP change was made at \S+, 20 s ago \(perhaps by an earlier run or attempt\), and the service allows one a minute: allowed again in 4[01] s; no new one was made\. Turn on Wait Until Allowed/);
 		expect(result.items[1].json.status).toBe('sent');
 		expect(rotations()).toHaveLength(1);
 	});
@@ -71,7 +71,7 @@ describe('Proxy > Rotate IP', () => {
 		// The list does not show the change yet (the device applies it later): only the 429 tells.
 		const again = await command('rotateIp', list, { concurrency: 4 });
 		expect(again.items.map((i) => i.json.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
-		expect(String(again.items[0].json.reason)).toMatch(/refused it for now \(429\) and asked to wait \d+ s/);
+		expect(String(again.items[0].json.reason)).toMatch(/^the service refused another IP change \(429\): the last IP change was made at about \S+, about \d+ s ago \(perhaps by an earlier run or attempt\)/);
 		expect(rotations()).toHaveLength(4);
 		expect(rotations().every((r) => r.status === 429)).toBe(true);
 	});
@@ -128,7 +128,7 @@ describe('Proxy > Rotate IP', () => {
 			expect(waited.items[0].json.status).toBe('sent');
 			const tooLong = await command('rotateIp', [b], { waitUntilAllowed: true, maxWaitSeconds: 1 }, credentialsFor(live));
 			expect(tooLong.items[0].json.status).toBe('skipped');
-			expect(String(tooLong.items[0].json.reason)).toMatch(/longer than Max Wait$/);
+			expect(String(tooLong.items[0].json.reason)).toMatch(/allowed again in \d+ s, longer than Max Wait; no new one was made$/);
 			const sent = apiRequests(live, 'POST /v1/proxies/changeip/:name');
 			expect(sent.map((r) => r.status)).toEqual([202]);
 		} finally {

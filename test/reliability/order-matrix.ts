@@ -16,7 +16,8 @@ import { withSim } from './support';
 
 /**
  * `retry`: the transport waits for a 429 and sends again. `pause`: a short 429 (the endpoint's rate
- * limit) pauses the run and the proxy is sent again; a long one (the proxy's throttle) skips it.
+ * limit) pauses the run and the proxy is sent again; a long one skips it (the proxy's throttle, or
+ * when longer than the throttle lasts, the endpoint's limit: nothing more goes to it in the run).
  */
 type Rotating = 'retry' | 'pause';
 
@@ -111,7 +112,9 @@ function orderExpectation(column: ColumnId, row: OrderRow): OrderExpectation {
 		case '429':
 			return { ok: true, attempts: 2 };
 		case '429-storm':
-			// 120 s asked, until cleared: a device command skips the proxy (its throttle); others fail.
+			// 120 s asked, until cleared: a device command skips the proxy, sent once (Rotate IP: longer
+			// than its throttle lasts, so the endpoint's rate limit, and the run sends nothing more to
+			// it; Reboot: within its 5-minute throttle, so that proxy's); others fail.
 			return row.on429 === 'retry'
 				? { ok: false, attempts: 1, message: /limiting how often it can be called/, description: nothing }
 				: { ok: true, status: 'skipped', attempts: 1 };

@@ -51,6 +51,9 @@ Control endpoints (JSON; no API key needed; 127.0.0.1 only):
   POST   /__sim/faults       {route, kind, times, ...} injects a fault, e.g.
                              {"route": "GET /v1/stock", "kind": "status", "status": 503, "times": 2}
   GET    /__sim/faults       pending faults;  DELETE /__sim/faults clears them
+  POST   /__sim/rate-limit   {route, limit, windowMs, headers?} sets a route's rate limit for every key
+                      (e.g. windowMs 3600000: a 429 asks for an hour; headers "draft" or "x" send
+                      RateLimit-* or X-RateLimit-* on every reply); {route, limit: null} lifts it
   POST   /__sim/reset-logs   empties the request log and the ledger
 
 Example: make T-Mobile come back in stock in a city, for the Stock Changed trigger:

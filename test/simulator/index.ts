@@ -15,6 +15,7 @@ import type {
 	FaultSpec,
 	Period,
 	ProxyRecord,
+	RateLimitRule,
 	RequestLogEntry,
 	SimAccount,
 	SimCarrier,
@@ -23,6 +24,7 @@ import type {
 	SimulatorOptions,
 	UnitPrices,
 } from './types';
+import type { RouteKey } from './routes';
 
 export class ProxyAccountSimulator {
 	private constructor(
@@ -175,6 +177,14 @@ export class ProxyAccountSimulator {
 	/** Empties the request log and the ledger (sequence numbers keep counting up). */
 	resetLogs(): void {
 		this.state.resetLogs();
+	}
+
+	/**
+	 * Sets the rate limit of one route for every API key from now on (a long window, rate-limit
+	 * headers), or lifts it with null; what was counted on the route is forgotten.
+	 */
+	setRateLimit(route: RouteKey, rule: RateLimitRule | null): void {
+		this.state.setRateLimit(route, rule);
 	}
 
 	/** Forgets the requests counted against the network model's rate limits. */

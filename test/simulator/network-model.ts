@@ -4,12 +4,13 @@
  * endpoint, answered with 429 and retry-after: the per-proxy throttles of account-operations.md
  * (an IP change a minute, a reboot per 5 minutes) are the simulator's own; the others are not
  * published and are chosen here as plausible for a small API: reads 10 per second, a quote or a
- * charge 5 per second, settings 5 per second.
+ * charge 5 per second, settings 5 per second. Every reply of a rate-limited endpoint carries the
+ * IETF draft's rate-limit headers (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`).
  */
 import type { RouteKey } from './routes';
 import type { RateLimitRule, SimulatorOptions } from './types';
 
-const perSecond = (limit: number): RateLimitRule => ({ limit, windowMs: 1_000 });
+const perSecond = (limit: number): RateLimitRule => ({ limit, windowMs: 1_000, headers: 'draft' });
 
 const RATE_LIMITS: Partial<Record<RouteKey, RateLimitRule>> = {
 	'GET /v1/stock': perSecond(10),

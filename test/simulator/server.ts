@@ -15,11 +15,11 @@ import {
 	truncateJson,
 	validateFault,
 } from './faults';
-import { dispatch, matchRoute } from './routes';
+import { dispatch, matchRoute, ROUTE_KEYS } from './routes';
 import type { Route } from './routes';
 import type { Outcome, SimState } from './state';
 import { formatTimestamp, toEpochMs } from './time';
-import type { FaultSpec, RequestLogEntry } from './types';
+import type { FaultSpec, RateLimitRule, RequestLogEntry } from './types';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -272,9 +272,12 @@ export class SimServer {
 		}
 		entry.apiKey = account.apiKey;
 		const retryAfter = state.checkRateLimit(account.apiKey, route.key);
+		// The rule's rate-limit headers, when it sends them, go on every reply of the endpoint.
+		const limitHeaders = state.rateLimitHeaders(account.apiKey, route.key);
+		const withLimits = (reply: Reply): Reply => (limitHeaders ? { ...reply, headers: { ...limitHeaders, ...(reply.headers ?? {}) } } : reply);
 		if (retryAfter !== null) {
 			await this.roundTrip();
-			this.write(res, this.tooManyRequests(retryAfter, path), entry);
+			this.write(res, withLimits(this.tooManyRequests(retryAfter, path)), entry);
 			return;
 		}
 
@@ -294,7 +297,7 @@ export class SimServer {
 			);
 
 		if (!fault) {
-			const reply = processRequest();
+			const reply = withLimits(processRequest());
 			await this.roundTrip();
 			this.write(res, reply, entry);
 			return;
@@ -552,6 +555,30 @@ export class SimServer {
 					}
 					const existed = state.discardProxy(typeof body.apiKey === 'string' ? body.apiKey : undefined, body.name);
 					ok({ discarded: existed });
+					return;
+				}
+				case 'POST /__sim/rate-limit': {
+					// Sets the rate limit of one route for every key ({route, limit, windowMs, headers?}),
+					// or lifts it ({route, limit: null}): e.g. a long window whose 429 asks for an hour.
+					const route = ROUTE_KEYS.find((k) => k === body.route);
+					if (!route) {
+						bad(`Send {route, limit, windowMs, headers?} or {route, limit: null}; route is one of ${ROUTE_KEYS.join(', ')}`);
+						return;
+					}
+					if (body.limit === null) {
+						state.setRateLimit(route, null);
+						ok({ route, rule: null });
+						return;
+					}
+					const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+					if (!whole(body.limit) || !whole(body.windowMs) || (body.headers !== undefined && body.headers !== 'draft' && body.headers !== 'x')) {
+						bad('limit and windowMs must be whole numbers from 1; headers is "draft", "x" or absent');
+						return;
+					}
+					const rule: RateLimitRule = { limit: body.limit as number, windowMs: body.windowMs as number };
+					if (body.headers !== undefined) rule.headers = body.headers as 'draft' | 'x';
+					state.setRateLimit(route, rule);
+					ok({ route, rule });
 					return;
 				}
 				case 'POST /__sim/reset-logs':

@@ -312,6 +312,32 @@ export class SimState {
 		this.rateWindows.clear();
 	}
 
+	/**
+	 * The rate-limit headers of a reply on `route` (after the request was counted), when its rule
+	 * asks for them: the quota, what is left of it, and when the whole quota is back.
+	 */
+	rateLimitHeaders(apiKey: string, route: RouteKey): Record<string, string> | undefined {
+		const rule = this.rateLimit[route];
+		if (!rule?.headers) return undefined;
+		const now = this.clock.now();
+		const times = (this.rateWindows.get(`${apiKey}\u0000${route}`) ?? []).filter((t) => t > now - rule.windowMs && t <= now);
+		const backAt = times.length === 0 ? now : times[times.length - 1] + rule.windowMs;
+		const resetSeconds = Math.ceil((backAt - now) / 1000);
+		const prefix = rule.headers === 'x' ? 'X-RateLimit-' : 'RateLimit-';
+		return {
+			[`${prefix}Limit`]: String(rule.limit),
+			[`${prefix}Remaining`]: String(Math.max(0, rule.limit - times.length)),
+			[`${prefix}Reset`]: String(rule.headers === 'x' ? Math.ceil(backAt / 1000) : resetSeconds),
+		};
+	}
+
+	/** Sets (or, with null, lifts) the rate limit of a route for every API key, from now on. */
+	setRateLimit(route: RouteKey, rule: RateLimitRule | null): void {
+		if (rule === null) delete this.rateLimit[route];
+		else this.rateLimit[route] = { ...rule };
+		for (const key of [...this.rateWindows.keys()]) if (key.endsWith(`\u0000${route}`)) this.rateWindows.delete(key);
+	}
+
 	/** Counts the request; returns null when allowed, else the seconds to wait. */
 	checkRateLimit(apiKey: string, route: RouteKey): number | null {
 		const rule = this.rateLimit[route];

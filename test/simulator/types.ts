@@ -16,6 +16,13 @@ export type BusinessErrorStyle = 'http-status' | 'ok-false-200';
 export interface RateLimitRule {
 	limit: number;
 	windowMs: number;
+	/**
+	 * Rate-limit headers on every reply of the endpoint (default: none). `draft`: `RateLimit-Limit`,
+	 * `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the whole quota is back), as in the
+	 * IETF draft; `x`: `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (the epoch
+	 * second the quota is back, as several services send it).
+	 */
+	headers?: 'draft' | 'x';
 }
 
 export interface SimulatorOptions {

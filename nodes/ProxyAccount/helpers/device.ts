@@ -1,17 +1,18 @@
 /*
- * Commands sent to a proxy's modem (Rotate IP, Reboot): one request per proxy, a few at a time, and
- * the service's throttles honoured: a proxy changed too recently is skipped with the reason, or
- * waited for within a bound, so a run never meets a storm of 429s; the service's rate limit on the
- * endpoint (a 429 asking for a few seconds) pauses the whole run, the proxy is tried again, and the
- * requests after it go out at the rate the service accepted.
+ * Commands sent to a proxy's modem (Rotate IP, Reboot): one request per proxy named (items naming
+ * the same proxy share it), a few at a time, and the service's throttles honoured: a proxy changed
+ * too recently is skipped with the time of that change, or waited for within a bound, so a run never
+ * meets a storm of 429s. The service's rate limit on the endpoint is kept to (devicePace.ts).
+ * Never under Retry On Fail: an accepted command is never sent again.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
 import { asNodeError } from './execution';
-import { itemResults, proxyNotFound } from './run';
+import { itemResults, proxyNotFound, retryRefusal } from './run';
 import { parseName } from './validation';
-import type { ProxyRecord } from '../transport';
+import type { ProxyRecord, RateLimitFacts } from '../transport';
 import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';
 
 export interface DeviceCommand {
@@ -23,8 +24,11 @@ export interface DeviceCommand {
 	intervalMs: number;
 	/** How the throttle reads in a reason, e.g. "once a minute". */
 	throttle: string;
-	/** Sends the command for one proxy; its reply holds `field`. */
-	send: (name: string, itemIndex: number) => Promise<Record<string, unknown>>;
+	/** Sends the command for one proxy; its reply's `result` holds `field`. */
+	send: (
+		name: string,
+		itemIndex: number,
+	) => Promise<{ result: Record<string, unknown>; rateLimit?: RateLimitFacts }>;
 	/**
 	 * The credential can only send the command (a Limited key, through the rotation link): the
 	 * proxies are not read first, so an unknown proxy is told by the service, the throttle by its 429.
@@ -47,14 +51,54 @@ const CONFIRM_PAUSE_MS = 2_000;
 const THROTTLE_MARGIN_MS = 1_000;
 
 /**
- * A 429 that asks to wait at most this long is the service's rate limit on the endpoint, not the
- * proxy's own throttle (a minute or more): every request of the run pauses for it, and the proxy is
- * tried again, up to RATE_LIMIT_ATTEMPTS times in all. A 429 proves nothing was done.
+ * A 429 that asks to wait at most RATE_LIMIT_PAUSE_MAX_MS is the service's rate limit on the
+ * endpoint, not the proxy's own throttle (a minute or more): every request of the run pauses for it,
+ * and the proxy is tried again, up to RATE_LIMIT_ATTEMPTS times in all. One that asks for longer
+ * than the proxy's throttle can last is the endpoint's too: nothing more is sent to it in this run.
+ * Any other is the proxy's throttle: a command was accepted for it within the interval (perhaps by
+ * an earlier run or attempt). A 429 proves nothing was done.
  */
-const RATE_LIMIT_PAUSE_MAX_MS = 5_000;
 const RATE_LIMIT_ATTEMPTS = 4;
 
-const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+interface Wanted {
+	item: number;
+	name: string;
+}
+
+/**
+ * Every item's proxy, checked before anything is sent: the first item naming a proxy stands for it,
+ * the later ones (`repeats`) get its outcome. A bad name fails its own item.
+ */
+function wantedProxies(
+	ctx: IExecuteFunctions,
+	count: number,
+	run: ReturnType<typeof itemResults>,
+): { wanted: Wanted[]; repeats: Array<Wanted & { first: number }> } {
+	const node = ctx.getNode();
+	const first = new Map<string, number>();
+	const wanted: Wanted[] = [];
+	const repeats: Array<Wanted & { first: number }> = [];
+	for (let i = 0; i < count; i++) {
+		try {
+			const name = parseName(
+				node,
+				i,
+				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				'Proxy',
+				'PRX-US-AU1-0001',
+			);
+			const earlier = first.get(name);
+			if (earlier !== undefined) repeats.push({ item: i, name, first: earlier });
+			else {
+				first.set(name, i);
+				wanted.push({ item: i, name });
+			}
+		} catch (error) {
+			run.fail(i, error);
+		}
+	}
+	return { wanted, repeats };
+}
 
 /** Runs `command` for every input item's proxy; the output is one item per input item, in order. */
 export async function runDeviceCommand(
@@ -65,22 +109,29 @@ export async function runDeviceCommand(
 ): Promise<INodeExecutionData[]> {
 	const node = ctx.getNode();
 	const run = itemResults(ctx, items.length);
-	const wanted: Array<{ item: number; name: string }> = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const name = parseName(
-				node,
-				i,
-				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
-			wanted.push({ item: i, name });
-		} catch (error) {
-			run.fail(i, error);
+	// Retry On Fail would run the node again after one proxy failed: the commands the service
+	// accepted before would go out again.
+	const refusal = retryRefusal(ctx, false, {
+		twice: `send the ${command.label} twice`,
+		check: `read the proxies (Proxy Account > Get) to see their ${command.field}`,
+		instead: `Running the node again is safe: a proxy whose last ${command.label} is within the service\u2019s throttle is skipped with the time of that ${command.label}, unless Wait Until Allowed is on.`,
+	});
+	if (refusal) return run.failAll(refusal);
+	const { wanted, repeats } = wantedProxies(ctx, items.length, run);
+	const finish = () => {
+		for (const repeat of repeats) {
+			const failure = run.failures.get(repeat.first);
+			if (failure) run.fail(repeat.item, failure);
+			else
+				run.set(repeat.item, {
+					proxy_name: repeat.name,
+					status: 'skipped',
+					reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+				});
 		}
-	}
-	if (wanted.length === 0) return run.output();
+		return run.output();
+	};
+	if (wanted.length === 0) return finish();
 
 	// One read of the list: unknown proxies fail before anything is sent, and each proxy's last
 	// command says whether the throttle allows another one now.
@@ -98,39 +149,43 @@ export async function runDeviceCommand(
 		}
 	} catch (error) {
 		for (const w of wanted) run.fail(w.item, error);
-		return run.output();
+		return finish();
 	}
 	const now = () => serverNow + (Date.now() - readAt);
-	// After the service's rate limit answered 429: every request of the run holds back until
-	// `resumeAt`, then they go out evenly spaced, at the rate the service accepted before the 429
-	// (so many per the wait it asked for, with 5% to spare; 10% slower after each further 429).
-	let resumeAt = 0;
-	let acceptedSincePause = 0;
-	let spacingMs = 0;
-	let nextSendAt = 0;
-	const holdBeforeSend = async () => {
-		const now = Date.now();
-		let at = Math.max(now, resumeAt);
-		if (spacingMs > 0) {
-			at = Math.max(at, nextSendAt);
-			nextSendAt = at + spacingMs;
+	const pace = endpointPace();
+
+	/** Why a proxy is not sent the command now: its last one, at `at`, is within the throttle. */
+	const throttled = (at: string, agoMs: number, waitMs: number, about = '') =>
+		`the last ${command.label} was made at ${about}${at}, ${about}${seconds(agoMs)} s ago (perhaps by an earlier run or attempt), and the service allows one ${command.throttle}: allowed again in ${seconds(waitMs)} s`;
+	const notWaited = (reason: string) =>
+		options.waitUntilAllowed
+			? `${reason}, longer than Max Wait; no new one was made`
+			: `${reason}; no new one was made. Turn on Wait Until Allowed to wait for it`;
+
+	/** Sends the command once the pace allows: the reply, or what to make of the 429. */
+	const sendPaced = async (
+		w: Wanted,
+	): Promise<
+		| { reply: Record<string, unknown> }
+		| { skip: string }
+		| { limited: number }
+		| { failed: unknown }
+	> => {
+		const ticket = await pace.acquire();
+		if ('refused' in ticket) return { skip: ticket.refused };
+		try {
+			const { result, rateLimit } = await command.send(w.name, w.item);
+			pace.settle(ticket, rateLimit, true);
+			return { reply: result };
+		} catch (error) {
+			const facts = requestErrorFacts(error);
+			pace.settle(ticket, facts?.rateLimit, false);
+			if (facts?.kind !== 'rate-limited') return { failed: error };
+			return { limited: Math.ceil((facts.retryAfterSeconds ?? 60) * 1000) };
 		}
-		if (at > now) await sleep(at - now);
-	};
-	const rateLimited = (askedMs: number) => {
-		const now = Date.now();
-		// The first 429 of a pause sets the pace; the others of the same burst only join the pause.
-		if (now >= resumeAt) {
-			spacingMs =
-				spacingMs === 0
-					? Math.ceil((askedMs / Math.max(1, acceptedSincePause)) * 1.05)
-					: Math.ceil(spacingMs * 1.1);
-			acceptedSincePause = 0;
-		}
-		resumeAt = Math.max(resumeAt, now + askedMs);
 	};
 
-	const one = async ({ item, name }: { item: number; name: string }) => {
+	const one = async ({ item, name }: Wanted) => {
 		const record = byName?.get(name);
 		if (byName && !record) {
 			run.fail(item, proxyNotFound(node, name, item, 'Nothing was sent.'));
@@ -146,75 +201,44 @@ export async function runDeviceCommand(
 		const last = Date.parse(String(record?.[command.field] ?? ''));
 		const waitMs = Number.isNaN(last) ? 0 : last + command.intervalMs - now();
 		if (waitMs > 0) {
-			const reason = `the last ${command.label} was ${seconds(now() - last)} s ago and the service allows one ${command.throttle} (allowed again in ${seconds(waitMs)} s)`;
-			if (!options.waitUntilAllowed)
-				return skip(`${reason}; turn on Wait Until Allowed to wait for it`);
-			if (waitMs + THROTTLE_MARGIN_MS > options.maxWaitMs)
-				return skip(`${reason}, longer than Max Wait`);
+			const reason = throttled(String(record?.[command.field]), now() - last, waitMs);
+			if (!options.waitUntilAllowed || waitMs + THROTTLE_MARGIN_MS > options.maxWaitMs)
+				return skip(notWaited(reason));
 			await sleep(waitMs + THROTTLE_MARGIN_MS);
 		}
 		let reply: Record<string, unknown> | undefined;
 		let waited = waitMs > 0 ? waitMs + THROTTLE_MARGIN_MS : 0;
 		for (let attempt = 1; reply === undefined; attempt++) {
-			await holdBeforeSend();
-			try {
-				reply = await command.send(name, item);
-				acceptedSincePause++;
-			} catch (error) {
-				const facts = requestErrorFacts(error);
-				// A 429 proves nothing was done.
-				if (facts?.kind === 'rate-limited') {
-					const asked = Math.ceil((facts.retryAfterSeconds ?? 60) * 1000);
-					const reason = `the service refused it for now (429) and asked to wait ${seconds(asked)} s`;
-					// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
-					if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
-						rateLimited(asked);
-						if (attempt < RATE_LIMIT_ATTEMPTS) continue;
-						return skip(`${reason}, ${RATE_LIMIT_ATTEMPTS} times`);
-					}
-					// The proxy's own throttle: waited for once, when allowed and within the bound.
-					if (attempt > 1 || !options.waitUntilAllowed) return skip(reason);
-					if (waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
-						return skip(`${reason}, longer than Max Wait`);
-					await sleep(asked + THROTTLE_MARGIN_MS);
-					waited += asked + THROTTLE_MARGIN_MS;
-					continue;
-				}
-				const failed = asNodeError(ctx, error, item);
-				run.fail(item, failed);
-				return;
+			const sent = await sendPaced({ item, name });
+			if ('skip' in sent) return skip(sent.skip);
+			if ('failed' in sent) return run.fail(item, asNodeError(ctx, sent.failed, item));
+			if ('reply' in sent) {
+				reply = sent.reply;
+				break;
 			}
-		}
-		const json: IDataObject = {
-			proxy_name: name,
-			status: 'sent',
-			[command.field]: (reply[command.field] as string | undefined) ?? null,
-			note: `The ${command.label} was sent to the device; it takes effect shortly.`,
-		};
-		if (options.confirmMs > 0) {
-			const sent = Date.parse(String(reply[command.field] ?? ''));
-			const started = Date.now();
-			let seen = false;
-			for (;;) {
-				try {
-					const { proxy } = await getProxy(ctx, name, {
-						itemIndex: item,
-						timeoutMs: DEFAULT_TIMEOUT_MS,
-					});
-					const shown = Date.parse(String(proxy[command.field] ?? ''));
-					seen = !Number.isNaN(shown) && (Number.isNaN(sent) || shown >= sent) && shown !== last;
-				} catch {
-					seen = false;
-				}
-				if (seen || Date.now() - started + CONFIRM_PAUSE_MS > options.confirmMs) break;
-				await sleep(CONFIRM_PAUSE_MS);
+			const asked = sent.limited;
+			// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
+			if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
+				pace.pause(asked);
+				if (attempt < RATE_LIMIT_ATTEMPTS) continue;
+				return skip(
+					`the service refused it for now (429) and asked to wait ${seconds(asked)} s, ${RATE_LIMIT_ATTEMPTS} times`,
+				);
 			}
-			json.status = seen ? 'confirmed' : 'not_yet_visible';
-			json.note = seen
-				? `The ${command.label} shows on the proxy.`
-				: `The ${command.label} was sent to the device but did not show on the proxy within ${seconds(options.confirmMs)} s; read it again later (Proxy Account > Get).`;
+			// Longer than the proxy's throttle lasts: the endpoint's limit, beyond what the run waits.
+			if (asked > command.intervalMs + THROTTLE_MARGIN_MS) return skip(pace.stop(asked));
+			// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
+			// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
+			const agoMs = Math.max(0, command.intervalMs - asked);
+			const reason = `the service refused another ${command.label} (429): ${throttled(new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
+			// Refused again after the wait: another run or attempt came first.
+			if (attempt > 1) return skip(`${reason}; no new one was made`);
+			if (!options.waitUntilAllowed || waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
+				return skip(notWaited(reason));
+			await sleep(asked + THROTTLE_MARGIN_MS);
+			waited += asked + THROTTLE_MARGIN_MS;
 		}
-		run.set(item, json);
+		run.set(item, await outcome(ctx, name, item, reply, last, command, options));
 	};
 
 	// A few at a time: each proxy is its own request.
@@ -238,5 +262,46 @@ export async function runDeviceCommand(
 		),
 	);
 	if (stopped !== undefined) throw stopped;
-	return run.output();
+	return finish();
+}
+
+/** The item of a command the service accepted: sent, or (Wait for New IP) whether it shows. */
+async function outcome(
+	ctx: IExecuteFunctions,
+	name: string,
+	item: number,
+	reply: Record<string, unknown>,
+	last: number,
+	command: DeviceCommand,
+	options: DeviceOptions,
+): Promise<IDataObject> {
+	const json: IDataObject = {
+		proxy_name: name,
+		status: 'sent',
+		[command.field]: (reply[command.field] as string | undefined) ?? null,
+		note: `The ${command.label} was sent to the device; it takes effect shortly.`,
+	};
+	if (options.confirmMs <= 0) return json;
+	const sent = Date.parse(String(reply[command.field] ?? ''));
+	const started = Date.now();
+	let seen = false;
+	for (;;) {
+		try {
+			const { proxy } = await getProxy(ctx, name, {
+				itemIndex: item,
+				timeoutMs: DEFAULT_TIMEOUT_MS,
+			});
+			const shown = Date.parse(String(proxy[command.field] ?? ''));
+			seen = !Number.isNaN(shown) && (Number.isNaN(sent) || shown >= sent) && shown !== last;
+		} catch {
+			seen = false;
+		}
+		if (seen || Date.now() - started + CONFIRM_PAUSE_MS > options.confirmMs) break;
+		await sleep(CONFIRM_PAUSE_MS);
+	}
+	json.status = seen ? 'confirmed' : 'not_yet_visible';
+	json.note = seen
+		? `The ${command.label} shows on the proxy.`
+		: `The ${command.label} was sent to the device but did not show on the proxy within ${seconds(options.confirmMs)} s; read it again later (Proxy Account > Get).`;
+	return json;
 }

@@ -42,12 +42,12 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
  * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again
  * with the same input. Either would send again a request that may have reached the service (a
  * second purchase or extension, a removal of what was bought since). Such an operation refuses to
- * run under either, except for a dry run.
+ * run under either, except for a dry run (`instead` says what works instead).
  */
 export function retryRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
 	dryRun: boolean,
-	what: { twice: string; check: string },
+	what: { twice: string; check: string; instead?: string },
 ): NodeOperationError | undefined {
 	if (dryRun) return undefined;
 	const node = ctx.getNode();
@@ -61,8 +61,9 @@ export function retryRefusal(
 		);
 	}
 	if (node.retryOnFail !== true) return undefined;
+	const instead = what.instead ?? 'Dry Run works with Retry On Fail.';
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
-		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. Dry Run works with Retry On Fail.`,
+		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. ${instead}`,
 	});
 }
 

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { RequestKey } from './errors';
+import type { RateLimitFacts } from './rateLimit';
 import type { ApiRequest, ProxyAccountContext, RetryPolicy } from './request';
 import { apiRequest } from './request';
 import type {
@@ -37,19 +38,30 @@ export interface CallOptions {
 	retry?: Partial<RetryPolicy>;
 }
 
+/** What the endpoints that act on something return. */
+export interface ActionReply<T> {
+	result: T;
+	message?: string;
+	/** The service's clock. */
+	serverTime: number;
+	/** The endpoint's rate-limit headers, when the reply carried them. */
+	rateLimit?: RateLimitFacts;
+}
+
 /**
  * Sends one request and returns what the endpoints that act on something return: the reply's
- * `data`, its message and the service's clock.
+ * `data`, its message, the service's clock and its rate-limit headers.
  */
 async function sendFor<T>(
 	ctx: ProxyAccountContext,
 	request: ApiRequest<z.ZodType<{ data: T; message?: string }>>,
-): Promise<{ result: T; message?: string; serverTime: number }> {
+): Promise<ActionReply<T>> {
 	const response = await apiRequest(ctx, request);
 	return {
 		result: response.body.data,
 		message: response.body.message,
 		serverTime: response.serverTime,
+		...(response.rateLimit && { rateLimit: response.rateLimit }),
 	};
 }
 
@@ -400,7 +412,7 @@ export async function rotateIp(
 	ctx: ProxyAccountContext,
 	proxyName: string,
 	options: CallOptions = {},
-): Promise<{ result: IpChangeData; message?: string; serverTime: number }> {
+): Promise<ActionReply<IpChangeData>> {
 	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'changeip', proxyName, options.itemIndex),
@@ -423,7 +435,7 @@ export async function rotateIpWithLink(
 	limitedKey: string,
 	proxyName: string,
 	options: CallOptions = {},
-): Promise<{ result: IpChangeData; message?: string; serverTime: number }> {
+): Promise<ActionReply<IpChangeData>> {
 	const path = actionPath(ctx, 'changeip', proxyName, options.itemIndex).replace(
 		/^\/v1\/proxies\/changeip\//,
 		`/v1/proxies/changeip/${encodeURIComponent(limitedKey)}/`,
@@ -448,7 +460,7 @@ export async function rebootProxy(
 	ctx: ProxyAccountContext,
 	proxyName: string,
 	options: CallOptions = {},
-): Promise<{ result: RebootData; message?: string; serverTime: number }> {
+): Promise<ActionReply<RebootData>> {
 	return await sendFor(ctx, {
 		method: 'POST',
 		path: actionPath(ctx, 'reboot', proxyName, options.itemIndex),

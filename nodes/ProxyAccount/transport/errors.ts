@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { RateLimitFacts } from './rateLimit';
 import type { ErrorBody } from './schemas';
 import { errorBodySchema } from './schemas';
 
@@ -17,6 +18,8 @@ export type RequestFailure =
 			status: number;
 			/** Seconds the service asked us to wait (`retry-after`), when it said so. */
 			retryAfterSeconds?: number;
+			/** The endpoint's rate-limit headers, when the reply carried them. */
+			rateLimit?: RateLimitFacts;
 			contentType: string;
 			/** The parsed body when it was JSON. */
 			body?: ErrorBody;
@@ -548,6 +551,8 @@ export interface RequestErrorFacts {
 	said?: string;
 	/** Seconds the service asked to wait (`retry-after`), e.g. for a 429. */
 	retryAfterSeconds?: number;
+	/** The endpoint's rate-limit headers on the failed reply, when it carried them. */
+	rateLimit?: RateLimitFacts;
 }
 
 const factsOf = new WeakMap<NodeApiError, RequestErrorFacts>();
@@ -609,6 +614,7 @@ export function toNodeApiError(
 		kind,
 		mayHaveActed: mayHaveActed(failure),
 		retryAfterSeconds: failure.kind === 'http' ? failure.retryAfterSeconds : undefined,
+		rateLimit: failure.kind === 'http' ? failure.rateLimit : undefined,
 		said: facts.said && redact(facts.said, info.secrets),
 	});
 	return error;

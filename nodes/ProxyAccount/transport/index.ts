@@ -2,3 +2,4 @@ export * from './endpoints';
 export * from './errors';
 export * from './request';
 export * from './schemas';
+export * from './rateLimit';

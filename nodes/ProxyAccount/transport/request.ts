@@ -10,6 +10,8 @@ import type { z } from 'zod';
 
 import type { ChangeNote, RequestFailure, RequestInfo, RequestKey, WalletUse } from './errors';
 import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
+import type { RateLimitFacts } from './rateLimit';
+import { parseRateLimit } from './rateLimit';
 import { describeIssue, fastAcceptance } from './schemas';
 
 /**
@@ -100,6 +102,8 @@ export interface ApiResponse<T> {
 	/** The service's clock (its `date` header), or this machine's when it sent none. */
 	serverTime: number;
 	attempts: number;
+	/** The endpoint's rate-limit headers, when the reply carried them. */
+	rateLimit?: RateLimitFacts;
 }
 
 interface Connection {
@@ -239,6 +243,12 @@ function serverTimeOf(headers: IDataObject | undefined): number {
 	return Number.isNaN(parsed) ? Date.now() : parsed;
 }
 
+/** The reply's rate-limit facts, as a field to spread into a result (none when it has none). */
+function rateLimitOf(headers: IDataObject | undefined): { rateLimit?: RateLimitFacts } {
+	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTimeOf(headers));
+	return rateLimit === undefined ? {} : { rateLimit };
+}
+
 /** The origin a `location` header points at (relative to the request), or null when unreadable. */
 function redirectOrigin(
 	location: string | undefined,
@@ -271,7 +281,13 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 		headerValue(headers, 'retry-after'),
 		serverTimeOf(headers),
 	);
-	const base = { kind: 'http' as const, status, contentType, retryAfterSeconds };
+	const base = {
+		kind: 'http' as const,
+		status,
+		contentType,
+		retryAfterSeconds,
+		...rateLimitOf(headers),
+	};
 
 	// A redirect is never followed (the API key and the body would go to another address): it is
 	// a failure that names where it pointed, by origin only.
@@ -398,6 +414,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 							body: classified.body,
 							serverTime: serverTimeOf(answer.headers as IDataObject),
 							attempts: attempt,
+							...rateLimitOf(answer.headers as IDataObject),
 						};
 					}
 					failure = { kind: 'schema', status: answer.statusCode, ...mismatch };

@@ -44,13 +44,11 @@ export async function execute(
 			intervalMs: 5 * 60_000,
 			throttle: 'every 5 minutes',
 			send: async (name, itemIndex) =>
-				(
-					await rebootProxy(this, name, {
-						itemIndex,
-						timeoutMs: options.timeoutMs,
-						retry: { maxAttempts: 1 },
-					})
-				).result,
+				await rebootProxy(this, name, {
+					itemIndex,
+					timeoutMs: options.timeoutMs,
+					retry: { maxAttempts: 1 },
+				}),
 		},
 		options,
 	);

@@ -107,11 +107,9 @@ export async function execute(
 			sendOnly: limitedOnly,
 			send: async (name, itemIndex) => {
 				const call = { itemIndex, timeoutMs: options.timeoutMs, retry: { maxAttempts: 1 } };
-				const { result } =
-					limitedKey === undefined
-						? await rotateIp(this, name, call)
-						: await rotateIpWithLink(this, limitedKey, name, call);
-				return result;
+				return limitedKey === undefined
+					? await rotateIp(this, name, call)
+					: await rotateIpWithLink(this, limitedKey, name, call);
 			},
 		},
 		options,

@@ -209,7 +209,7 @@ describe('Proxy > Rotate IP', () => {
 			sim.account().proxies.get(recent)!.last_ip_change = new Date(sim.clock.now() - 20_000).toISOString();
 			const result = await command('rotateIp', [recent, 'PRX-NOT-THERE'], { useRotationLink: true }, limitedOnly(), {}, true);
 			expect(result.items[0].json).toMatchObject({ proxy_name: recent, status: 'skipped' });
-			expect(result.items[0].json.reason).toMatch(/refused it for now \(429\)/);
+			expect(result.items[0].json.reason).toMatch(/refused another IP change \(429\): the last IP change was made at about/);
 			expect(result.items[1].json.error).toMatch(/^Proxy \u201cPRX-NOT-THERE\u201d was not found in this Proxy Account/);
 			expect(apiRequests(sim)).toHaveLength(2);
 			expect(secretsIn(result)).not.toContain(sim.account().limitedKey);

@@ -22,6 +22,7 @@ import type {
 	RemovedState,
 	StatusState,
 } from './state';
+import { pairMoves } from './moves';
 import { keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
 
@@ -335,10 +336,16 @@ export function newProxySamples(
 
 // ----- Proxy Removed ----------------------------------------------------------------------------------
 
-/** What Proxy Removed remembers of a proxy: its simplified fields as last listed, never the password. */
+/** The fields Proxy Removed keeps: the simplified ones, and `added_at` to recognize a move. */
+const KNOWN_FIELDS = [...SIMPLE_PROXY_FIELDS, 'added_at'] as const;
+
+/**
+ * What Proxy Removed remembers of a proxy: its simplified fields and `added_at` as last listed,
+ * never the password.
+ */
 export function knownProxy(proxy: ProxyRecord): KnownProxy {
 	const out: KnownProxy = {};
-	for (const field of SIMPLE_PROXY_FIELDS) {
+	for (const field of KNOWN_FIELDS) {
 		const value = proxy[field] as unknown;
 		if (value === undefined) continue;
 		out[field] =
@@ -379,6 +386,11 @@ export function removedItem(
  * list therefore reports nothing, and a proxy that comes back is not reported. When the grace
  * period is over the proxy is reported once (if it matches the filters) and forgotten. Listed
  * proxies are recorded as they are now; the baseline reports nothing.
+ *
+ * A stored proxy that Change Location moved is not removed: when a proxy that was not stored
+ * appears while a stored one is missing, carrying its paid time (see `pairMoves`), the missing one
+ * is forgotten at once, without an event. Ambiguous pairs are not taken: those proxies are
+ * reported as before.
  */
 export function detectRemoved(
 	previous: RemovedState | null,
@@ -392,10 +404,11 @@ export function detectRemoved(
 	const gone: Array<[string, MissingMark]> = [];
 	if (previous) {
 		const marks = previous.gone;
-		for (const name in previous.known) {
-			if (names.has(name) || !Object.prototype.hasOwnProperty.call(previous.known, name)) continue;
+		const missing = missingKnown(previous.known, names);
+		const moved = new Set(pairMoves(missing, appearedKnown(previous.known, next)).values());
+		for (const [name, known] of missing) {
+			if (moved.has(name)) continue;
 			const before = marks !== undefined ? ownValue(marks, name) : undefined;
-			const known = previous.known[name];
 			const mark = stillMissing(before, observation.now);
 			if (mark !== undefined) {
 				next.push([name, known]);
@@ -417,6 +430,27 @@ export function detectRemoved(
 	};
 	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
 	return { events, nextState };
+}
+
+/** The stored proxies missing from this list (`listed`), with their last known records. */
+function missingKnown(
+	known: Record<string, KnownProxy>,
+	listed: ReadonlySet<string>,
+): Array<[string, KnownProxy]> {
+	const missing: Array<[string, KnownProxy]> = [];
+	for (const name in known) {
+		if (!listed.has(name) && Object.prototype.hasOwnProperty.call(known, name))
+			missing.push([name, known[name]]);
+	}
+	return missing;
+}
+
+/** The listed proxies (`listed`, as recorded now) that were not stored. */
+function appearedKnown(
+	known: Record<string, KnownProxy>,
+	listed: Array<[string, KnownProxy]>,
+): Array<[string, KnownProxy]> {
+	return listed.filter(([name]) => ownValue(known, name) === undefined);
 }
 
 /**

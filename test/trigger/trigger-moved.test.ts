@@ -28,8 +28,8 @@ beforeEach(async () => {
 });
 afterEach(async () => await sim.stop());
 
-function trigger(): PollHarness {
-	return new PollHarness(harness, { type: 'proxyAccountTrigger', parameters: { event: 'proxyRemoved' } }, credentialsFor(sim));
+function trigger(event = 'proxyRemoved'): PollHarness {
+	return new PollHarness(harness, { type: 'proxyAccountTrigger', parameters: { event } }, credentialsFor(sim));
 }
 
 const names = () => [...sim.account().proxies.keys()];
@@ -148,5 +148,32 @@ describe('Proxy Removed and Change Location', () => {
 		await t.poll();
 		await changeLocation(twins[0]);
 		expect(await pollFor(t, 12, 20 * MINUTE)).toEqual([]);
+	});
+
+	it('New Proxy reports the moved proxy under its new name with moved_from, once; a proxy new to the account has moved_from null', async () => {
+		const t = trigger('newProxy');
+		await t.poll();
+		const [moved] = names();
+		const newName = await changeLocation(moved);
+		const bought = sim.addProxy(null, {}).proxy_name;
+		const emitted = await pollFor(t, 10, 20 * MINUTE);
+		expect(emitted.map((item) => [item.proxy_name, item.moved_from])).toEqual(
+			expect.arrayContaining([
+				[newName, moved],
+				[bought, null],
+			]),
+		);
+		expect(emitted).toHaveLength(2);
+		// The old name is forgotten once its grace period is over; its paid time was dropped at the move.
+		const state = t.staticData['node:Trigger Under Test'] as IDataObject;
+		expect(state.names).not.toContain(moved);
+		expect(Object.keys(state.paid as IDataObject).sort()).toEqual([...names()].sort());
+	});
+
+	it('Fetch Test Event items of New Proxy carry moved_from (null), shaped like the real ones', async () => {
+		const t = trigger('newProxy');
+		const samples = (await t.poll('manual'))![0].map((item) => item.json);
+		expect(samples.length).toBeGreaterThan(0);
+		expect(samples.every((item) => item.moved_from === null && item.sample === true)).toBe(true);
 	});
 });

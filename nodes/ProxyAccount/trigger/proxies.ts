@@ -19,9 +19,11 @@ import type {
 	KnownProxy,
 	MissingMark,
 	NewProxyState,
+	PaidTuple,
 	RemovedState,
 	StatusState,
 } from './state';
+import type { PaidTime } from './moves';
 import { pairMoves } from './moves';
 import { keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
@@ -101,10 +103,20 @@ export function statusItem(
 	};
 }
 
-export function newProxyItem(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
+/**
+ * The item of a new proxy. `movedFrom` is the name it had before Change Location moved it (the
+ * same proxy and paid time under a new name), null for a proxy new to the account.
+ */
+export function newProxyItem(
+	proxy: ProxyRecord,
+	output: OutputOptions,
+	now: number,
+	movedFrom: string | null = null,
+): IDataObject {
 	return {
 		event: 'new_proxy',
 		proxy_name: proxy.proxy_name,
+		moved_from: movedFrom,
 		before: null,
 		after: {
 			proxy_name: proxy.proxy_name,
@@ -197,6 +209,12 @@ export function detectStatusChanges(
  * New Proxy: a proxy name is listed that is not stored. A stored name missing from the list is
  * kept while its grace period lasts (see `keepMissing`), so its return is not new; once it is
  * forgotten, its return is.
+ *
+ * A new name that carries the paid time of a stored name missing from the list is that proxy moved
+ * by Change Location (see `pairMoves`): it is still reported (its name and port are new), with
+ * `moved_from` set to the old name. The old name stays stored while its grace period lasts (so a
+ * partial list that hid it does not make its return new), but loses its paid time: it is found
+ * moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,
@@ -206,13 +224,23 @@ export function detectNewProxies(
 	// The stored names not listed yet: what is left after the loop is missing from this list.
 	const unlisted = new Set(previous?.names ?? []);
 	const names: string[] = [];
-	const events: IDataObject[] = [];
+	const paid: Array<[string, PaidTuple]> = [];
+	const appeared: ProxyRecord[] = [];
 	for (const proxy of uniqueProxies(observation.proxies)) {
 		names.push(proxy.proxy_name);
-		if (!previous || unlisted.delete(proxy.proxy_name)) continue;
-		if (matchesProxyFilters(proxy, params.filters))
-			events.push(newProxyItem(proxy, params.output, observation.now));
+		paid.push([proxy.proxy_name, paidTuple(proxy)]);
+		if (previous && !unlisted.delete(proxy.proxy_name)) appeared.push(proxy);
 	}
+	const moves = pairMoves(
+		storedPaidTimes(previous?.paid, unlisted),
+		appeared.map((proxy): [string, ProxyRecord] => [proxy.proxy_name, proxy]),
+	);
+	const events = appeared
+		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
+		.map((proxy) =>
+			newProxyItem(proxy, params.output, observation.now, moves.get(proxy.proxy_name) ?? null),
+		);
+	const moved = new Set(moves.values());
 	const gone: Array<[string, MissingMark]> = [];
 	const marks = previous?.gone;
 	for (const name of unlisted) {
@@ -225,10 +253,45 @@ export function detectNewProxies(
 		if (mark === undefined) continue;
 		names.push(name);
 		gone.push([name, mark]);
+		const kept = previous?.paid !== undefined ? ownValue(previous.paid, name) : undefined;
+		if (kept !== undefined && !moved.has(name)) paid.push([name, kept]);
 	}
-	const nextState: NewProxyState = { v: STATE_VERSION, event: 'newProxy', names };
+	const nextState: NewProxyState = {
+		v: STATE_VERSION,
+		event: 'newProxy',
+		names,
+		paid: Object.fromEntries(paid),
+	};
 	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
 	return { events, nextState };
+}
+
+/** What New Proxy keeps of a proxy's paid time. */
+function paidTuple(proxy: ProxyRecord): PaidTuple {
+	const text = (value: unknown) => (typeof value === 'string' ? value : null);
+	const autoRenew = proxy.auto_renew as unknown;
+	return [
+		text(proxy.expires_at),
+		text(proxy.added_at),
+		text(proxy.period),
+		typeof autoRenew === 'boolean' ? autoRenew : null,
+	];
+}
+
+/** The paid times kept for the stored names in `missing`, as `pairMoves` reads them. */
+function storedPaidTimes(
+	paid: Record<string, PaidTuple> | undefined,
+	missing: Iterable<string>,
+): Array<[string, PaidTime]> {
+	const out: Array<[string, PaidTime]> = [];
+	if (paid === undefined) return out;
+	for (const name of missing) {
+		const kept = ownValue(paid, name);
+		if (kept === undefined) continue;
+		const [expires_at, added_at, period, auto_renew] = kept;
+		out.push([name, { expires_at, added_at, period, auto_renew }]);
+	}
+	return out;
 }
 
 function compare(a: number, b: number): number {

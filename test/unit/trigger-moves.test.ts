@@ -77,7 +77,8 @@ describe('New Proxy across polls', () => {
 
 	it('a state written before moves were recognized (no paid times) reports a moved proxy as new, with moved_from null', () => {
 		const baseline = detect(null, list(), T0).nextState;
-		const { paid: _paid, ...old } = baseline;
+		const old: NewProxyState = { ...baseline };
+		delete old.paid;
 		const moved = proxy('C', { expires_at: EXPIRES, added_at: ADDED });
 		expect(detect(old, [list()[1], moved], at(10)).events.map((item) => item.moved_from)).toEqual([null]);
 	});

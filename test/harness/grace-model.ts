@@ -223,3 +223,73 @@ export const back = (minutes: number, list: 'full' | 'changed' = 'full'): Step =
 	at: T0 + minutes * MINUTE,
 	list,
 });
+
+// ----- moves (Proxy > Change Location) ---------------------------------------------------------------
+
+/**
+ * The reference model of an account whose proxies are bought, removed and moved, with the truth of
+ * what happened to each proxy: its `identity` (the purchase it comes from) across its names, the
+ * identities `removed` (each to be reported by Proxy Removed exactly once, under one of its names)
+ * and the names `moved` (moved on, so never to be reported unless that proxy is removed later: a
+ * trigger that went back to an older state may only know it by an older name). Every proxy has its own paid time (no two bought in one order), so a move is
+ * never ambiguous. A move keeps `expires_at`, `period` and `auto_renew`; it keeps `added_at` or not
+ * (at random: open for the live service); its new name shows at the next poll or the one after. Only a
+ * proxy in the last poll's list is removed or moved (`lastListed`): the trigger has seen it, and a
+ * moved one cannot reach the end of its grace period (3 polls) before its new name shows.
+ */
+export function movesAccount(rnd: { chance(p: number): boolean; int(min: number, max: number): number }) {
+	const listed = new Map<string, ProxyRecord>();
+	/** New names not shown yet, with the polls they still wait. */
+	const hidden = new Map<string, { record: ProxyRecord; polls: number }>();
+	const removed = new Set<number>();
+	const moved = new Set<string>();
+	const identity = new Map<string, number>();
+	let next = 0;
+	const buy = () => {
+		const i = next++;
+		const name = `PRX-${i}`;
+		identity.set(name, i);
+		listed.set(name, proxy(name, { expires_at: iso(T0 + (200 + i) * HOUR), added_at: iso(T0 - (200 + i) * HOUR) }));
+	};
+	for (let i = 0; i < 20; i++) buy();
+	return {
+		removed,
+		moved,
+		identity: (name: string) => identity.get(name)!,
+		/** Changes the account before a poll: shows due moves, then maybe a purchase, a removal, a move. */
+		step(now: number, lastListed: ReadonlySet<string>) {
+			for (const [name, entry] of hidden) {
+				if (entry.polls-- > 0) continue;
+				hidden.delete(name);
+				listed.set(name, entry.record);
+			}
+			if (rnd.chance(0.05)) buy();
+			// Only what the last poll listed is removed or moved: the trigger has seen it.
+			const seen = () => [...listed.keys()].filter((name) => lastListed.has(name));
+			const pick = (names: string[]) => names[rnd.int(0, names.length - 1)];
+			if (seen().length > 0 && listed.size > 10 && rnd.chance(0.05)) {
+				const name = pick(seen());
+				listed.delete(name);
+				removed.add(identity.get(name)!);
+			}
+			if (seen().length > 0 && listed.size > 10 && rnd.chance(0.08)) {
+				const name = pick(seen());
+				const record = listed.get(name)!;
+				listed.delete(name);
+				moved.add(name);
+				const newName = `PRX-${next++}`;
+				identity.set(newName, identity.get(name)!);
+				const added_at = rnd.chance(0.5) ? record.added_at : iso(now);
+				const copy = { ...record, proxy_name: newName, added_at, city: 'Denver', h_port: 9_000 + next };
+				hidden.set(newName, { record: copy, polls: rnd.int(0, 1) });
+			}
+		},
+		/** Shows the new names of the moves under way at once. */
+		showMoves() {
+			for (const [name, entry] of hidden) listed.set(name, entry.record);
+			hidden.clear();
+		},
+		/** The proxies the account holds and shows now (a partial list may leave some out). */
+		list: () => [...listed.values()],
+	};
+}

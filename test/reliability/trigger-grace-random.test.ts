@@ -4,7 +4,9 @@
  * the state stays bounded and no event is ever repeated.
  */
 
-import type { TriggerState } from '../../nodes/ProxyAccount/trigger/state';
+import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
+import { detectRemoved } from '../../nodes/ProxyAccount/trigger/proxies';
+import type { RemovedState, TriggerState } from '../../nodes/ProxyAccount/trigger/state';
 import { sameJson, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { prng } from '../harness/prng';
 import {
@@ -18,6 +20,9 @@ import {
 	type Item,
 	type Adapter,
 	ADAPTERS,
+	movesAccount,
+	nameOf,
+	proxyFilters,
 } from '../harness/grace-model';
 
 // ----- randomized, still pure ----------------------------------------------------------------------------
@@ -178,5 +183,80 @@ describe('going back to the state of the last emitting poll never repeats an eve
 		// New Proxy and Proxy Expiring report a forgotten entry again when it returns.
 		expect(simulate(ADAPTERS[5], false, 7).repeated.length).toBeGreaterThan(0);
 		expect(simulate(ADAPTERS[3], false, 7).repeated.length).toBeGreaterThan(0);
+	});
+});
+
+/**
+ * Proxy Removed with moves (Proxy > Change Location), against the reference model `movesAccount`:
+ * over 2,000 polls with purchases, removals, moves (the service keeping `added_at` or not, the new
+ * name shown one or two polls later), partial lists (never more than 2 in a row) and n8n 2.x
+ * reverting restarts, every removed proxy is reported exactly once (under one of its names) and a
+ * proxy only moved never.
+ */
+describe('Proxy Removed with moves: every removal reported once, no move ever', () => {
+	function simulate(seed: number, reverts: boolean) {
+		const rnd = prng(seed);
+		const model = movesAccount(rnd);
+		const detect = (previous: TriggerState | null, proxies: ProxyRecord[], now: number) =>
+			detectRemoved(previous as RemovedState | null, { proxies, now }, { event: 'proxyRemoved', filters: proxyFilters });
+		let now = T0;
+		let state = detect(null, model.list(), now).nextState;
+		let saved = state;
+		const shown = new Set(model.list().map(nameOf));
+		let lastListed: ReadonlySet<string> = new Set(shown);
+		const streak = new Map<string, number>();
+		const reported: string[] = [];
+		let maxSize = 0;
+		const poll = (list: ProxyRecord[], revert: boolean) => {
+			// As poll.ts does: back to the last emitting poll's state, its marks restarted.
+			const previous = revert && saved !== state ? withoutMarks(saved) : state;
+			const { events, nextState } = detect(previous, list, now);
+			reported.push(...events.map((item) => String(item.proxy_name)));
+			state = nextState;
+			if (events.length > 0) saved = state;
+			maxSize = Math.max(maxSize, Object.keys((state as RemovedState).known).length);
+		};
+		for (let i = 0; i < 2_000; i++) {
+			now += rnd.int(5, 45) * MINUTE;
+			model.step(now, lastListed);
+			// A partial list hides names already shown, never from more than 2 lists in a row.
+			const list = model.list().filter((record) => {
+				const name = record.proxy_name;
+				const drop = shown.has(name) && (streak.get(name) ?? 0) < 2 && rnd.chance(0.3);
+				streak.set(name, drop ? (streak.get(name) ?? 0) + 1 : 0);
+				return !drop;
+			});
+			for (const record of list) shown.add(record.proxy_name);
+			lastListed = new Set(list.map(nameOf));
+			poll(list, reverts && rnd.chance(0.1));
+		}
+		// Then the moves under way show, and full lists over more than the grace period: every
+		// removal is due.
+		model.showMoves();
+		for (let i = 0; i < 4; i++) {
+			now += 30 * MINUTE;
+			poll(model.list(), false);
+		}
+		return { model, reported, proxies: reported.map(model.identity), maxSize };
+	}
+
+	it.each([1, 3, 16, 19, 22, 42])('seed %i: 2,000 polls, exactly the removed proxies, once each', (seed) => {
+		const { model, proxies, maxSize } = simulate(seed, false);
+		expect(model.moved.size).toBeGreaterThan(50);
+		expect(model.removed.size).toBeGreaterThan(50);
+		// Exactly the removed proxies, each once: none only moved.
+		expect([...proxies].sort((a, b) => a - b)).toEqual([...model.removed].sort((a, b) => a - b));
+		// Bounded: the account (about 20 to 120 proxies) plus those inside their grace period.
+		expect(maxSize).toBeLessThan(model.list().length + 40);
+	});
+
+	it.each([1, 3, 16, 19, 22, 42])('seed %i: with n8n 2.x reverting restarts, never a moved proxy, never twice', (seed) => {
+		const { model, reported, proxies } = simulate(seed, true);
+		// A report names a removed proxy (by a name it had: a reverted trigger may know only an older
+		// one), never one only moved; a proxy bought and removed between two emitting polls can be
+		// lost by a revert (the trigger never knew it), as before moves were recognized.
+		expect(reported.filter((_name, i) => !model.removed.has(proxies[i]))).toEqual([]);
+		expect(new Set(proxies).size).toBe(proxies.length);
+		expect(proxies.length).toBeGreaterThan(model.removed.size * 0.9);
 	});
 });

@@ -217,7 +217,8 @@ describe('detectNewProxies', () => {
 	it('baseline: emits nothing and records every name', () => {
 		const result = detectNewProxies(null, observed([proxy('A'), proxy('B')]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState).toEqual({ v: 2, event: 'newProxy', names: ['A', 'B'] });
+		const paid = [proxy('A').expires_at, proxy('A').added_at, 'weekly', false];
+		expect(result.nextState).toEqual({ v: 2, event: 'newProxy', names: ['A', 'B'], paid: { A: paid, B: paid } });
 	});
 
 	it('a name not stored emits one item, before null', () => {
@@ -227,6 +228,7 @@ describe('detectNewProxies', () => {
 			{
 				event: 'new_proxy',
 				proxy_name: 'B',
+				moved_from: null,
 				before: null,
 				after: { proxy_name: 'B', added_at: iso(T0 - HOUR), expires_at: record.expires_at, network_status: 'online' },
 				record: proxyOutput(record, { simplify: true, includePassword: false, now: T0 }),

@@ -34,7 +34,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'New Proxy',
 				value: 'newProxy',
-				description: 'A proxy appears in the account that was not there at the previous poll',
+				description:
+					'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 			},
 			{
 				name: 'Proxy Expiring',
@@ -46,7 +47,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Proxy Removed',
 				value: 'proxyRemoved',
 				description:
-					'A proxy disappears from the account for good (removed or expired); reported after a grace period of 3 polls and 1 hour',
+					'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
 			},
 			{
 				name: 'Proxy Status Changed',

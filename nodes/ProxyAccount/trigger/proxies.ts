@@ -19,9 +19,12 @@ import type {
 	KnownProxy,
 	MissingMark,
 	NewProxyState,
+	PaidTuple,
 	RemovedState,
 	StatusState,
 } from './state';
+import type { PaidTime } from './moves';
+import { pairMoves } from './moves';
 import { keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
 
@@ -100,10 +103,20 @@ export function statusItem(
 	};
 }
 
-export function newProxyItem(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
+/**
+ * The item of a new proxy. `movedFrom` is the name it had before Change Location moved it (the
+ * same proxy and paid time under a new name), null for a proxy new to the account.
+ */
+export function newProxyItem(
+	proxy: ProxyRecord,
+	output: OutputOptions,
+	now: number,
+	movedFrom: string | null = null,
+): IDataObject {
 	return {
 		event: 'new_proxy',
 		proxy_name: proxy.proxy_name,
+		moved_from: movedFrom,
 		before: null,
 		after: {
 			proxy_name: proxy.proxy_name,
@@ -196,6 +209,12 @@ export function detectStatusChanges(
  * New Proxy: a proxy name is listed that is not stored. A stored name missing from the list is
  * kept while its grace period lasts (see `keepMissing`), so its return is not new; once it is
  * forgotten, its return is.
+ *
+ * A new name that carries the paid time of a stored name missing from the list is that proxy moved
+ * by Change Location (see `pairMoves`): it is still reported (its name and port are new), with
+ * `moved_from` set to the old name. The old name stays stored while its grace period lasts (so a
+ * partial list that hid it does not make its return new), but loses its paid time: it is found
+ * moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,
@@ -205,13 +224,23 @@ export function detectNewProxies(
 	// The stored names not listed yet: what is left after the loop is missing from this list.
 	const unlisted = new Set(previous?.names ?? []);
 	const names: string[] = [];
-	const events: IDataObject[] = [];
+	const paid: Array<[string, PaidTuple]> = [];
+	const appeared: ProxyRecord[] = [];
 	for (const proxy of uniqueProxies(observation.proxies)) {
 		names.push(proxy.proxy_name);
-		if (!previous || unlisted.delete(proxy.proxy_name)) continue;
-		if (matchesProxyFilters(proxy, params.filters))
-			events.push(newProxyItem(proxy, params.output, observation.now));
+		paid.push([proxy.proxy_name, paidTuple(proxy)]);
+		if (previous && !unlisted.delete(proxy.proxy_name)) appeared.push(proxy);
 	}
+	const moves = pairMoves(
+		storedPaidTimes(previous?.paid, unlisted),
+		appeared.map((proxy): [string, ProxyRecord] => [proxy.proxy_name, proxy]),
+	);
+	const events = appeared
+		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
+		.map((proxy) =>
+			newProxyItem(proxy, params.output, observation.now, moves.get(proxy.proxy_name) ?? null),
+		);
+	const moved = new Set(moves.values());
 	const gone: Array<[string, MissingMark]> = [];
 	const marks = previous?.gone;
 	for (const name of unlisted) {
@@ -224,10 +253,45 @@ export function detectNewProxies(
 		if (mark === undefined) continue;
 		names.push(name);
 		gone.push([name, mark]);
+		const kept = previous?.paid !== undefined ? ownValue(previous.paid, name) : undefined;
+		if (kept !== undefined && !moved.has(name)) paid.push([name, kept]);
 	}
-	const nextState: NewProxyState = { v: STATE_VERSION, event: 'newProxy', names };
+	const nextState: NewProxyState = {
+		v: STATE_VERSION,
+		event: 'newProxy',
+		names,
+		paid: Object.fromEntries(paid),
+	};
 	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
 	return { events, nextState };
+}
+
+/** What New Proxy keeps of a proxy's paid time. */
+function paidTuple(proxy: ProxyRecord): PaidTuple {
+	const text = (value: unknown) => (typeof value === 'string' ? value : null);
+	const autoRenew = proxy.auto_renew as unknown;
+	return [
+		text(proxy.expires_at),
+		text(proxy.added_at),
+		text(proxy.period),
+		typeof autoRenew === 'boolean' ? autoRenew : null,
+	];
+}
+
+/** The paid times kept for the stored names in `missing`, as `pairMoves` reads them. */
+function storedPaidTimes(
+	paid: Record<string, PaidTuple> | undefined,
+	missing: Iterable<string>,
+): Array<[string, PaidTime]> {
+	const out: Array<[string, PaidTime]> = [];
+	if (paid === undefined) return out;
+	for (const name of missing) {
+		const kept = ownValue(paid, name);
+		if (kept === undefined) continue;
+		const [expires_at, added_at, period, auto_renew] = kept;
+		out.push([name, { expires_at, added_at, period, auto_renew }]);
+	}
+	return out;
 }
 
 function compare(a: number, b: number): number {
@@ -335,10 +399,16 @@ export function newProxySamples(
 
 // ----- Proxy Removed ----------------------------------------------------------------------------------
 
-/** What Proxy Removed remembers of a proxy: its simplified fields as last listed, never the password. */
+/** The fields Proxy Removed keeps: the simplified ones, and `added_at` to recognize a move. */
+const KNOWN_FIELDS = [...SIMPLE_PROXY_FIELDS, 'added_at'] as const;
+
+/**
+ * What Proxy Removed remembers of a proxy: its simplified fields and `added_at` as last listed,
+ * never the password.
+ */
 export function knownProxy(proxy: ProxyRecord): KnownProxy {
 	const out: KnownProxy = {};
-	for (const field of SIMPLE_PROXY_FIELDS) {
+	for (const field of KNOWN_FIELDS) {
 		const value = proxy[field] as unknown;
 		if (value === undefined) continue;
 		out[field] =
@@ -379,6 +449,11 @@ export function removedItem(
  * list therefore reports nothing, and a proxy that comes back is not reported. When the grace
  * period is over the proxy is reported once (if it matches the filters) and forgotten. Listed
  * proxies are recorded as they are now; the baseline reports nothing.
+ *
+ * A stored proxy that Change Location moved is not removed: when a proxy that was not stored
+ * appears while a stored one is missing, carrying its paid time (see `pairMoves`), the missing one
+ * is forgotten at once, without an event. Ambiguous pairs are not taken: those proxies are
+ * reported as before.
  */
 export function detectRemoved(
 	previous: RemovedState | null,
@@ -392,10 +467,11 @@ export function detectRemoved(
 	const gone: Array<[string, MissingMark]> = [];
 	if (previous) {
 		const marks = previous.gone;
-		for (const name in previous.known) {
-			if (names.has(name) || !Object.prototype.hasOwnProperty.call(previous.known, name)) continue;
+		const missing = missingKnown(previous.known, names);
+		const moved = new Set(pairMoves(missing, appearedKnown(previous.known, next)).values());
+		for (const [name, known] of missing) {
+			if (moved.has(name)) continue;
 			const before = marks !== undefined ? ownValue(marks, name) : undefined;
-			const known = previous.known[name];
 			const mark = stillMissing(before, observation.now);
 			if (mark !== undefined) {
 				next.push([name, known]);
@@ -417,6 +493,27 @@ export function detectRemoved(
 	};
 	if (gone.length > 0) nextState.gone = Object.fromEntries(gone);
 	return { events, nextState };
+}
+
+/** The stored proxies missing from this list (`listed`), with their last known records. */
+function missingKnown(
+	known: Record<string, KnownProxy>,
+	listed: ReadonlySet<string>,
+): Array<[string, KnownProxy]> {
+	const missing: Array<[string, KnownProxy]> = [];
+	for (const name in known) {
+		if (!listed.has(name) && Object.prototype.hasOwnProperty.call(known, name))
+			missing.push([name, known[name]]);
+	}
+	return missing;
+}
+
+/** The listed proxies (`listed`, as recorded now) that were not stored. */
+function appearedKnown(
+	known: Record<string, KnownProxy>,
+	listed: Array<[string, KnownProxy]>,
+): Array<[string, KnownProxy]> {
+	return listed.filter(([name]) => ownValue(known, name) === undefined);
 }
 
 /**

@@ -76,11 +76,28 @@ export interface StatusState {
 	gone?: MissingMarks;
 }
 
+/**
+ * A proxy's paid time as New Proxy keeps it, to recognize a move (see moves.ts): its `expires_at`,
+ * `added_at`, `period` and `auto_renew` (null when the service did not give one).
+ */
+export type PaidTuple = [
+	expiresAt: string | null,
+	addedAt: string | null,
+	period: string | null,
+	autoRenew: boolean | null,
+];
+
 export interface NewProxyState {
 	v: typeof STATE_VERSION;
 	event: 'newProxy';
 	/** Names of the proxies listed at the last poll, then the names kept while missing. */
 	names: string[];
+	/**
+	 * Name => paid time, for the names in `names` that may still be found moved. A name found moved
+	 * keeps its place in `names` (its return is not new) but leaves this map (it moved once). Left
+	 * out by a state written before moves were recognized: its missing names are never found moved.
+	 */
+	paid?: Record<string, PaidTuple>;
 	/** Marks of the names in `names` that are missing from the latest list; left out when none. */
 	gone?: MissingMarks;
 }
@@ -132,6 +149,7 @@ const STATE_KEYS = [
 	'reported',
 	'status',
 	'names',
+	'paid',
 	'gone',
 	'known',
 	'below',
@@ -186,6 +204,29 @@ function knownMap(value: unknown): Record<string, KnownProxy> | undefined {
 	return value as Record<string, KnownProxy>;
 }
 
+function isPaidTuple(value: unknown): value is PaidTuple {
+	if (!Array.isArray(value) || value.length !== 4) return false;
+	const [expiresAt, addedAt, period, autoRenew] = value as unknown[];
+	const text = (v: unknown) => v === null || typeof v === 'string';
+	return (
+		text(expiresAt) &&
+		text(addedAt) &&
+		text(period) &&
+		(autoRenew === null || typeof autoRenew === 'boolean')
+	);
+}
+
+/**
+ * The stored paid times of New Proxy (the map itself, as for `stringMap`): undefined when there
+ * are none (a state written before moves were recognized), null when they are damaged.
+ */
+function paidMap(value: unknown): Record<string, PaidTuple> | undefined | null {
+	if (value === undefined) return undefined;
+	if (!isRecord(value)) return null;
+	for (const key in value) if (!isPaidTuple(value[key])) return null;
+	return value as Record<string, PaidTuple>;
+}
+
 /**
  * The stored missing marks (the map itself, as for `stringMap`): undefined when there are none,
  * null when they are damaged. A version 1 state has none.
@@ -229,7 +270,10 @@ export function loadState(staticData: IDataObject, event: TriggerEvent): Trigger
 		case 'newProxy': {
 			const names = staticData.names;
 			if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
-			return { v: STATE_VERSION, event, names: names as string[], ...marks };
+			const paid = paidMap(staticData.paid);
+			if (paid === null) return null;
+			const kept = paid === undefined ? {} : { paid };
+			return { v: STATE_VERSION, event, names: names as string[], ...kept, ...marks };
 		}
 		case 'proxyRemoved': {
 			const known = knownMap(staticData.known);

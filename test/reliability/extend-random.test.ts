@@ -207,7 +207,10 @@ function check(s: Scenario, names: string[], result: NodeResult, ledger: Array<{
 		const index = (item.pairedItem as { item: number }).item;
 		const json = item.json;
 		const isError = json.error !== undefined;
-		const figure = isError ? undefined : json.charged;
+		// A charge above the quote or the cap is an error item that still states what was charged
+		// (an item repeating the same proxy carries that item's error: its figure is the first one's).
+		const overcharged = isError && firstItemOf.get(name) === index ? /was extended \(charged ([\d.]+)\), but the service charged more than allowed/.exec(String(json.error)) : null;
+		const figure = overcharged ? Number(overcharged[1]) : isError ? undefined : json.charged;
 		const ledgerAmount = charged.get(name) ?? 0;
 		const text = `${String(json.error ?? '')} ${String(json.message ?? '')} ${String(json.note ?? '')} ${String(json.reason ?? '')}`;
 		if (json.status === 'skipped' && /same proxy and extension/.test(String(json.reason))) tally.skippedRepeats += 1;

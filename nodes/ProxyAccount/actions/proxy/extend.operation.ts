@@ -780,13 +780,14 @@ export async function execute(
 		}
 		if (entry.overcharge !== undefined) {
 			// Charged more than quoted or capped: never a plain success, the error output gets it.
+			const listed = entry.amount !== null;
 			fail(
 				p.item,
 				new NodeOperationError(
 					node,
-					`Proxy \u201c${p.name}\u201d was extended${paid}, but the service charged more than allowed [item ${p.item}]`,
+					`Proxy \u201c${p.name}\u201d ${listed ? `was extended${paid}` : 'may have been extended'}, but the service charged more than allowed [item ${p.item}]`,
 					{
-						description: `${entry.overcharge}. The extension was applied and paid: do not run it again. ${progress()} Check the wallet (Proxy Account > Get Funds) and ask the service about the difference.`,
+						description: `${entry.overcharge}. ${listed ? 'The extension was applied and paid: do not run it again.' : 'The service\u2019s answer did not list this proxy: its extension may have been applied and charged.'} ${progress()} Check the wallet (Proxy Account > Get Funds) and ask the service about the difference.`,
 						itemIndex: p.item,
 					},
 				),

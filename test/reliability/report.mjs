@@ -12,6 +12,7 @@ const target = join(here, '..', '..', 'docs', 'RELIABILITY.md');
 
 const TABLES = [
 	['fault-matrix', 'Fault matrix'],
+	['guards', 'Guards'],
 	['bad-input', 'Bad input'],
 	['secret-audit', 'Secret audit'],
 	['load', 'Load'],
@@ -171,6 +172,38 @@ out.push('');
 out.push('### Every cell');
 out.push('');
 out.push(detailTable(matrix));
+out.push('');
+
+// Guards: a grid of the money operations against agents, retries and a service that does not do what was asked.
+const guards = byOrder('guards', of('guards'));
+const guardColumns = order.guards?.columns ?? [];
+const guardRows = (order.guards?.rows ?? []).filter((row) => guards.some((cell) => cell.row === row));
+out.push('## Guards');
+out.push('');
+out.push(
+	`${guards.length} cells, ${guards.filter((c) => c.pass).length} passed. The account operations that spend, commit, destroy or command, each against what an AI agent, n8n and a service that does not do what was asked can do (test/reliability/guard-matrix.test.ts). Every cell is a real workflow execution against a simulator of its own; the property is proven from the simulator\u2019s ledger and request log.`,
+);
+out.push('');
+out.push('- **agent-filled limit**: the node runs as an AI agent\u2019s tool (its `\u2026Tool` type) and the limit (Maximum Total Cost, the confirmation, Allow as AI Tool, Maximum Renewal Commitment) is filled by the agent (`$fromAI(\u2026)` or an expression reading the tool\u2019s input): it counts as not set, so the operation refuses with nothing sent.');
+out.push('- **execution retry**: n8n\u2019s Retry of a failed execution (execution mode `retry`) runs the node again: what may already have happened is never sent again.');
+out.push('- **item-dependent option**: a run-wide option set by an expression that gives two items different values: refused before anything is sent, naming the option.');
+out.push('- **charge above the cap**: the service charges more than the quote or the cap (the price moves between quote and order, or the quote is rewritten): never a plain success; the error output gets the item with both amounts.');
+out.push('- **echo mismatch**: the service\u2019s answer differs from the request (another interval applied, no name in the reply, someone else\u2019s purchase meanwhile): the item says what the service did, never what was asked, and never names a proxy this run did not buy or move.');
+out.push('');
+const guardHeader = ['Operation', ...guardColumns];
+out.push(`| ${guardHeader.map(esc).join(' | ')} |`);
+out.push(`|${guardHeader.map(() => '---').join('|')}|`);
+for (const row of guardRows) {
+	const line = guardColumns.map((column) => {
+		const cell = guards.find((c) => c.row === row && c.column === column);
+		return cell ? `${mark(cell)} ${esc(cell.short ?? '')}` : '\u2014';
+	});
+	out.push(`| ${esc(row)} (${count(guards.filter((c) => c.row === row))}) | ${line.join(' | ')} |`);
+}
+out.push('');
+out.push('\u2014: nothing to guard there. Remove and Rotate IP charge nothing, and their replies carry no settings; Rotate IP has no limit for an agent to fill, as it costs nothing. Change Location has no cap to pass: what a move costs is not published, so as a tool it needs Allow as AI Tool and a Keep Wallet At Least, both set by the builder.');
+out.push('');
+out.push(detailTable(guards));
 out.push('');
 
 const bad = byOrder('bad-input', of('bad-input'));

@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { sentOnceTimeoutOption } from './descriptions';
+import { runWideOptions } from './runOptions';
 import type { DeviceOptions } from './device';
 import {
 	isSet,
@@ -46,13 +47,17 @@ export const waitUntilAllowedOptions: INodeProperties[] = [
 	sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A command'),
 ];
 
-/** The run's options, from the first item: they concern the whole run, so a refusal names no item. */
+/**
+ * The run's options: they concern the whole run (the same for every item, see runOptions.ts), so
+ * a refusal names no item. `properties` are the operation's, for the option names in a refusal.
+ */
 export function readDeviceOptions(
 	ctx: IExecuteFunctions,
+	properties: INodeProperties[],
 	confirm?: { option: string; label: string; timeoutOption: string },
 ): DeviceOptions & { raw: IDataObject } {
 	const node = ctx.getNode();
-	const raw = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const raw = runWideOptions(ctx, ctx.getInputData().length, properties);
 	const whole = (name: string, label: string, min: number, max: number, fallback: number) =>
 		isSet(raw, name)
 			? parseWholeNumber(

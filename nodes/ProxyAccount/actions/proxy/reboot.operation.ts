@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { proxyLocator, runWideOptionsCollection } from '../../helpers/descriptions';
 import { runDeviceCommand } from '../../helpers/device';
 import {
 	concurrencyOption,
@@ -22,7 +22,7 @@ export const operation: OperationInfo = {
 
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to reboot. With several input items, each item names one proxy.'),
-	optionsCollection([concurrencyOption, ...waitUntilAllowedOptions]),
+	runWideOptionsCollection([concurrencyOption, ...waitUntilAllowedOptions]),
 ];
 
 export async function execute(
@@ -31,7 +31,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	let options: ReturnType<typeof readDeviceOptions>;
 	try {
-		options = readDeviceOptions(this);
+		options = readDeviceOptions(this, properties);
 	} catch (error) {
 		return itemResults(this, items.length).failAll(error);
 	}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator } from '../../helpers/descriptions';
+import { proxyLocator, runWideOptionsCollection } from '../../helpers/descriptions';
 import { runDeviceCommand } from '../../helpers/device';
 import {
 	concurrencyOption,
@@ -24,7 +24,7 @@ export const operation: OperationInfo = {
 
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to give a new IP. With several input items, each item names one proxy.'),
-	optionsCollection([
+	runWideOptionsCollection([
 		concurrencyOption,
 		{
 			displayName: 'New IP Timeout (Seconds)',
@@ -63,7 +63,7 @@ export async function execute(
 	let limitedKey: string | undefined;
 	let limitedOnly = false;
 	try {
-		options = readDeviceOptions(this, {
+		options = readDeviceOptions(this, properties, {
 			option: 'waitForNewIp',
 			label: 'Wait for New IP',
 			timeoutOption: 'newIpTimeoutSeconds',

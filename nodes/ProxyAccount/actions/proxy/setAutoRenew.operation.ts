@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -249,7 +250,7 @@ export async function execute(
 	// 2. Items naming the same proxy: one line when they agree, all fail when they do not.
 	const byName = new Map<string, Wanted[]>();
 	for (const w of wanted) byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
-	const lines: Array<{ line: AutoRenewLine; items: number[] }> = [];
+	let lines: Array<{ line: AutoRenewLine; items: number[] }> = [];
 	for (const [name, group] of byName) {
 		const first = group[0];
 		const agree = group.every(
@@ -276,6 +277,15 @@ export async function execute(
 			line: { proxy_name: name, auto_renew: first.autoRenew, interval: first.interval },
 			items: group.map((w) => w.item),
 		});
+	}
+
+	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
+	// before anything is sent, the look-up included.
+	if (commitmentCap === undefined && runsAsAgentTool(this)) {
+		const refusal = uncappedToolRefusal(node);
+		for (const entry of lines.filter(({ line }) => line.auto_renew))
+			for (const item of entry.items) fail(item, refusal);
+		lines = lines.filter(({ line }) => !line.auto_renew);
 	}
 
 	// 3. One look-up: a proxy the account does not have fails its items, not its batch.
@@ -317,7 +327,7 @@ export async function execute(
 	// 4. What turning auto-renew on commits the wallet to: within the cap, or nothing is sent. As an
 	//    AI agent's tool, turning it on needs a cap the builder set.
 	const turningOn = known.filter((entry) => entry.line.auto_renew);
-	if (turningOn.length > 0 && (commitmentCap !== undefined || runsAsAgentTool(this))) {
+	if (turningOn.length > 0 && commitmentCap !== undefined) {
 		const refusal = await commitmentRefusal(this, turningOn, records, commitmentCap, timeoutMs);
 		if (refusal !== undefined) {
 			for (const entry of known) for (const item of entry.items) fail(item, refusal);
@@ -372,28 +382,29 @@ function collect(count: number, results: Map<number, INodeExecutionData[]>) {
 	return out;
 }
 
+/** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */
+function uncappedToolRefusal(node: INode): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
+		{
+			description:
+				'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of the proxies a call turns on may cost (a value the agent fills in does not count). Nothing was sent.',
+		},
+	);
+}
+
 /**
- * Why turning auto-renew on may not go ahead: no cap where one is needed (an AI agent's tool), or
- * one renewal of each proxy (Interval x its own period, quoted by the service) would pass the cap.
+ * Why turning auto-renew on may not go ahead: one renewal of each proxy (Interval x its own period, quoted by the service) would pass the cap.
  */
 async function commitmentRefusal(
 	ctx: IExecuteFunctions,
 	turningOn: Array<{ line: AutoRenewLine; items: number[] }>,
 	records: Map<string, ProxyRecord>,
-	cap: number | undefined,
+	cap: number,
 	timeoutMs: number,
 ): Promise<NodeApiError | NodeOperationError | undefined> {
 	const node = ctx.getNode();
-	if (cap === undefined) {
-		return new NodeOperationError(
-			node,
-			'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
-			{
-				description:
-					'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of the proxies a call turns on may cost (a value the agent fills in does not count). Nothing was sent.',
-			},
-		);
-	}
 	const lines: QuoteLine[] = turningOn.map(({ line }) => {
 		const record = records.get(line.proxy_name)!;
 		return {

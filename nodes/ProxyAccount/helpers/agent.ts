@@ -1,4 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { isSet, parseAmount } from './validation';
 
 /*
  * When the node runs as an AI agent's tool. n8n offers a node with `usableAsTool` to agents as a
@@ -79,4 +81,22 @@ export function builderLimit<T>(
 ): T | undefined {
 	if (value === undefined || !runsAsAgentTool(ctx)) return value;
 	return isBuilderValue(rawParameter(ctx, path)) ? value : undefined;
+}
+
+/**
+ * An amount limit of the run's Options (Maximum Total Cost, Keep Wallet At Least, …) as it counts:
+ * parsed when set, and undefined when not set or, as an AI agent's tool, not set by the builder.
+ */
+export function limitOption(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	options: IDataObject,
+	name: string,
+	label: string,
+): number | undefined {
+	if (!isSet(options, name)) return undefined;
+	return builderLimit(
+		ctx,
+		`options.${name}`,
+		parseAmount(ctx.getNode(), undefined, options[name], label),
+	);
 }

@@ -118,19 +118,7 @@ export async function runDeviceCommand(
 	});
 	if (refusal) return run.failAll(refusal);
 	const { wanted, repeats } = wantedProxies(ctx, items.length, run);
-	const finish = () => {
-		for (const repeat of repeats) {
-			const failure = run.failures.get(repeat.first);
-			if (failure) run.fail(repeat.item, failure);
-			else
-				run.set(repeat.item, {
-					proxy_name: repeat.name,
-					status: 'skipped',
-					reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
-				});
-		}
-		return run.output();
-	};
+	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 
 	// One read of the list: unknown proxies fail before anything is sent, and each proxy's last

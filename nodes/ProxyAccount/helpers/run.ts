@@ -34,6 +34,26 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 			results[itemIndex] = { json, pairedItem: { item: itemIndex } };
 		},
 		output,
+		/**
+		 * The items that named a proxy an earlier item already stands for: that item's failure, or
+		 * `skipped`; then the output.
+		 */
+		finishRepeats(repeats: Array<{ item: number; name: string; first: number }>) {
+			for (const repeat of repeats) {
+				const failure = failures.get(repeat.first);
+				if (failure) fail(repeat.item, failure);
+				else
+					results[repeat.item] = {
+						json: {
+							proxy_name: repeat.name,
+							status: 'skipped',
+							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+						},
+						pairedItem: { item: repeat.item },
+					};
+			}
+			return output();
+		},
 	};
 }
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { builderLimit } from '../../helpers/agent';
+import { limitOption } from '../../helpers/agent';
 import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
 import {
@@ -29,7 +29,6 @@ import { walletFloorRefusal } from '../../helpers/wallet';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
-	parseAmount,
 	parseBoolean,
 	parseInterval,
 	parseName,
@@ -163,20 +162,8 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 		dryRun: isSet(options, 'dryRun')
 			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
 			: false,
-		maxTotalCost: builderLimit(
-			ctx,
-			'options.maxTotalCost',
-			isSet(options, 'maxTotalCost')
-				? parseAmount(node, undefined, options.maxTotalCost, 'Maximum Total Cost')
-				: undefined,
-		),
-		floor: builderLimit(
-			ctx,
-			'options.keepWalletAtLeast',
-			isSet(options, 'keepWalletAtLeast')
-				? parseAmount(node, undefined, options.keepWalletAtLeast, 'Keep Wallet At Least')
-				: undefined,
-		),
+		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
+		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
 		wait: isSet(options, 'waitForNewProxies')
 			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
 			: false,

@@ -15,7 +15,7 @@ import {
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
 import { asNodeError, once } from '../../helpers/execution';
-import { builderLimit } from '../../helpers/agent';
+import { builderLimit, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { runWideOptions } from '../../helpers/runOptions';
@@ -24,7 +24,6 @@ import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../he
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
-	parseAmount,
 	parseBoolean,
 	parseName,
 	parseTimeoutSeconds,
@@ -149,13 +148,7 @@ export async function execute(
 					? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
 					: undefined,
 			) === true;
-		floor = builderLimit(
-			this,
-			'options.keepWalletAtLeast',
-			isSet(options, 'keepWalletAtLeast')
-				? parseAmount(node, undefined, options.keepWalletAtLeast, 'Keep Wallet At Least')
-				: undefined,
-		);
+		floor = limitOption(this, options, 'keepWalletAtLeast', 'Keep Wallet At Least');
 	} catch (error) {
 		return run.failAll(error);
 	}

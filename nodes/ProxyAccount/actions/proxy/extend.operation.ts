@@ -11,7 +11,6 @@ import { hoursUntil, expiresWithin } from '../../helpers/time';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
-	parseAmount,
 	parseBoolean,
 	parseHours,
 	parseInterval,
@@ -36,7 +35,7 @@ import {
 	RUN_WIDE_NOTE,
 } from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
-import { builderLimit } from '../../helpers/agent';
+import { limitOption } from '../../helpers/agent';
 import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
 import { agentRefusal, retryRefusal, spendingLimitMissing } from '../../helpers/run';
 import { walletFloorRefusal } from '../../helpers/wallet';
@@ -211,20 +210,8 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 			? parseBoolean(node, RUN_WIDE, options.dryRun, 'Dry Run')
 			: false,
 		// As an AI agent's tool, a cap the agent filled in counts as no cap.
-		maxTotalCost: builderLimit(
-			ctx,
-			'options.maxTotalCost',
-			isSet(options, 'maxTotalCost')
-				? parseAmount(node, RUN_WIDE, options.maxTotalCost, 'Maximum Total Cost')
-				: undefined,
-		),
-		floor: builderLimit(
-			ctx,
-			'options.keepWalletAtLeast',
-			isSet(options, 'keepWalletAtLeast')
-				? parseAmount(node, RUN_WIDE, options.keepWalletAtLeast, 'Keep Wallet At Least')
-				: undefined,
-		),
+		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
+		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
 		window: isSet(options, 'onlyIfExpiringWithinHours')
 			? parseHours(
 					node,

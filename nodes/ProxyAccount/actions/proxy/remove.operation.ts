@@ -148,19 +148,7 @@ export async function execute(
 			run.fail(i, error);
 		}
 	}
-	const finish = () => {
-		for (const repeat of repeats) {
-			const failure = run.failures.get(repeat.first);
-			if (failure) run.fail(repeat.item, failure);
-			else
-				run.set(repeat.item, {
-					proxy_name: repeat.name,
-					status: 'skipped',
-					reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
-				});
-		}
-		return run.output();
-	};
+	const finish = () => run.finishRepeats(repeats);
 	if (first.size === 0) return finish();
 
 	// The confirmation: exactly the number of different proxies named (a Dry Run says what it must be).

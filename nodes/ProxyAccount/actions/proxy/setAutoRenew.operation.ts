@@ -13,7 +13,7 @@ import {
 	proxyLocator,
 	RUN_WIDE_NOTE,
 } from '../../helpers/descriptions';
-import { builderLimit, runsAsAgentTool } from '../../helpers/agent';
+import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { proxiesCount } from '../../helpers/charges';
 import { runWideOptions } from '../../helpers/runOptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
@@ -21,7 +21,6 @@ import { paired } from '../../helpers/output';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
-	parseAmount,
 	parseBoolean,
 	parseInterval,
 	parseName,
@@ -199,12 +198,11 @@ export async function execute(
 			: DEFAULT_BATCH_SIZE;
 		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
 		// As an AI agent's tool, a commitment the agent filled in counts as none.
-		commitmentCap = builderLimit(
+		commitmentCap = limitOption(
 			this,
-			'options.maxRenewalCommitment',
-			isSet(options, 'maxRenewalCommitment')
-				? parseAmount(node, undefined, options.maxRenewalCommitment, 'Maximum Renewal Commitment')
-				: undefined,
+			options,
+			'maxRenewalCommitment',
+			'Maximum Renewal Commitment',
 		);
 	} catch (error) {
 		for (let i = 0; i < items.length; i++) fail(i, error);

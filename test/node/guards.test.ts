@@ -225,6 +225,16 @@ describe('Run-wide options: an item-dependent expression is refused, naming the 
 		expect(sim.ledger).toHaveLength(0);
 	});
 
+	it('Quote: Simplify and Combine All Items hold for the run too', async () => {
+		const city = cityWith('att', 1).city;
+		const result = await run(
+			{ parameters: { resource: 'price', operation: 'quote', lines: { line: [{ carrier: 'AT&T', city, interval: 1, period: 'weekly' }] }, simplify: '={{ $json.simple }}' } },
+			[{ simple: true }, { simple: false }],
+		);
+		expect(result.error?.message).toBe('Simplify must be the same for every item of the run, but it is true for item 0 and false for item 1');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
 	it('an expression that gives every item the same value runs as usual', async () => {
 		const [a, b] = names();
 		const result = await run(extend({ dryRun: '={{ $json.dry }}' }), [{ name: a, dry: true }, { name: b, dry: true }]);

@@ -26,6 +26,7 @@ import {
 } from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
 import { quotePrices, requestErrorFacts } from '../../transport';
+import { runWideParameter } from '../../helpers/runOptions';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -81,7 +82,7 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send one quote for the lines of all input items together (e.g. one line per item, priced with bulk discounts) instead of one quote per item',
+			'Whether to send one quote for the lines of all input items together (e.g. one line per item, priced with bulk discounts) instead of one quote per item. One value for the whole run.',
 	},
 	{
 		displayName: 'Simplify',
@@ -89,7 +90,7 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it',
+			'Whether to return one item per line (unit price, member price, line total, quote totals and savings) instead of the quote as the service returns it. One value for the whole run.',
 	},
 	optionsCollection([readTimeoutOption]),
 ];
@@ -199,8 +200,17 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const simplify = this.getNodeParameter('simplify', 0, true) as boolean;
-	const combine = this.getNodeParameter('combineItems', 0, false) as boolean;
+	// Both hold for the whole run: an expression that gives items different values is refused.
+	let simplify: boolean;
+	let combine: boolean;
+	try {
+		simplify = runWideParameter(this, items.length, properties, 'simplify', true) as boolean;
+		combine = runWideParameter(this, items.length, properties, 'combineItems', false) as boolean;
+	} catch (error) {
+		const refusal = asNodeError(this, error);
+		if (!this.continueOnFail()) throw refusal;
+		return items.map((_, i) => errorItem(refusal, i));
+	}
 	if (!combine) {
 		return await forEachItem(this, items, async (i) => {
 			const lines = readLines(this, i);

@@ -1,0 +1,40 @@
+/**
+ * Which raw parameter values are the builder's own (helpers/agent.ts `isBuilderValue`): a literal,
+ * or an expression that reads no agent input. As an AI agent's tool, only those count as limits.
+ */
+import { isBuilderValue } from '../../nodes/ProxyAccount/helpers/agent';
+
+describe('isBuilderValue', () => {
+	it.each([
+		[100, 'a number'],
+		[true, 'a boolean'],
+		['250', 'a text that is no expression'],
+		['={{ 500 * 2 }}', 'an expression of constants'],
+		['={{ $vars.maxSpend }}', 'a workflow variable'],
+		["={{ $('Config').first().json.cap }}", 'another node by name'],
+		['={{ $node["Config"].json.cap }}', 'another node by the legacy name'],
+		['={{ $now.hour < 6 ? 50 : 100 }}', 'the clock'],
+		['={{ "costs $json" }}', '$json only inside a string'],
+		["={{ $max(10, 20) }}", "n8n's pure helpers"],
+	])('%p (%s) is the builder\u2019s', (raw) => {
+		expect(isBuilderValue(raw)).toBe(true);
+	});
+
+	it.each([
+		[undefined, 'not set'],
+		["={{ $fromAI('cap', 'the cap', 'number') }}", '$fromAI'],
+		["={{ $fromai('cap') }}", '$fromai'],
+		["={{ $FROMAI('cap') }}", 'any case'],
+		["={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('cap') }}", "n8n's generated override"],
+		["={{ '$fromAI' }}", '$fromAI even inside a string (a nested expression could evaluate it)'],
+		['={{ $json.cap }}', 'the tool input'],
+		['={{ $input.first().json.cap }}', '$input'],
+		['={{ $binary.data }}', '$binary'],
+		['={{ $parameter.options }}', "the node's own parameters (the agent may fill some)"],
+		['={{ $item(0).$node }}', 'the legacy $item'],
+		['={{ `${$json.cap}` }}', 'a template literal interpolating $json'],
+		['={{ Math.min(100, $json.cap) }}', 'an expression that could only lower it'],
+	])('%p (%s) is not', (raw) => {
+		expect(isBuilderValue(raw)).toBe(false);
+	});
+});

@@ -390,6 +390,27 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);
 	});
 
+	it('two calls that read the wallet at the same moment can both pass: below the floor by at most one call\'s charge', async () => {
+		// Every call extends one proxy by one week (Period: Weekly), whatever the proxy's own period.
+		const weekly = names();
+		const call = (name: string) => run(extend({ maxTotalCost: 200, keepWalletAtLeast: 900 }, 'proxyAccountTool'), [{ name }]);
+		// One after the other: the second is refused.
+		sim.account().balance = 1_000;
+		const first = await call(weekly[0]);
+		const second = await call(weekly[1]);
+		expect([first.status, second.status]).toEqual(['success', 'error']);
+		// At the same moment (both wallet reads answered before either charge): both pass, within one call's cap.
+		sim.resetLogs();
+		sim.account().balance = 1_000;
+		sim.injectFault({ route: 'GET /v1/funds', kind: 'latency', delayMs: 400, times: 2 });
+		const both = await Promise.all([call(weekly[2]), call(weekly[3])]);
+		const charged = sim.ledger.reduce((sum, entry) => sum + entry.amount, 0);
+		expect(both.map((r) => r.error?.message ?? r.status)).toEqual(['success', 'success']);
+		expect(sim.account().balance).toBeLessThan(900);
+		expect(sim.account().balance).toBeGreaterThanOrEqual(900 - 200);
+		expect(charged).toBeLessThanOrEqual(2 * 200);
+	});
+
 	it('Buy reads the wallet before it orders and buys nothing that would pass the floor', async () => {
 		const city = cityWith('att', 1).city;
 		sim.account().balance = 150;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (reads README.md); never shipped */
 /**
  * What builders see of the nodes before they open one: the node's, the trigger's and package.json's
  * descriptions name every operation and event, and the node creator lists each trigger event in
@@ -5,6 +6,9 @@
  * each resource's index) and the events from the trigger's Event option, so an operation or event
  * added later must be named too.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
@@ -72,5 +76,34 @@ describe('trigger events in the node creator', () => {
 			for (const word of String(event.action).split(' ')) expect(word[0]).toBe(word[0].toUpperCase());
 		}
 		expect(events.find((e) => e.value === 'ipChanged')?.action).toBe('On IP Changed');
+	});
+});
+
+describe('the README uses the labels the editor shows for dropdowns loaded from the service', () => {
+	/** Every property, also those inside collections and fixed collections. */
+	function allProperties(properties: INodeProperties[]): INodeProperties[] {
+		return properties.flatMap((property) => [
+			property,
+			...((property.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>).flatMap((option) =>
+				'displayName' in option && 'type' in option ? allProperties([option]) : allProperties((option as { values?: INodeProperties[] }).values ?? []),
+			),
+		]);
+	}
+	const properties = allProperties([...nodeProperties, ...new ProxyAccountTrigger().description.properties]);
+	const labels = new Set(properties.map((p) => p.displayName));
+	const loaded = [...new Set(properties.filter((p) => p.typeOptions?.loadOptionsMethod !== undefined).map((p) => p.displayName))];
+	const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+
+	it('each is labelled "... Name or ID" ("... Names or IDs" for a list), as n8n\u2019s linter requires', () => {
+		expect(loaded.length).toBeGreaterThanOrEqual(5);
+		for (const label of loaded) expect(label).toMatch(/ (Name or ID|Names or IDs)$/);
+	});
+
+	it.each(loaded)('%s: named so in the README, never by a shorter label the editor does not show', (label) => {
+		expect(readme).toContain(label);
+		const bare = label.replace(/ (Name or ID|Names or IDs)$/, '');
+		if (labels.has(bare)) return; // another field really is called so (e.g. the City filter)
+		expect(readme).not.toContain(`*${bare}*`);
+		expect(readme).not.toContain(`> ${bare} |`);
 	});
 });

@@ -72,6 +72,7 @@ async function main() {
 					`  ${String(proxy.previous_expires_at)} -> ${String(proxy.new_expires_at)}`,
 			);
 		}
+		line(`  Summary node: ${String(first.output('Summary')[0]?.json.summary)}`);
 		line(`  Wallet: ${money(walletBefore)} -> ${money(sim.account().balance)} (charged ${money(walletBefore - sim.account().balance)})`);
 		const chargesAfterFirst = sim.ledger.length;
 		const second = await harness.runWorkflow(autoExtend, { credentials, mode: 'trigger', items: [{ timestamp: new Date().toISOString() }] });
@@ -80,6 +81,7 @@ async function main() {
 			`  Run 2 (the schedule fires again): ${second.output('Proxies Expiring Within 24 Hours').length} proxies expiring, ` +
 				`${sim.ledger.length - chargesAfterFirst} charged: a repeated run pays once`,
 		);
+		line(`  Summary node: ${String(second.output('Summary')[0]?.json.summary)}`);
 
 		// 3. Stock alert from the polling trigger -------------------------------------------------
 		heading('Stock alert (examples/stock-alert.json)');

@@ -27,7 +27,8 @@ export class ProxyAccount implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: subtitleExpression(RESOURCES),
-		description: 'Quote, extend and read mobile proxies and city stock of a Proxy Account',
+		description:
+			'Runs a Proxy Account of mobile proxies. Proxy: Get, Get Many, Extend, Buy, Change Location, Remove, Rotate IP, Reboot, Set Auto Rotation, Set IPv4, Set Authentication, Set Auto-Renew. Price: Quote. Stock: Get Many. Account: Get Funds.',
 		defaults: { name: 'Proxy Account' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

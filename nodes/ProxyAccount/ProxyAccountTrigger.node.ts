@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { proxyAccountApiTest } from './methods/credentialTest';
 import { getCarriers, getNetworkStatusesOrAny, getStockCarriers } from './methods/loadOptions';
-import { triggerProperties } from './trigger/description';
+import { eventSubtitle, triggerProperties } from './trigger/description';
 import { pollTrigger } from './trigger/poll';
 
 export class ProxyAccountTrigger implements INodeType {
@@ -21,10 +21,9 @@ export class ProxyAccountTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ {"stockChanged": "Stock Changed", "proxyExpiring": "Proxy Expiring", "proxyStatusChanged": "Proxy Status Changed", "newProxy": "New Proxy", "proxyRemoved": "Proxy Removed"}[$parameter["event"]] }}',
+		subtitle: eventSubtitle(triggerProperties),
 		description:
-			'Starts the workflow when city stock changes, a proxy nears its expiry, changes status or is added',
+			'Starts the workflow on a Proxy Account event: Stock Changed, Proxy Expiring, Proxy Status Changed, New Proxy, Proxy Removed, IP Changed or Low Funds',
 		defaults: { name: 'Proxy Account Trigger' },
 		polling: true,
 		inputs: [],

@@ -47,7 +47,31 @@ describe('Proxy Account simulator control API (/__sim/)', () => {
 		expect(state.carriers.map((c: { key: string }) => c.key)).toEqual(['att', 'verizon', 'tmobile']);
 		expect(state.cities).toBe(8);
 		expect(res.text).not.toContain(sim.demoApiKey);
+		expect(res.text).not.toContain('"password"');
 		expect(res.text).not.toContain('pa_live_other_account_000000000000000');
+	});
+
+	it('GET /__sim/state lists what the README says: the demo account\u2019s proxies and the stock by city', async () => {
+		const state = (await control.call('GET', '/__sim/state')).json.data;
+		const demo = sim.account();
+		expect(state.proxies).toEqual(
+			Array.from(demo.proxies.values()).map((p) => ({
+				proxy_name: p.proxy_name,
+				isp: p.isp,
+				city: p.city,
+				state: p.state,
+				expires_at: p.expires_at,
+				network_status: p.network_status,
+				auto_renew: p.auto_renew,
+			})),
+		);
+		expect(state.proxies).toHaveLength(5);
+		expect(state.stock).toEqual(sim.stock.map((c) => ({ city: c.city, state: c.state, open: c.open, counts: c.counts })));
+		expect(state.stock).toHaveLength(8);
+		// A name from the state works in the control API, as the README's walk-through uses it.
+		const name = state.proxies[0].proxy_name;
+		const changed = await control.call('POST', '/__sim/proxy', { body: { name, network_status: 'offline' } });
+		expect(changed.json.data).toMatchObject({ proxy_name: name, network_status: 'offline' });
 	});
 
 	it('POST /__sim/clock: advances or sets the clock', async () => {

@@ -3,6 +3,7 @@
  * over real loopback HTTP: charges and stock before the 202, effects after their delay.
  */
 import { ProxyAccountSimulator } from '../simulator';
+import { cityCode } from '../simulator/seed';
 import { simClient } from '../simulator/testkit';
 import type { SimClient } from '../simulator/testkit';
 
@@ -43,6 +44,22 @@ describe('Proxy Account simulator: deploy, swap, remove', () => {
 			);
 		});
 
+		it('a bought proxy is named after its city, as seeded ones are (PRX-US-<city code><node>-<seq>), one name each', async () => {
+			const cities = sim.stock.filter((c) => c.open && c.counts.att >= 1 && c.counts.verizon >= 1).slice(0, 4);
+			expect(new Set(cities.map((c) => cityCode(c.city))).size).toBeGreaterThan(1);
+			const lines = cities.flatMap((c) => [
+				{ isp: 'AT&T', location: c.city, interval: 1, period: 'weekly' },
+				{ isp: 'Verizon', location: c.city, interval: 1, period: 'daily' },
+			]);
+			expect((await api.call('POST', '/v1/proxies/deploy', { body: { proxies: lines } })).status).toBe(202);
+			sim.clock.advance(sim.orders.deployDelayMs);
+			const list = (await api.call('GET', '/v1/proxies')).json.data as Array<{ proxy_name: string; city: string }>;
+			const added = list.filter((p) => sim.ledger.some((e) => e.proxy_name === p.proxy_name));
+			expect(added).toHaveLength(lines.length);
+			for (const p of added) expect(p.proxy_name).toMatch(new RegExp(`^PRX-US-${cityCode(p.city)}\\d+-\\d{4}$`));
+			expect(new Set(list.map((p) => p.proxy_name)).size).toBe(list.length);
+		});
+
 		it('refuses before charging: out of stock, short wallet, unknown city; nothing in the ledger', async () => {
 			const city = open('verizon');
 			sim.setStockCount(city.city, 'verizon', 1);
@@ -77,6 +94,7 @@ describe('Proxy Account simulator: deploy, swap, remove', () => {
 			const moved = list.find((p) => p.isp === 'T-Mobile' && p.city === city.city && p.username === before.username)!;
 			expect(moved).toBeDefined();
 			expect(moved.password).toBe(before.password);
+			expect(moved.proxy_name).toMatch(new RegExp(`^PRX-US-${cityCode(city.city)}\\d+-\\d{4}$`));
 			expect(res.json.data.proxy_name).toBe(reply === 'old' ? name : reply === 'new' ? moved.proxy_name : undefined);
 			expect(sim.ledger).toHaveLength(0);
 		});

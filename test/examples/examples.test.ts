@@ -52,20 +52,51 @@ describe('examples/scheduled-auto-extend.json', () => {
 		expect(summary.json.total_charged as number).toBeLessThanOrEqual(500);
 		expect(String(summary.json.proxies)).toContain(expiring[0]);
 
+		expect(summary.json.failed).toBe(0);
+		expect(summary.json.summary).toBe(`${expiring.length} extended, 0 skipped, 0 failed: ${summary.json.total_charged} charged`);
+		expect(first.output('Compose Alert')).toHaveLength(0);
+
+		// The schedule fires again: nothing is due, and the summary still comes, saying so.
 		const second = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: [{}] });
 		expect(second.status).toBe('success');
 		expect(second.output('Proxies Expiring Within 24 Hours')).toHaveLength(0);
+		expect(second.output('Summary').map((item) => item.json)).toEqual([
+			{ extended: 0, skipped: 0, failed: 0, total_charged: 0, proxies: '', summary: '0 extended, 0 skipped, 0 failed: 0 charged' },
+		]);
+		expect(second.output('Compose Alert')).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(expiring.length);
 	});
 
-	it('the cost cap stops a run that would cost more than 500 before anything is charged', async () => {
+	it('Extend\u2019s error output is wired to the alert: a wallet too short fails every proxy, the alert names each, nothing is charged', async () => {
+		const now = sim.clock.now();
+		const expiring = [...sim.account().proxies.values()].filter((p) => Date.parse(p.expires_at) - now <= 24 * HOUR).map((p) => p.proxy_name).sort();
+		sim.account().balance = 1;
+		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: [{}] });
+		expect(result.status).toBe('success');
+		expect(workflow.nodes.find((node) => node.name === 'Extend One Week')?.onError).toBe('continueErrorOutput');
+		const alerts = result.output('Compose Alert').map((item) => item.json);
+		expect(alerts.map((a) => a.proxy_name).sort()).toEqual(expiring);
+		for (const alert of alerts) {
+			expect(String(alert.alert)).toMatch(new RegExp(`^Proxy Account auto-extend failed for ${String(alert.proxy_name)}: `));
+			expect(String(alert.message)).toMatch(/nothing was charged/i);
+		}
+		expect(apiRequests(sim, 'POST /v1/proxies/allocate').length).toBeGreaterThan(0);
+		expect(sim.ledger).toHaveLength(0);
+		const [summary] = result.output('Summary');
+		expect(summary.json).toMatchObject({ extended: 0, failed: expiring.length, total_charged: 0, summary: `0 extended, 0 skipped, ${expiring.length} failed: 0 charged` });
+	});
+
+	it('the cost cap stops a run that would cost more than 500 before anything is charged, and the alert says so', async () => {
 		const now = sim.clock.now();
 		for (let i = 0; i < 8; i++) sim.addProxy(null, { expires_at: new Date(now + (i + 1) * HOUR).toISOString() });
 		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: [{}] });
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/more than the Maximum Total Cost of 500$/);
+		expect(result.status).toBe('success');
+		const alerts = result.output('Compose Alert').map((item) => item.json);
+		expect(alerts.length).toBeGreaterThan(8);
+		for (const alert of alerts) expect(String(alert.error)).toMatch(/more than the Maximum Total Cost of 500$/);
 		expect(apiRequests(sim, 'POST /v1/proxies/allocate')).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(0);
+		expect(result.output('Summary')[0].json).toMatchObject({ extended: 0, total_charged: 0 });
 	});
 });
 

@@ -165,7 +165,7 @@ describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Ma
 
 	it('one renewal of the proxies (interval x price, quoted) above the commitment is refused; within it, sent once', async () => {
 		const over = await run(renew({ maxRenewalCommitment: 1 }), two());
-		expect(over.error?.message).toMatch(/^One renewal of these proxies would cost [\d.]+, more than the Maximum Renewal Commitment of 1/);
+		expect(over.error?.message).toMatch(/^One renewal of these 2 proxies would cost [\d.]+, more than the Maximum Renewal Commitment of 1/);
 		expect(renewals()).toHaveLength(0);
 		expect(apiRequests(sim, 'POST /v1/price')).toHaveLength(1);
 		const within = await run(renew({ maxRenewalCommitment: 100_000 }), two());

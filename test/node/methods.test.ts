@@ -1,4 +1,5 @@
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { apiRequests, createHarness, credentialsFor } from '../harness';
@@ -151,6 +152,18 @@ describe('node description', () => {
 			const inode = harness.toNode({ type: 'proxyAccount', parameters: { resource, operation } }, 'Proxy Account', [0, 0]);
 			const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: harness.nodeTypes });
 			expect(workflow.expression.getSimpleParameterValue(inode, subtitle, 'internal', {})).toBe(label);
+		}
+	});
+
+	it('the trigger\u2019s canvas subtitle names every event, resolved by n8n\u2019s expression engine', () => {
+		const trigger = new ProxyAccountTrigger().description;
+		const subtitle = String(trigger.subtitle);
+		const events = trigger.properties.find((p) => p.name === 'event')!.options as Array<{ name: string; value: string }>;
+		expect(events).toHaveLength(7);
+		for (const { name, value } of events) {
+			const inode = harness.toNode({ type: 'proxyAccountTrigger', parameters: { event: value } }, 'Proxy Account Trigger', [0, 0]);
+			const workflow = new Workflow({ nodes: [inode], connections: {}, active: false, nodeTypes: harness.nodeTypes });
+			expect(workflow.expression.getSimpleParameterValue(inode, subtitle, 'internal', {})).toBe(name);
 		}
 	});
 });

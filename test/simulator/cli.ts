@@ -38,7 +38,8 @@ ${USAGE}
                         how refusals are sent (default http-status)
 
 Control endpoints (JSON; no API key needed; 127.0.0.1 only):
-  GET    /__sim/state        accounts, wallet, proxies, stock, clock
+  GET    /__sim/state        accounts (wallet, proxy count), the demo account's proxies (name,
+                             carrier, city, expiry, status), stock by city, the clock
   POST   /__sim/stock        {city, carrier, count} sets a stock count (carrier: key or name,
                              e.g. "tmobile" or "T-Mobile"); {city, open} opens or closes a city
   POST   /__sim/proxy        {name, expiresInHours | expires_at, network_status} changes a proxy,

@@ -375,6 +375,12 @@ export function proxyName(city: string, node: number, seq: number): string {
 	return `PRX-US-${cityCode(city)}${node}-${String(seq).padStart(4, '0')}`;
 }
 
+/** A generated name (PRX-US-<city><node>-<seq>) with the code of another city. */
+function renamedForCity(name: string, city: string): string {
+	const parts = /^PRX-US-[A-Z]{2}(\d+)-(\d+)$/.exec(name);
+	return parts ? proxyName(city, Number(parts[1]), Number(parts[2])) : name;
+}
+
 /**
  * Generates `count` proxies. Expiry spread: one in eight already expired, two in eight within the
  * next 24 hours, the rest from one to sixty days ahead.
@@ -465,6 +471,9 @@ export function completeProxyRecord(
 		const city = ctx.cities.find((c) => c.city === partial.city);
 		if (city) record.state = city.state;
 	}
+	// A proxy bought or moved into a city is named after it, as seeded ones are (PRX-US-AU1-0001).
+	if (partial.city !== undefined && partial.proxy_name === undefined)
+		record.proxy_name = renamedForCity(generated.proxy_name, partial.city);
 	for (const [key, value] of Object.entries(partial)) {
 		if (value !== undefined) record[key] = value;
 	}

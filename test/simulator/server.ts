@@ -19,7 +19,7 @@ import { dispatch, matchRoute, ROUTE_KEYS } from './routes';
 import type { Route } from './routes';
 import type { Outcome, SimState } from './state';
 import { formatTimestamp, toEpochMs } from './time';
-import type { FaultSpec, RateLimitRule, RequestLogEntry } from './types';
+import type { FaultSpec, ProxyRecord, RateLimitRule, RequestLogEntry } from './types';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -600,6 +600,7 @@ export class SimServer {
 
 	private stateSnapshot() {
 		const state = this.state;
+		state.settleOrders(); // purchases, moves and removals that are due show, as in GET /v1/proxies
 		return {
 			url: this.url,
 			seed: state.seed,
@@ -607,8 +608,11 @@ export class SimServer {
 			utcOffsetMinutes: state.utcOffsetMinutes,
 			businessErrors: state.businessErrors,
 			accounts: Array.from(state.accounts.values()).map((a) => accountSnapshot(a, state.demoApiKey)),
+			// The demo account's proxies, a few fields each (the whole records: GET /v1/proxies with its key).
+			proxies: Array.from(state.account().proxies.values()).map(proxySummary),
 			carriers: state.carriers.map((c) => ({ ...c })),
 			cities: state.stock.length,
+			stock: state.stock.map((c) => ({ city: c.city, state: c.state, open: c.open, counts: { ...c.counts } })),
 			faults: state.faults.pending().length,
 			requests: state.requests.length,
 			ledger: state.ledger.length,
@@ -622,6 +626,11 @@ function jsonTimes(n: number): number | 'Infinity' {
 
 function accountSnapshot(a: { apiKey: string; balance: number; member: boolean; proxies: Map<string, unknown> }, demoKey: string) {
 	return { apiKey: maskKey(a.apiKey), demo: a.apiKey === demoKey, balance: a.balance, member: a.member, proxies: a.proxies.size };
+}
+
+function proxySummary(p: ProxyRecord) {
+	const { proxy_name, isp, city, state, expires_at, network_status, auto_renew } = p;
+	return { proxy_name, isp, city, state, expires_at, network_status, auto_renew };
 }
 
 function redactRequest(entry: RequestLogEntry): RequestLogEntry {

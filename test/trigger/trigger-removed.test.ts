@@ -215,6 +215,13 @@ describe('Proxy Removed', () => {
 		const real = items![0];
 		expect(Object.keys(samples![0]).sort()).toEqual([...Object.keys(real), 'sample'].sort());
 		expect(samples!.every((s) => s.sample === true && s.event === 'proxy_removed')).toBe(true);
+		// As in a real event, removed_at comes after missing_since by the grace period at least.
+		const gap = (item: IDataObject) => Date.parse(String(item.removed_at)) - Date.parse(String(item.missing_since));
+		expect(gap(real)).toBeGreaterThanOrEqual(GRACE_MS);
+		for (const sample of samples!) {
+			expect(Date.parse(String(sample.removed_at))).toBe(START);
+			expect(gap(sample)).toBe(GRACE_MS);
+		}
 		const text = JSON.stringify(samples);
 		for (const pw of passwords()) expect(text).not.toContain(pw);
 		expect(JSON.stringify(capturedLogs)).not.toContain(passwords()[0]);

@@ -492,6 +492,29 @@ describe('Fetch Test Event (manual mode)', () => {
 		expect(JSON.stringify(t.staticData)).toBe('{}');
 	});
 
+	it('Proxy Expiring samples are proxies inside the window now (after now, within the hours), never ones that expired long ago', async () => {
+		const proxies = [...sim.account().proxies.values()];
+		const at = (p: { expires_at: string }) => Date.parse(p.expires_at);
+		// The account holds both kinds: proxies expired days ago, and proxies expiring within a day.
+		expect(proxies.some((p) => at(p) < START - 2 * HOUR)).toBe(true);
+		const inside = proxies.filter((p) => at(p) > START && at(p) <= START + 24 * HOUR);
+		expect(inside.length).toBeGreaterThan(0);
+		const samples = (await poll(trigger({ event: 'proxyExpiring', withinHours: 24 }), 'manual'))!;
+		expect(samples.map((s) => s.proxy_name).sort()).toEqual(inside.map((p) => p.proxy_name).sort().slice(0, SAMPLE_LIMIT));
+		for (const sample of samples) {
+			expect(Date.parse(String(sample.expires_at))).toBeGreaterThan(START);
+			expect(sample.expires_in_hours as number).toBeGreaterThan(0);
+			expect(sample.expires_in_hours as number).toBeLessThanOrEqual(24);
+		}
+		// Only expired proxies match: the one example is still inside the window.
+		const expired = proxies.find((p) => at(p) < START - 2 * HOUR)!;
+		const example = (await poll(trigger({ event: 'proxyExpiring', withinHours: 6, proxyFilters: { nameContains: expired.proxy_name } }), 'manual'))!;
+		expect(example).toHaveLength(1);
+		expect(example[0]).toMatchObject({ proxy_name: expired.proxy_name, sample: true });
+		expect(example[0].expires_in_hours as number).toBeGreaterThan(0);
+		expect(example[0].expires_in_hours as number).toBeLessThanOrEqual(6);
+	});
+
 	it('describes the current state in one item only when the list is empty', async () => {
 		sim.injectFault({ route: 'GET /v1/stock', kind: 'emptyList' });
 		const items = await poll(trigger({ event: 'stockChanged' }), 'manual');

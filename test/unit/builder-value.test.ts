@@ -16,7 +16,7 @@ describe('isBuilderValue', () => {
 		['={{ $now.hour < 6 ? 50 : 100 }}', 'the clock'],
 		['={{ "costs $json" }}', '$json only inside a string'],
 		["={{ $max(10, 20) }}", "n8n's pure helpers"],
-	])('%p (%s) is the builder\u2019s', (raw) => {
+	])('%p (%s) is the builder\u2019s', (...[raw]: [unknown, string]) => {
 		expect(isBuilderValue(raw)).toBe(true);
 	});
 
@@ -34,7 +34,7 @@ describe('isBuilderValue', () => {
 		['={{ $item(0).$node }}', 'the legacy $item'],
 		['={{ `${$json.cap}` }}', 'a template literal interpolating $json'],
 		['={{ Math.min(100, $json.cap) }}', 'an expression that could only lower it'],
-	])('%p (%s) is not', (raw) => {
+	])('%p (%s) is not', (...[raw]: [unknown, string]) => {
 		expect(isBuilderValue(raw)).toBe(false);
 	});
 });

@@ -18,6 +18,3 @@ export function chargeExcess(
 		passed.push(`the Maximum Total Cost of ${limits.cap}`);
 	return passed.length === 0 ? undefined : `more than ${passed.join(' and ')}`;
 }
-
-/** "1 proxy", "3 proxies". */
-export const proxiesCount = (count: number) => `${count} ${count === 1 ? 'proxy' : 'proxies'}`;

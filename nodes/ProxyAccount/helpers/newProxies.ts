@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameName } from './filters';
+import { countOf } from './wording';
 
 /** One item of a purchase, as far as telling its new proxies apart goes. */
 export interface OrderedProxies {
@@ -74,7 +75,7 @@ export function matchNewProxies(
 	return found;
 }
 
-const proxies = (count: number) => `${count} new ${count === 1 ? 'proxy' : 'proxies'}`;
+const proxies = (count: number) => countOf(count, 'new proxy', 'new proxies');
 
 /** Why the new proxies of an item cannot be named. */
 function untold(order: OrderedProxies, found: NewProxies): string {

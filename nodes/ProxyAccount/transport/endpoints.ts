@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { countOf } from '../helpers/wording';
 import type { RequestKey } from './errors';
 import type { RateLimitFacts } from './rateLimit';
 import type { ApiRequest, ProxyAccountContext, RetryPolicy } from './request';
@@ -189,7 +190,7 @@ export function quoteCoverage(
 		if (items < count) {
 			return {
 				field: `data.periods.${period}.individual`,
-				issue: `has ${items} item${items === 1 ? '' : 's'} for ${count} lines`,
+				issue: `has ${countOf(items, 'item')} for ${countOf(count, 'line')}`,
 			};
 		}
 	}

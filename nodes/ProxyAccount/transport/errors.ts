@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { quotedSentence } from '../helpers/wording';
 import type { RateLimitFacts } from './rateLimit';
 import type { ErrorBody } from './schemas';
 import { errorBodySchema } from './schemas';
@@ -309,7 +310,7 @@ interface Entry {
 }
 
 const quoted = (said: string | undefined) =>
-	said ? `The service said: \u201c${said}\u201d.` : undefined;
+	said ? `The service said: ${quotedSentence(said)}` : undefined;
 const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
 const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
@@ -390,7 +391,7 @@ const TABLE: Record<FailureKind, Entry> = {
 			`The Proxy Account service answered with a web page instead of data (HTTP ${f.status}, ${f.info.endpoint})`,
 		fix: (f) =>
 			sentences(
-				http(f).pageTitle && `The page was titled \u201c${http(f).pageTitle}\u201d.`,
+				http(f).pageTitle && `The page was titled ${quotedSentence(http(f).pageTitle ?? '')}`,
 				'A gateway in front of the service is failing, or the Base URL points at a website rather than the API (it should be the address before /v1).',
 				f.retried,
 			),

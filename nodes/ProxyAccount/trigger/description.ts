@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	carrierFilter,
@@ -11,6 +11,10 @@ import {
 const stockEvent = { event: ['stockChanged'] };
 const proxyEvents = { event: ['proxyExpiring', 'proxyStatusChanged', 'newProxy', 'ipChanged'] };
 
+/*
+ * Each event's `action` is how n8n's node creator lists it ("On IP Changed"): without one, n8n 2.x
+ * shows "On " and the name in lower case ("On ip changed").
+ */
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Event',
@@ -22,41 +26,48 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'IP Changed',
 				value: 'ipChanged',
+				action: 'On IP Changed',
 				description:
 					'The mobile IP of a proxy changes (its last_ip_change moves), e.g. by its automatic rotation',
 			},
 			{
 				name: 'Low Funds',
 				value: 'lowFunds',
+				action: 'On Low Funds',
 				description:
 					'The wallet balance goes below a threshold or below the upcoming renewals; once per drop',
 			},
 			{
 				name: 'New Proxy',
 				value: 'newProxy',
+				action: 'On New Proxy',
 				description:
 					'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 			},
 			{
 				name: 'Proxy Expiring',
 				value: 'proxyExpiring',
+				action: 'On Proxy Expiring',
 				description:
 					'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
 			},
 			{
 				name: 'Proxy Removed',
 				value: 'proxyRemoved',
+				action: 'On Proxy Removed',
 				description:
 					'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
 			},
 			{
 				name: 'Proxy Status Changed',
 				value: 'proxyStatusChanged',
+				action: 'On Proxy Status Changed',
 				description: 'The network status of a proxy changes, e.g. from online to offline',
 			},
 			{
 				name: 'Stock Changed',
 				value: 'stockChanged',
+				action: 'On Stock Changed',
 				description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
 			},
 		],
@@ -201,3 +212,12 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The canvas subtitle: the chosen event's name, for every event of the Event dropdown. */
+export function eventSubtitle(properties: INodeProperties[]): string {
+	const event = properties.find((property) => property.name === 'event');
+	const names: Record<string, string> = {};
+	for (const option of (event?.options ?? []) as INodePropertyOptions[])
+		names[String(option.value)] = option.name;
+	return `={{ ${JSON.stringify(names)}[$parameter["event"]] }}`;
+}

@@ -25,7 +25,7 @@ import type {
 } from './state';
 import type { PaidTime } from './moves';
 import { pairMoves } from './moves';
-import { keepMissing, STATE_VERSION, stillMissing } from './state';
+import { GRACE_MS, keepMissing, STATE_VERSION, stillMissing } from './state';
 import type { Detection } from './stock';
 
 export interface ProxyObservation {
@@ -312,8 +312,9 @@ function sampleBase(observation: ProxyObservation, filters: ProxyFilters): Proxy
 }
 
 /**
- * Items for "Fetch Test Event", shaped exactly like real events (see pollTrigger): the proxies that
- * would be reported now; when none would, one example built from a real proxy (one matching the
+ * Items for "Fetch Test Event", shaped exactly like real events (see pollTrigger): the proxies
+ * whose expiry is inside the window now (after now, within Within Hours; never one that expired
+ * long ago), soonest first; when none is, one example built from a real proxy (one matching the
  * filters when there is one) with the expiry inside the window. Empty only when the list is.
  */
 export function expiringSamples(
@@ -326,6 +327,7 @@ export function expiringSamples(
 		.filter(
 			(proxy) =>
 				matchesProxyFilters(proxy, params.filters) &&
+				instant(proxy.expires_at, -Infinity) > now &&
 				expiresWithin(proxy.expires_at, now, params.withinHours),
 		)
 		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
@@ -518,7 +520,9 @@ function appearedKnown(
 
 /**
  * "Fetch Test Event" for Proxy Removed: items shaped like a real event, for the proxies that
- * expire first (those most likely to go next), as if they had just been removed.
+ * expire first (those most likely to go next), as if they had just been removed: missing since the
+ * shortest grace period before now (GRACE_MS; a real event comes at least that long after a proxy
+ * went missing, and after GRACE_POLLS polls).
  */
 export function removedSamples(
 	observation: ProxyObservation,
@@ -530,7 +534,7 @@ export function removedSamples(
 		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
 		.slice(0, limit)
 		.map((proxy) =>
-			removedItem(knownProxy(proxy), proxy.proxy_name, observation.now, observation.now),
+			removedItem(knownProxy(proxy), proxy.proxy_name, observation.now - GRACE_MS, observation.now),
 		);
 }
 

@@ -8,7 +8,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { limitOption } from '../../helpers/agent';
 import { carrierKey } from '../../helpers/carriers';
-import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
+import { cents, chargeExcess } from '../../helpers/charges';
+import { proxiesCount, proxiesWere } from '../../helpers/wording';
 import {
 	carrierField,
 	cityField,
@@ -382,7 +383,7 @@ export async function execute(
 				node,
 				`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
 				{
-					description: `${lines.length} ${lines.length === 1 ? 'proxy was' : 'proxies were'} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
+					description: `${proxiesWere(lines.length)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
 				},
 			),
 		);

@@ -36,7 +36,8 @@ import {
 } from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
 import { limitOption } from '../../helpers/agent';
-import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
+import { cents, chargeExcess } from '../../helpers/charges';
+import { countOf, proxiesCount, proxiesWere } from '../../helpers/wording';
 import { agentRefusal, retryRefusal, spendingLimitMissing } from '../../helpers/run';
 import { walletFloorRefusal } from '../../helpers/wallet';
 import { runWideOptions } from '../../helpers/runOptions';
@@ -539,7 +540,7 @@ export async function execute(
 				node,
 				`The extension would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
 				{
-					description: `${proxiesCount(planned.length)} ${planned.length === 1 ? 'was' : 'were'} quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
+					description: `${proxiesWere(planned.length)} quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
 					itemIndex: planned[0].item,
 				},
 			);
@@ -594,10 +595,10 @@ export async function execute(
 		const maybe =
 			uncertainBatches === 0
 				? ''
-				: ` ${uncertainBatches === 1 ? 'An earlier batch' : `${uncertainBatches} earlier batches`} may also have been applied.`;
+				: ` ${uncertainBatches === 1 ? 'An earlier batch' : countOf(uncertainBatches, 'earlier batch', 'earlier batches')} may also have been applied.`;
 		return extendedNames.length === 0
 			? `No proxy was extended before it.${maybe}`
-			: `Extended before it in this run: ${nameList(extendedNames)} (${extendedNames.length} ${extendedNames.length === 1 ? 'proxy' : 'proxies'}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
+			: `Extended before it in this run: ${nameList(extendedNames)} (${proxiesCount(extendedNames.length)}), charged ${cents(chargedConfirmed)} in all.${maybe}`;
 	};
 	const cap = options.maxTotalCost;
 	for (let b = 0; b < batches.length; b++) {
@@ -632,7 +633,7 @@ export async function execute(
 		}
 		if (stop !== undefined) {
 			const stopped = new NodeOperationError(node, stop, {
-				description: `${progress()} These proxies were not extended and nothing was charged for them. Check the prices in the Proxy Account dashboard before running the extension again.`,
+				description: `${progress()} ${batch.length === 1 ? 'This proxy was' : 'These proxies were'} not extended and nothing was charged for ${batch.length === 1 ? 'it' : 'them'}. Check the prices in the Proxy Account dashboard before running the extension again.`,
 				itemIndex: batch[0].item,
 			});
 			for (const p of batch) fail(p.item, stopped);
@@ -680,7 +681,7 @@ export async function execute(
 			const nodeError = asNodeError(this, error, batch[0].item);
 			if (batches.length > 1) {
 				nodeError.description =
-					`${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${batch.length} proxies). ${progress()}`.trim();
+					`${nodeError.description ?? ''} This was batch ${b + 1} of ${batches.length} (${proxiesCount(batch.length)}). ${progress()}`.trim();
 			}
 			if (uncertain) {
 				uncertainBatches++;
@@ -742,7 +743,7 @@ export async function execute(
 		} else if (!readBack) {
 			note = `The service reported the extension${paid}, but the proxy was not in the list read back afterwards, so its new expiry is unknown.`;
 		} else if (!confirmedBy(after, p)) {
-			note = `The service reported the extension${paid}, but the proxy\u2019s expiry had not moved when it was read back (${reads} ${reads === 1 ? 'read' : 'reads'}). Check it (Proxy Account > Get) before running the extension again.`;
+			note = `The service reported the extension${paid}, but the proxy\u2019s expiry had not moved when it was read back (${countOf(reads, 'read')}). Check it (Proxy Account > Get) before running the extension again.`;
 		}
 		if (note !== undefined) {
 			json.status = 'unconfirmed';

@@ -14,7 +14,7 @@ import {
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/execution';
 import { builderLimit } from '../../helpers/agent';
-import { proxiesCount } from '../../helpers/charges';
+import { proxiesCount, theseProxies } from '../../helpers/wording';
 import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import { runWideOptions, runWideParameter } from '../../helpers/runOptions';
 import {
@@ -158,7 +158,7 @@ export async function execute(
 			node,
 			`Confirm Number of Proxies is ${confirmed}, but this run would remove ${named}`,
 			{
-				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove ${first.size === 1 ? 'this proxy' : `these ${named}`}.`,
+				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove ${theseProxies(first.size)}.`,
 			},
 		);
 		for (const item of first.values()) run.fail(item, refused);
@@ -197,7 +197,7 @@ export async function execute(
 				isp: p.record.isp ?? null,
 				city: p.record.city ?? null,
 				confirm_count_needed: first.size,
-				note: `To remove ${first.size === 1 ? 'it' : `these ${proxiesCount(first.size)}`}, set Confirm Number of Proxies to ${first.size} and turn off Dry Run.`,
+				note: `To remove ${first.size === 1 ? 'it' : theseProxies(first.size)}, set Confirm Number of Proxies to ${first.size} and turn off Dry Run.`,
 			});
 		}
 		return finish();

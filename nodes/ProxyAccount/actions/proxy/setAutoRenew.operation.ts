@@ -14,7 +14,7 @@ import {
 	RUN_WIDE_NOTE,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
-import { proxiesCount } from '../../helpers/charges';
+import { countWere, proxiesCount, theseProxies } from '../../helpers/wording';
 import { runWideOptions } from '../../helpers/runOptions';
 import { asNodeError, errorItem } from '../../helpers/execution';
 import { paired } from '../../helpers/output';
@@ -361,9 +361,7 @@ export async function execute(
 				names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
 			const context =
 				`Batch ${b + 1} of ${batches.length} (${shown}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
-				(applied > 0
-					? ` ${applied} earlier batch${applied === 1 ? ' was' : 'es were'} applied.`
-					: '');
+				(applied > 0 ? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.` : '');
 			nodeError.description = [nodeError.description, context].filter(Boolean).join(' ');
 			if (!continueOnFail) throw nodeError;
 			for (const entry of batch)
@@ -425,7 +423,7 @@ async function commitmentRefusal(
 	if (total <= cap) return undefined;
 	return new NodeOperationError(
 		node,
-		`One renewal of these proxies would cost ${total}, more than the Maximum Renewal Commitment of ${cap}`,
+		`One renewal of ${theseProxies(lines.length)} would cost ${total}, more than the Maximum Renewal Commitment of ${cap}`,
 		{
 			description: `${proxiesCount(lines.length)} would renew at Interval \u00d7 their own period. Nothing was changed. Raise Maximum Renewal Commitment, or turn auto-renew on for fewer proxies or a shorter interval.`,
 		},

@@ -31,13 +31,15 @@ describe('Extend as an AI agent tool', () => {
 	it('refuses to charge without Maximum Total Cost, before any request', async () => {
 		const result = await run('proxyAccountTool', {});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
+		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost and a Keep Wallet At Least set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(0);
 	});
 
-	it('runs within a Maximum Total Cost, and a Dry Run needs none', async () => {
-		const capped = await run('proxyAccountTool', { maxTotalCost: 1_000 });
+	it('runs within a Maximum Total Cost and a Keep Wallet At Least, and a Dry Run needs neither', async () => {
+		const uncapped = await run('proxyAccountTool', { maxTotalCost: 1_000 });
+		expect(uncapped.error?.message).toBe('As an AI agent tool, Extend needs a Keep Wallet At Least set by the workflow\u2019s builder');
+		const capped = await run('proxyAccountTool', { maxTotalCost: 1_000, keepWalletAtLeast: 0 });
 		expect(capped.status).toBe('success');
 		expect(sim.ledger).toHaveLength(1);
 		sim.resetLogs();

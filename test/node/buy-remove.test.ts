@@ -125,11 +125,11 @@ describe('Proxy > Buy', () => {
 		expect(retry.status).toBe('error');
 		expect(retry.error?.message).toBe('Retry On Fail is on, which could buy the same proxies twice');
 		const tool = await buy([{ carrier: 'AT&T', city: city.city }], {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
+		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost and a Keep Wallet At Least set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
 		expect(dry.status).toBe('success');
-		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000 }, { type: 'proxyAccountTool' });
+		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 0 }, { type: 'proxyAccountTool' });
 		expect(capped.items[0].json.status).toBe('bought');
 		expect(sim.ledger).toHaveLength(1);
 	});
@@ -395,7 +395,7 @@ describe('Proxy > Change Location', () => {
 		expect(failed.items[0].json.message).toMatch(/The change of location may have been made/);
 		sim.resetLogs();
 		const tool = await move(name, 'AT&T', cityWith('att', 1).city, {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
+		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 });

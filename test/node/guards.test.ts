@@ -80,7 +80,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 	];
 
 	it.each(agentFilled)('Extend: a Maximum Total Cost of {{ %s }} (%s) counts as none; nothing is sent', async (expression) => {
-		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}` }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
+		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}`, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
@@ -92,7 +92,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 		['an expression of constants', '={{ 500 * 2 }}'],
 		["an expression reading another node's output by name", "={{ $('Manual Trigger').first().json.budget }}"],
 	])('Extend: a builder-set cap (%s) counts, and the tool charges within it', async (_label, cap) => {
-		const result = await run(extend({ maxTotalCost: cap }, 'proxyAccountTool'), [{ name: names()[0], budget: 1_000 }]);
+		const result = await run(extend({ maxTotalCost: cap, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], budget: 1_000 }]);
 		expect(result.status).toBe('success');
 		expect(result.items[0].json.status).toBe('extended');
 		expect(sim.ledger).toHaveLength(1);
@@ -101,10 +101,10 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 	it('Buy: an agent-filled Maximum Total Cost counts as none, a builder-set one counts', async () => {
 		const city = cityWith('att', 1).city;
 		const item = { carrier: 'AT&T', city, quantity: 1, cap: 100_000 };
-		const filled = await run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}" }, 'proxyAccountTool'), [item]);
+		const filled = await run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
 		expect(filled.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
-		const capped = await run(buy({ maxTotalCost: 1_000 }, 'proxyAccountTool'), [item]);
+		const capped = await run(buy({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
 		expect(capped.status).toBe('success');
 		expect(deploys()).toHaveLength(1);
 	});
@@ -130,10 +130,10 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 			proxyName: locator(target),
 			carrier: 'T-Mobile',
 			city,
-			options: { allowAsTool, waitTimeoutSeconds: 0 },
+			options: { allowAsTool, keepWalletAtLeast: 0, waitTimeoutSeconds: 0 },
 		});
 		const filled = await run({ type: 'proxyAccountTool', parameters: parameters("={{ $fromAI('allow', '', 'boolean') }}") }, [{ allow: true }]);
-		expect(filled.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
+		expect(filled.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const allowed = await run({ type: 'proxyAccountTool', parameters: parameters(true) });
 		expect(allowed.status).toBe('success');
@@ -352,5 +352,41 @@ describe('Remove: a failed later batch says which earlier batches the service ac
 		expect(json[149].message).toMatch(/The service accepted the removal of 100 proxies earlier in this run/);
 		const stop = await run(remove(1), [{ name: 'PRX-NOT-THERE' }]);
 		expect(errorMessages(stop)[0]).toMatch(/was not found/);
+	});
+});
+
+describe('Keep Wallet At Least: a floor that bounds any number of calls', () => {
+	it('as a tool, a spending operation needs the floor too; one the agent fills in counts as none', async () => {
+		const filled = await run(extend({ maxTotalCost: 1_000, keepWalletAtLeast: "={{ $fromAI('floor', '', 'number') }}" }, 'proxyAccountTool'), [{ name: names()[0], floor: 0 }]);
+		expect(filled.error?.message).toBe('As an AI agent tool, Extend needs a Keep Wallet At Least set by the workflow\u2019s builder');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
+	it('repeated capped Extend calls as a tool stop at the floor; the wallet never goes below it', async () => {
+		sim.account().balance = 1_000;
+		const floor = 700;
+		const weekly = [...sim.account().proxies.values()].filter((p) => p.period === 'weekly').map((p) => p.proxy_name);
+		const outcomes: string[] = [];
+		for (let call = 0; call < 12; call++) {
+			const result = await run(extend({ maxTotalCost: 200, keepWalletAtLeast: floor }, 'proxyAccountTool'), [{ name: weekly[call % weekly.length] }]);
+			outcomes.push(result.status === 'success' ? 'charged' : String(result.error?.message));
+			expect(sim.account().balance).toBeGreaterThanOrEqual(floor);
+		}
+		const refused = outcomes.filter((o) => o !== 'charged');
+		expect(refused.length).toBeGreaterThan(0);
+		expect(refused[0]).toMatch(/^This extension would take the wallet below Keep Wallet At Least: [\d.]+ in the wallet, [\d.]+ to pay, 700 to keep$/);
+		expect(outcomes.indexOf(refused[0])).toBeGreaterThan(0);
+		// Every refused call read the wallet and sent no extension.
+		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);
+	});
+
+	it('Buy reads the wallet before it orders and buys nothing that would pass the floor', async () => {
+		const city = cityWith('att', 1).city;
+		sim.account().balance = 150;
+		const result = await run(buy({ keepWalletAtLeast: 100 }), [{ carrier: 'AT&T', city, quantity: 1 }]);
+		expect(result.error?.message).toMatch(/^This purchase would take the wallet below Keep Wallet At Least: 150 in the wallet, [\d.]+ to pay, 100 to keep$/);
+		expect(apiRequests(sim, 'GET /v1/funds')).toHaveLength(1);
+		expect(deploys()).toHaveLength(0);
+		expect(sim.account().balance).toBe(150);
 	});
 });

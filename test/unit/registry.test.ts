@@ -46,7 +46,7 @@ describe('adding an operation: one file and one line in its resource index', () 
 		const properties = nodeProperties(resources, 'proxy');
 		const dropdown = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'proxy')!;
 		expect(dropdown.options).toEqual([
-			{ name: 'Extend', value: 'extend', description: extend.operation.description, action: 'Extend proxies' },
+			{ name: 'Extend', value: 'extend', description: extend.operation.description, action: extend.operation.action },
 			{ name: 'Get', value: 'get', description: get.operation.description, action: 'Get a proxy' },
 			{ name: 'Get Many', value: 'getAll', description: getAll.operation.description, action: 'Get many proxies' },
 			{ name: 'Rotate IP', value: 'rotateIp', description: 'Give a proxy a new mobile IP', action: 'Rotate the IP of a proxy' },

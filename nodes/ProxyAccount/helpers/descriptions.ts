@@ -110,6 +110,17 @@ export function optionsCollection(
 }
 
 /** The Filters collection of a Get Many. */
+/** Keep Wallet At Least: the floor every spending operation checks before it charges (helpers/wallet.ts). */
+export const keepWalletAtLeastOption: INodeProperties = {
+	displayName: 'Keep Wallet At Least',
+	name: 'keepWalletAtLeast',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 0,
+	description:
+		"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
+};
+
 /** What the panel says of options that hold for the whole run (see helpers/runOptions.ts). */
 export const RUN_WIDE_NOTE =
 	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';

@@ -69,8 +69,26 @@ export function retryRefusal(
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The limit a spending operation needs as an AI agent's tool. */
-export const BUILDER_CAP = 'a Maximum Total Cost set by the workflow\u2019s builder';
+/**
+ * What a spending operation lacks to run as an AI agent's tool: a Maximum Total Cost (one call)
+ * and a Keep Wallet At Least (every call), both set by the builder. A Dry Run needs neither.
+ */
+export function spendingLimitMissing(
+	operation: string,
+	limits: { dryRun: boolean; maxTotalCost?: number; floor?: number },
+): { operation: string; limit: string; fix: string } | undefined {
+	if (limits.dryRun) return undefined;
+	const missing = [
+		limits.maxTotalCost === undefined && 'a Maximum Total Cost',
+		limits.floor === undefined && 'a Keep Wallet At Least',
+	].filter((text): text is string => typeof text === 'string');
+	if (missing.length === 0) return undefined;
+	return {
+		operation,
+		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+	};
+}
 
 /**
  * As an AI agent's tool, an operation that spends or destroys runs only within a limit the

@@ -13,6 +13,7 @@ import {
 	carrierField,
 	cityField,
 	intervalField,
+	keepWalletAtLeastOption,
 	sentOnceTimeoutOption,
 	runWideOptionsCollection,
 	periodOptions,
@@ -23,7 +24,8 @@ import { sameName } from '../../helpers/filters';
 import type { NewProxies } from '../../helpers/newProxies';
 import { matchNewProxies, newProxiesReport } from '../../helpers/newProxies';
 import { linesWithPrices } from '../../helpers/quote';
-import { agentRefusal, BUILDER_CAP, itemResults, retryRefusal } from '../../helpers/run';
+import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
+import { walletFloorRefusal } from '../../helpers/wallet';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
@@ -51,7 +53,8 @@ export const operation: OperationInfo = {
 	name: 'Buy',
 	description:
 		'Buy new proxies in a city. Charges the wallet the quoted price; as an AI tool only within Maximum Total Cost.',
-	action: 'Buy proxies',
+	action:
+		'Buy proxies, charging the wallet (within the Maximum Total Cost and Keep Wallet At Least set by the builder)',
 	subtitle: 'Buy Proxies',
 };
 
@@ -108,6 +111,7 @@ export const properties: INodeProperties[] = [
 			description:
 				"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
 		},
+		keepWalletAtLeastOption,
 		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A purchase'),
 		{
 			displayName: 'Wait for New Proxies',
@@ -139,6 +143,8 @@ interface BuyOptions {
 	dryRun: boolean;
 	/** As it counts: undefined when not set, or (as an AI tool) not set by the builder. */
 	maxTotalCost?: number;
+	/** Keep Wallet At Least, as it counts (see `maxTotalCost`). */
+	floor?: number;
 	wait: boolean;
 	waitMs: number;
 	timeoutMs: number;
@@ -164,6 +170,13 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 				? parseAmount(node, undefined, options.maxTotalCost, 'Maximum Total Cost')
 				: undefined,
 		),
+		floor: builderLimit(
+			ctx,
+			'options.keepWalletAtLeast',
+			isSet(options, 'keepWalletAtLeast')
+				? parseAmount(node, undefined, options.keepWalletAtLeast, 'Keep Wallet At Least')
+				: undefined,
+		),
 		wait: isSet(options, 'waitForNewProxies')
 			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
 			: false,
@@ -187,17 +200,7 @@ function runRefusal(ctx: IExecuteFunctions, options: BuyOptions) {
 		retryRefusal(ctx, options.dryRun, {
 			twice: 'buy the same proxies twice',
 			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
-		}) ??
-		agentRefusal(
-			ctx,
-			options.dryRun || options.maxTotalCost !== undefined
-				? undefined
-				: {
-						operation: 'Buy',
-						limit: BUILDER_CAP,
-						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost to a fixed amount: the most one call may spend (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what a purchase would cost.',
-					},
-		)
+		}) ?? agentRefusal(ctx, spendingLimitMissing('Buy', options))
 	);
 }
 
@@ -396,6 +399,16 @@ export async function execute(
 				},
 			),
 		);
+	}
+
+	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
+	if (options.floor !== undefined) {
+		const refusal = await walletFloorRefusal(this, options.floor, total, {
+			itemIndex: orders[0].item,
+			timeoutMs: options.timeoutMs,
+			spend: 'This purchase',
+		});
+		if (refusal !== undefined) return failOrders(refusal);
 	}
 
 	// 3. The names there before, to tell the new proxies apart when waiting for them.

@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	carrierField,
 	cityField,
+	keepWalletAtLeastOption,
 	runWideOptionsCollection,
 	proxyLocator,
 	sentOnceTimeoutOption,
@@ -18,10 +19,12 @@ import { builderLimit } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { runWideOptions } from '../../helpers/runOptions';
+import { walletFloorRefusal } from '../../helpers/wallet';
 import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
+	parseAmount,
 	parseBoolean,
 	parseName,
 	parseTimeoutSeconds,
@@ -36,7 +39,8 @@ export const operation: OperationInfo = {
 	name: 'Change Location',
 	description:
 		'Move a proxy to another carrier and/or city; its name and port change. The service may charge for it: as an AI tool only when allowed.',
-	action: 'Change the location of a proxy',
+	action:
+		'Change the location of a proxy, which may charge the wallet (only if the builder allowed it)',
 	subtitle: 'Change Proxy Location',
 };
 
@@ -65,6 +69,7 @@ export const properties: INodeProperties[] = [
 			description:
 				'Whether an AI agent may move proxies with this node when it runs as a tool (the service may charge for a move)',
 		},
+		keepWalletAtLeastOption,
 		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A move'),
 		{
 			displayName: 'Wait Timeout (Seconds)',
@@ -121,6 +126,7 @@ export async function execute(
 	let timeoutMs: number;
 	let waitMs: number;
 	let allowAsTool: boolean;
+	let floor: number | undefined;
 	try {
 		const options = runWideOptions(this, items.length, properties);
 		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
@@ -143,6 +149,13 @@ export async function execute(
 					? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
 					: undefined,
 			) === true;
+		floor = builderLimit(
+			this,
+			'options.keepWalletAtLeast',
+			isSet(options, 'keepWalletAtLeast')
+				? parseAmount(node, undefined, options.keepWalletAtLeast, 'Keep Wallet At Least')
+				: undefined,
+		);
 	} catch (error) {
 		return run.failAll(error);
 	}
@@ -153,15 +166,25 @@ export async function execute(
 		}) ??
 		agentRefusal(
 			this,
-			allowAsTool
+			allowAsTool && floor !== undefined
 				? undefined
 				: {
 						operation: 'Change Location',
-						limit: 'Allow as AI Tool turned on by the workflow\u2019s builder',
-						fix: 'Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may move proxies (the service may charge for a move). A value the agent fills in does not count.',
+						limit:
+							'Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder',
+						fix: 'Open the Proxy Account tool and, if an agent may move proxies (the service may charge for a move), turn on Options > Allow as AI Tool and set Keep Wallet At Least to a fixed amount. A value the agent fills in does not count.',
 					},
 		);
 	if (refusal) return run.failAll(refusal);
+	// What a move costs is not published: the wallet must hold the floor before any move is sent.
+	if (floor !== undefined) {
+		const low = await walletFloorRefusal(this, floor, 0, {
+			itemIndex: 0,
+			timeoutMs,
+			spend: 'A move',
+		});
+		if (low) return run.failAll(low);
+	}
 
 	const namesBefore = once(async () => {
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });

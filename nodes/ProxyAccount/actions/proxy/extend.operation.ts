@@ -31,13 +31,15 @@ import {
 import {
 	intervalField,
 	optionsCollection,
+	keepWalletAtLeastOption,
 	periodOptions,
 	RUN_WIDE_NOTE,
 } from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
 import { builderLimit } from '../../helpers/agent';
 import { cents, chargeExcess, proxiesCount } from '../../helpers/charges';
-import { agentRefusal, BUILDER_CAP, retryRefusal } from '../../helpers/run';
+import { agentRefusal, retryRefusal, spendingLimitMissing } from '../../helpers/run';
+import { walletFloorRefusal } from '../../helpers/wallet';
 import { runWideOptions } from '../../helpers/runOptions';
 import { asNodeError, errorItem, itemParameter } from '../../helpers/execution';
 import { linesWithPrices } from '../../helpers/quote';
@@ -48,7 +50,8 @@ export const operation: OperationInfo = {
 	name: 'Extend',
 	description:
 		'Add paid time to proxies. Charges the wallet: as an AI tool only within Maximum Total Cost.',
-	action: 'Extend proxies',
+	action:
+		'Extend proxies, charging the wallet (within the Maximum Total Cost and Keep Wallet At Least set by the builder)',
 	subtitle: 'Extend Proxies',
 };
 
@@ -130,6 +133,7 @@ export const properties: INodeProperties[] = [
 				description:
 					"Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount, in your account's currency. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.",
 			},
+			keepWalletAtLeastOption,
 			{
 				displayName: 'Only If Expiring Within (Hours)',
 				name: 'onlyIfExpiringWithinHours',
@@ -171,6 +175,8 @@ interface RunOptions {
 	batchSize: number;
 	dryRun: boolean;
 	maxTotalCost?: number;
+	/** Keep Wallet At Least, as it counts (see `maxTotalCost`). */
+	floor?: number;
 	window?: number;
 	timeoutMs: number;
 	/** For the reads around the extension (look-up, quote, read-back): the timeout, at most the reads' default. */
@@ -210,6 +216,13 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 			'options.maxTotalCost',
 			isSet(options, 'maxTotalCost')
 				? parseAmount(node, RUN_WIDE, options.maxTotalCost, 'Maximum Total Cost')
+				: undefined,
+		),
+		floor: builderLimit(
+			ctx,
+			'options.keepWalletAtLeast',
+			isSet(options, 'keepWalletAtLeast')
+				? parseAmount(node, RUN_WIDE, options.keepWalletAtLeast, 'Keep Wallet At Least')
 				: undefined,
 		),
 		window: isSet(options, 'onlyIfExpiringWithinHours')
@@ -308,17 +321,7 @@ export async function execute(
 		retryRefusal(this, options.dryRun, {
 			twice: 'pay twice for the same extension',
 			check: 'check the proxies\u2019 expiry dates (Proxy Account > Get Many)',
-		}) ??
-		agentRefusal(
-			this,
-			options.dryRun || options.maxTotalCost !== undefined
-				? undefined
-				: {
-						operation: 'Extend',
-						limit: BUILDER_CAP,
-						fix: 'Open the Proxy Account tool and set Options > Maximum Total Cost to a fixed amount: the most one call may charge the wallet (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what an extension would cost.',
-					},
-		);
+		}) ?? agentRefusal(this, spendingLimitMissing('Extend', options));
 	if (refusal) return failAll(refusal);
 
 	// 1. Check every item's parameters; nothing is sent before all are read.
@@ -489,7 +492,7 @@ export async function execute(
 	//    service will not price fails its own item; the others are quoted again without it.
 	let batches = chunk(planned, options.batchSize);
 	let batchQuotes: number[] = [];
-	if (options.dryRun || options.maxTotalCost !== undefined) {
+	if (options.dryRun || options.maxTotalCost !== undefined || options.floor !== undefined) {
 		const estimates = new Map<number, number | null>();
 		for (;;) {
 			batches = chunk(planned, options.batchSize);
@@ -631,6 +634,14 @@ export async function execute(
 		}));
 		if (cap !== undefined && stop === undefined && cents(heldAgainstCap + batchQuotes[b]) > cap) {
 			stop = `Batch ${b + 1} was not sent: with ${cents(heldAgainstCap)} ${uncertainBatches > 0 ? 'charged or possibly charged' : 'charged'} so far, its quote of ${batchQuotes[b]} would pass the Maximum Total Cost of ${cap}`;
+		}
+		if (options.floor !== undefined && stop === undefined) {
+			const refusal = await walletFloorRefusal(this, options.floor, batchQuotes[b], {
+				itemIndex: batch[0].item,
+				timeoutMs: options.readTimeoutMs,
+				spend: b === 0 ? 'This extension' : `Batch ${b + 1}`,
+			});
+			if (refusal !== undefined) stop = refusal.message;
 		}
 		if (stop !== undefined) {
 			const stopped = new NodeOperationError(node, stop, {

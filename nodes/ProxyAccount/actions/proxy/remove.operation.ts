@@ -32,7 +32,8 @@ export const operation: OperationInfo = {
 	name: 'Remove',
 	description:
 		'Remove proxies for good, their paid time included. Irreversible: needs the number of proxies confirmed.',
-	action: 'Remove proxies',
+	action:
+		'Remove proxies for good, destroying their paid time (only the number the builder confirmed)',
 	subtitle: 'Remove Proxies',
 };
 

@@ -41,7 +41,8 @@ export const operation: OperationInfo = {
 	value: 'setAutoRenew',
 	name: 'Set Auto-Renew',
 	description: 'Turn automatic renewal of proxies on or off, with the renewal interval',
-	action: 'Set auto-renew of proxies',
+	action:
+		'Set auto-renew of proxies, committing the wallet to renewals (within the Maximum Renewal Commitment set by the builder)',
 	subtitle: 'Set Auto-Renew',
 };
 

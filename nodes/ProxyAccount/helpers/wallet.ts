@@ -1,0 +1,52 @@
+/*
+ * Keep Wallet At Least: a floor under the wallet that bounds what any number of runs can spend. A
+ * cap per run does not bound an agent that calls again and again; the floor does: before it
+ * charges, the node reads the wallet from the service and sends nothing that could take it below
+ * the floor. Two runs that read the wallet at the same moment can both pass: the floor holds up to
+ * what one round trip of overlap lets through.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { cents } from './charges';
+import { asNodeError } from './execution';
+import { DEFAULT_TIMEOUT_MS, getFunds } from '../transport';
+
+/**
+ * Why a charge of `cost` may not be sent: the wallet, read now, minus the cost would be below the
+ * floor. Undefined when it may; a failed read of the wallet refuses too (nothing is sent unchecked).
+ */
+export async function walletFloorRefusal(
+	ctx: IExecuteFunctions,
+	floor: number,
+	cost: number,
+	what: { itemIndex: number; timeoutMs: number; spend: string },
+): Promise<NodeOperationError | undefined> {
+	const node = ctx.getNode();
+	let funds: number;
+	try {
+		({
+			funds: { funds },
+		} = await getFunds(ctx, {
+			itemIndex: what.itemIndex,
+			timeoutMs: Math.min(what.timeoutMs, DEFAULT_TIMEOUT_MS),
+		}));
+	} catch (error) {
+		return new NodeOperationError(
+			node,
+			'The wallet could not be read, so Keep Wallet At Least could not be checked',
+			{
+				description: `${asNodeError(ctx, error, what.itemIndex).message}. Nothing was sent or charged. Run it again once the service answers.`,
+			},
+		);
+	}
+	if (cents(funds - cost) >= floor) return undefined;
+	return new NodeOperationError(
+		node,
+		`${what.spend} would take the wallet below Keep Wallet At Least: ${funds} in the wallet, ${cost} to pay, ${floor} to keep`,
+		{
+			description:
+				'Nothing was sent or charged. Add funds to the wallet, lower Keep Wallet At Least in the node\u2019s options, or spend less.',
+		},
+	);
+}

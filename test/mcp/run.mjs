@@ -366,7 +366,7 @@ async function secretsScenario({ sim }) {
 async function executionsScenario({ n8n, workflow }) {
 	await check('each tool call is stored as a webhook execution of the workflow', async () => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
-		const { json } = await n8n.rest.request('GET', `/rest/executions?filter=${filter}&limit=200`);
+		const { json } = await n8n.rest.request('GET', `/rest/executions?filter=${filter}&limit=100`);
 		const list = (json?.data ?? json).results ?? [];
 		assert(list.length > 0, 'no executions');
 		const modes = [...new Set(list.map((e) => e.mode))];

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { IConnections, INode } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { apiRequests, asAgentTool, cityWith, createHarness, credentialsFor, PollHarness } from '../harness';
@@ -220,7 +220,7 @@ describe('examples/proxy-account-mcp-server.json', () => {
 	/** The `$fromAI` keys of a tool node: what the agent (the MCP client) fills in. */
 	const agentKeys = (node: INode) => [...JSON.stringify(node.parameters).matchAll(/\$fromAI\('([^']+)'/g)].map((m) => m[1]).sort();
 	/** Runs one tool node as n8n runs it for an agent: the `…Tool` type, the agent's arguments as the input item. */
-	const call = (name: string, args: Record<string, unknown>) => {
+	const call = (name: string, args: IDataObject) => {
 		expect(Object.keys(args).sort()).toEqual(agentKeys(tool(name)));
 		const node = tool(name);
 		return harness.runNode({ type: 'proxyAccountTool', name, parameters: node.parameters }, { credentials: credentialsFor(sim), items: [args] });

@@ -4,7 +4,7 @@
  * n8n 2.41.1's MCP Server Trigger and called by the official MCP TypeScript client
  * (@modelcontextprotocol/sdk) over streamable HTTP.
  *
- *   node test/mcp/run.mjs [--no-build] [--keep-going]
+ *   node test/mcp/run.mjs [--no-build] [--screenshots]
  *
  * Packs the package, starts the simulator (a child process) and one n8n with the package installed,
  * creates the Proxy Account credential and the MCP server's bearer token credential through the
@@ -18,6 +18,8 @@
  *   secrets   no result or error holds the API key or a proxy password;
  *   overlap   two clients extending at once pay at most once per call, each within the cap;
  *   floor     repeated capped Extends stop at Keep Wallet At Least; the wallet never goes below it.
+ * With --screenshots (not in CI) it also saves the workflow's canvas and the MCP Server Trigger's panel
+ * to docs/screenshots/mcp-server*.png (headless Chromium, as test:e2e).
  * Prints `mcp: N passed, M failed`; exits 1 when a check fails. Stops n8n and the simulator in any case.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,8 +29,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
+import { captureWorkflow } from '../e2e/browser.mjs';
 import { PACKAGE_NAME, startN8n } from '../e2e/n8n-server.mjs';
-import { buildAndPack, onCleanup, ROOT, runCleanups, startSimulator } from '../e2e/support.mjs';
+import { buildAndPack, ensureChromium, onCleanup, ROOT, runCleanups, startSimulator } from '../e2e/support.mjs';
 
 const MCP_N8N_VERSION = '2.41.1';
 const EXAMPLE = 'proxy-account-mcp-server.json';
@@ -39,11 +42,12 @@ const log = (line) => console.log(`[mcp ${elapsed().padStart(5)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv) {
-	const options = { build: true };
+	const options = { build: true, screenshots: false };
 	for (const arg of argv) {
 		if (arg === '--no-build') options.build = false;
+		else if (arg === '--screenshots') options.screenshots = true;
 		else if (arg === '--help' || arg === '-h') {
-			console.log('Usage: node test/mcp/run.mjs [--no-build]');
+			console.log('Usage: node test/mcp/run.mjs [--no-build] [--screenshots]');
 			process.exit(0);
 		} else throw new Error(`Unknown argument: ${arg}`);
 	}
@@ -205,6 +209,10 @@ async function listScenario({ client, workflow }) {
 		const extend = tools.find((t) => t.name === 'Extend_Proxy');
 		assert(extend.inputSchema.properties.days.type === 'number', `Extend_Proxy.days is ${extend.inputSchema.properties.days.type}`);
 		return tools.map((t) => `${t.name}(${Object.keys(t.inputSchema?.properties ?? {}).join(', ')})`).join(' ');
+	});
+	await check("the server's instructions tell the agent the limits of Extend", async () => {
+		const instructions = client.getInstructions() ?? '';
+		for (const word of [/charges/, /wallet/, /at most 50/, /less than 100/]) assert(word.test(instructions), `no ${word} in “${instructions}”`);
 	});
 	const describe = (name) => tools.find((t) => t.name === name)?.description ?? '';
 	await check("Extend's description says it charges the wallet within the builder's Maximum Total Cost", async () => {
@@ -406,6 +414,20 @@ async function main() {
 	await floorScenario(context);
 	await secretsScenario(context);
 	await executionsScenario(context);
+	if (options.screenshots) {
+		const dir = join(ROOT, 'docs', 'screenshots');
+		const files = await captureWorkflow({
+			baseUrl: n8n.url,
+			owner: n8n.owner,
+			executablePath: await ensureChromium({ log }),
+			workflowId: workflow.id,
+			canvasFile: join(dir, 'mcp-server-canvas.png'),
+			node: 'MCP Server',
+			nodeFile: join(dir, 'mcp-server-trigger.png'),
+			log,
+		});
+		log(`screenshots: ${files.join(', ')}`);
+	}
 }
 
 let exitCode = 0;

@@ -30,6 +30,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { captureWorkflow } from '../e2e/browser.mjs';
+import { createChecks, runSuite } from '../e2e/checks.mjs';
 import { PACKAGE_NAME, startN8n } from '../e2e/n8n-server.mjs';
 import { buildAndPack, ensureChromium, onCleanup, ROOT, runCleanups, startSimulator } from '../e2e/support.mjs';
 
@@ -56,23 +57,7 @@ function parseArgs(argv) {
 
 // ----- checks ------------------------------------------------------------------------------------
 
-const results = [];
-async function check(what, fn) {
-	try {
-		const detail = await fn();
-		results.push({ what, ok: true });
-		log(`  ok   ${what}${detail ? `: ${detail}` : ''}`);
-		return true;
-	} catch (error) {
-		results.push({ what, ok: false });
-		log(`  FAIL ${what}: ${error.message}`);
-		return false;
-	}
-}
-
-function assert(condition, message) {
-	if (!condition) throw new Error(message);
-}
+const { check, assert, results } = createChecks(log);
 
 const cents = (n) => Math.round(n * 100) / 100;
 
@@ -430,15 +415,4 @@ async function main() {
 	}
 }
 
-let exitCode = 0;
-try {
-	await main();
-} catch (error) {
-	log(`FAILED: ${error.stack ?? error.message}`);
-	results.push({ what: 'run', ok: false });
-}
-await runCleanups();
-const failed = results.filter((r) => !r.ok).length;
-if (failed > 0) exitCode = 1;
-console.log(`\nmcp: ${results.length - failed} passed, ${failed} failed (${elapsed()})`);
-process.exit(exitCode);
+await runSuite('mcp', main, { results, log, cleanup: runCleanups, elapsed });

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
@@ -76,6 +76,67 @@ async function waitForOutput(page, timeout) {
 	return (await panel.textContent()) ?? '';
 }
 
+/** Launches Chromium logged in to the editor; returns { context, page, userDataDir }. */
+async function launchEditor({ baseUrl, owner, executablePath }) {
+	const userDataDir = mkdtempSync(join(tmpdir(), 'proxy-account-chromium-'));
+	const context = await chromium.launchPersistentContext(userDataDir, {
+		executablePath,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+		baseURL: baseUrl,
+		viewport: { width: 1440, height: 900 },
+		deviceScaleFactor: 1,
+		timeout: 60_000,
+	});
+	try {
+		const login = await context.request.post('/rest/login', {
+			data: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
+		});
+		if (!login.ok()) throw new Error(`browser login failed: HTTP ${login.status()} ${(await login.text()).slice(0, 300)}`);
+	} catch (error) {
+		await context.close().catch(() => undefined);
+		rmSync(userDataDir, { recursive: true, force: true });
+		throw error;
+	}
+	const page = context.pages()[0] ?? (await context.newPage());
+	page.setDefaultTimeout(60_000);
+	page.on('dialog', (dialog) => void dialog.accept());
+	return { context, page, userDataDir };
+}
+
+/**
+ * Screenshots of one workflow: its canvas (`canvasFile`) and, when `node` and `nodeFile` are given,
+ * that node's panel opened (not run). Options: baseUrl, owner, executablePath, workflowId, log.
+ */
+export async function captureWorkflow({ baseUrl, owner, executablePath, workflowId, canvasFile, node, nodeFile, log = console.log }) {
+	mkdirSync(dirname(canvasFile), { recursive: true });
+	const { context, page, userDataDir } = await launchEditor({ baseUrl, owner, executablePath });
+	try {
+		log(`browser: opening workflow ${workflowId}`);
+		await openWorkflow(page, workflowId);
+		// n8n 2.x shows a "Production Checklist" over an active workflow's canvas.
+		const checklist = page.getByText('Production Checklist', { exact: true });
+		if (await checklist.isVisible().catch(() => false)) {
+			await checklist.locator('xpath=..').locator('button, [role="button"], svg').last().click({ timeout: 5_000 }).catch(() => undefined);
+			await page.waitForTimeout(300);
+		}
+		await page.mouse.move(2, 2);
+		await page.screenshot({ path: canvasFile });
+		const files = [canvasFile];
+		if (node && nodeFile) {
+			await openNode(page, node);
+			await page.mouse.move(2, 2);
+			await page.waitForTimeout(500);
+			await page.screenshot({ path: nodeFile });
+			files.push(nodeFile);
+		}
+		return files;
+	} finally {
+		await context.close().catch(() => undefined);
+		rmSync(userDataDir, { recursive: true, force: true });
+	}
+}
+
 /**
  * Logs in, opens the workflows and saves screenshots. Options:
  *   baseUrl, owner {email, password}, executablePath, outDir, suffix ('' or '-n8n1'),
@@ -85,26 +146,12 @@ async function waitForOutput(page, timeout) {
 export async function captureEditor(options) {
 	const { baseUrl, owner, executablePath, outDir, suffix = '', actionWorkflow, triggerWorkflow, log = console.log } = options;
 	mkdirSync(outDir, { recursive: true });
-	const userDataDir = mkdtempSync(join(tmpdir(), 'proxy-account-chromium-'));
 	const files = [];
 	let context;
+	let userDataDir;
 	try {
-		context = await chromium.launchPersistentContext(userDataDir, {
-			executablePath,
-			headless: true,
-			args: CHROMIUM_FLAGS,
-			baseURL: baseUrl,
-			viewport: { width: 1440, height: 900 },
-			deviceScaleFactor: 1,
-			timeout: 60_000,
-		});
-		const login = await context.request.post('/rest/login', {
-			data: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
-		});
-		if (!login.ok()) throw new Error(`browser login failed: HTTP ${login.status()} ${(await login.text()).slice(0, 300)}`);
-		const page = context.pages()[0] ?? (await context.newPage());
-		page.setDefaultTimeout(60_000);
-		page.on('dialog', (dialog) => void dialog.accept());
+		let page;
+		({ context, page, userDataDir } = await launchEditor({ baseUrl, owner, executablePath }));
 
 		log(`browser: opening workflow ${actionWorkflow.id}`);
 		await openWorkflow(page, actionWorkflow.id);
@@ -149,6 +196,6 @@ export async function captureEditor(options) {
 		throw error;
 	} finally {
 		if (context) await context.close().catch(() => undefined);
-		rmSync(userDataDir, { recursive: true, force: true });
+		if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 	}
 }

@@ -13,6 +13,7 @@
  * Flags: --no-build (pack the existing dist/), --no-workflows, --with-tests (also import
  * test/e2e/workflows), --echo (show n8n's log).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -21,6 +22,8 @@ import { PACKAGE_NAME, getFreePort, isPortFree, startN8n } from './n8n-server.mj
 import { buildAndPack, onCleanup, ROOT, runCleanups, startSimulator } from './support.mjs';
 
 const CREDENTIAL_NAME = 'Proxy Account (simulator)';
+/** The bearer token credential of the MCP server example (examples/proxy-account-mcp-server.json). */
+const MCP_CREDENTIAL_NAME = 'Proxy Account MCP token';
 const log = (line) => console.log(`[dev] ${line}`);
 
 function workflowFiles(withTests) {
@@ -38,8 +41,8 @@ function workflowFiles(withTests) {
 	return files;
 }
 
-/** Imports the example workflows (and with --with-tests the e2e ones), pointed at the simulator credential. */
-async function importWorkflows(n8n, credential, hasTrigger, proxyName, withTests) {
+/** Imports the example workflows (and with --with-tests the e2e ones), pointed at the simulator credential and the MCP token. */
+async function importWorkflows(n8n, { credential, bearer }, hasTrigger, proxyName, withTests) {
 	const dir = mkdtempSync(join(tmpdir(), 'proxy-account-dev-workflows-'));
 	try {
 		let count = 0;
@@ -56,8 +59,9 @@ async function importWorkflows(n8n, credential, hasTrigger, proxyName, withTests
 			if (typeof data.id !== 'string' || !/^[A-Za-z0-9]{1,36}$/.test(data.id)) delete data.id;
 			for (const node of data.nodes) {
 				const short = typeof node.type === 'string' ? node.type.split('.').pop() : '';
-				if (short === 'proxyAccount' || short === 'proxyAccountTrigger') node.type = `${PACKAGE_NAME}.${short}`;
+				if (['proxyAccount', 'proxyAccountTrigger', 'proxyAccountTool'].includes(short)) node.type = `${PACKAGE_NAME}.${short}`;
 				if (node.credentials?.proxyAccountApi) node.credentials.proxyAccountApi = { id: credential.id, name: credential.name };
+				if (node.credentials?.httpBearerAuth) node.credentials.httpBearerAuth = { id: bearer.id, name: bearer.name };
 				if (file.includes(`${join('test', 'e2e')}`) && typeof node.parameters?.proxyName?.value === 'string' && !node.parameters.proxyName.value.startsWith('=') && proxyName) node.parameters.proxyName.value = proxyName;
 			}
 			writeFileSync(join(dir, `${String(count).padStart(3, '0')}.json`), JSON.stringify(data));
@@ -101,13 +105,16 @@ async function main() {
 
 	const credential = await n8n.createCredential(CREDENTIAL_NAME, 'proxyAccountApi', { baseUrl: sim.url, apiKey: sim.apiKey });
 	log(`credential "${credential.name}" created`);
+	const mcpToken = randomBytes(24).toString('base64url');
+	const bearer = await n8n.createCredential(MCP_CREDENTIAL_NAME, 'httpBearerAuth', { token: mcpToken });
+	log(`credential "${bearer.name}" (the MCP server example's bearer token) created`);
 
 	if (!flags.has('--no-workflows')) {
 		const hasTrigger = existsSync(join(ROOT, 'dist', 'nodes', 'ProxyAccount', 'ProxyAccountTrigger.node.js'));
 		const proxies = await fetch(`${sim.url}/v1/proxies`, { headers: { authorization: `Bearer ${sim.apiKey}` } }).then((r) => r.json());
 		try {
 			const withTests = flags.has('--with-tests');
-			const count = await importWorkflows(n8n, credential, hasTrigger, proxies.data?.[0]?.proxy_name, withTests);
+			const count = await importWorkflows(n8n, { credential, bearer }, hasTrigger, proxies.data?.[0]?.proxy_name, withTests);
 			if (count > 0) log(`${count} workflows imported (${withTests ? 'examples, test/e2e/workflows' : 'examples'})`);
 		} catch (error) {
 			log(`importing the workflows did not work (the editor runs anyway):\n${error.message}`);
@@ -120,6 +127,8 @@ async function main() {
 	console.log(`  credential:         "${credential.name}" (proxyAccountApi)`);
 	console.log(`  simulator:          ${sim.url}   (control API: ${sim.url}/__sim/state)`);
 	console.log(`  simulator API key:  ${sim.apiKey}`);
+	console.log(`  MCP server:         ${n8n.url}/mcp/proxy-account  (activate "Proxy Account MCP server" first;`);
+	console.log(`                      header  Authorization: Bearer ${mcpToken})`);
 	console.log(`  n8n log:            ${n8n.logFile}`);
 	console.log('');
 	console.log('  Ctrl-C stops n8n and the simulator. After changing the code, restart npm run dev.');

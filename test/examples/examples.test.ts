@@ -4,10 +4,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { IConnections, INode } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { apiRequests, createHarness, credentialsFor, PollHarness } from '../harness';
+import { apiRequests, asAgentTool, cityWith, createHarness, credentialsFor, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 
 interface ExampleWorkflow {
@@ -20,7 +20,7 @@ interface ExampleWorkflow {
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const load = (file: string) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as ExampleWorkflow;
 
-const harness = createHarness([new ProxyAccountTrigger()]);
+const harness = createHarness([new ProxyAccountTrigger(), asAgentTool()]);
 let sim: ProxyAccountSimulator;
 
 beforeEach(async () => {
@@ -239,5 +239,93 @@ describe('examples/rotate-ip-on-failure.json', () => {
 		} finally {
 			await new Promise((done) => target.close(done));
 		}
+	});
+});
+
+describe('examples/proxy-account-mcp-server.json', () => {
+	const workflow = load('proxy-account-mcp-server.json');
+	const TOOL_TYPE = 'n8n-nodes-proxy-account.proxyAccountTool';
+	const trigger = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
+	const tools = workflow.nodes.filter((node) => node.type === TOOL_TYPE);
+	const tool = (name: string) => tools.find((node) => node.name === name)!;
+	/** The `$fromAI` keys of a tool node: what the agent (the MCP client) fills in. */
+	const agentKeys = (node: INode) => [...JSON.stringify(node.parameters).matchAll(/\$fromAI\('([^']+)'/g)].map((m) => m[1]).sort();
+	/** Runs one tool node as n8n runs it for an agent: the `…Tool` type, the agent's arguments as the input item. */
+	const call = (name: string, args: IDataObject) => {
+		expect(Object.keys(args).sort()).toEqual(agentKeys(tool(name)));
+		const node = tool(name);
+		return harness.runNode({ type: 'proxyAccountTool', name, parameters: node.parameters }, { credentials: credentialsFor(sim), items: [args] });
+	};
+	/** The `index`th proxy, set to expire in `hours`. */
+	const expiringProxy = (index: number, hours: number) => {
+		const proxy = [...sim.account().proxies.values()][index];
+		proxy.expires_at = new Date(sim.clock.now() + hours * HOUR).toISOString();
+		return proxy.proxy_name;
+	};
+
+	it('is an MCP Server Trigger with Bearer Auth serving only Proxy Account tools, with the builder\u2019s limits as literals', () => {
+		expect(trigger.typeVersion).toBeGreaterThanOrEqual(2);
+		expect(trigger.parameters).toMatchObject({ authentication: 'bearerAuth', path: 'proxy-account' });
+		expect(Object.keys(trigger.credentials ?? {})).toEqual(['httpBearerAuth']);
+		expect(tools.map((node) => node.name).sort()).toEqual(['Extend Proxy', 'Get Funds', 'Get Proxies', 'Get Stock', 'Price A Purchase', 'Quote Price', 'Rotate IP']);
+		for (const node of tools) expect(workflow.connections[node.name]).toEqual({ ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] });
+		expect(tools.map((node) => node.parameters.operation)).not.toContain('remove');
+		expect(tool('Extend Proxy').parameters.options).toMatchObject({ maxTotalCost: 50, keepWalletAtLeast: 100 });
+		expect(tool('Price A Purchase').parameters.options).toEqual({ dryRun: true });
+		expect(agentKeys(tool('Extend Proxy'))).toEqual(['days', 'proxy_name']);
+	});
+
+	it('each read tool answers from the service as the agent\u2019s tool, with no password or key in what it returns', async () => {
+		const funds = await call('Get Funds', {});
+		expect(funds.status).toBe('success');
+		expect(funds.items[0].json.funds).toBe(sim.account().balance);
+		const proxies = await call('Get Proxies', {});
+		expect(proxies.items).toHaveLength(sim.account().proxies.size);
+		const city = cityWith(sim, 'tmobile', 1).city;
+		const quote = await call('Quote Price', { carrier: 'T-Mobile', city, weeks: 2 });
+		expect(quote.items[0].json).toMatchObject({ carrier: 'T-Mobile', city, interval: 2, period: 'weekly' });
+		const stock = await call('Get Stock', {});
+		expect(stock.items.length).toBeGreaterThan(0);
+		const priced = await call('Price A Purchase', { carrier: 'T-Mobile', city, weeks: 1 });
+		expect(priced.items[0].json).toMatchObject({ status: 'dry_run' });
+		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(0);
+		const output = JSON.stringify([funds, proxies, quote, stock, priced].map((r) => r.items));
+		expect(output).not.toContain(credentialsFor(sim).apiKey);
+		for (const proxy of sim.account().proxies.values()) expect(output).not.toContain(proxy.password);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('Rotate IP sends one change for the proxy the agent names', async () => {
+		const name = [...sim.account().proxies.keys()][0];
+		const proxy = sim.account().proxies.get(name)!;
+		proxy.auto_change = false;
+		proxy.last_ip_change = new Date(sim.clock.now() - HOUR).toISOString();
+		const rotated = await call('Rotate IP', { proxy_name: name });
+		expect(rotated.items[0].json).toMatchObject({ proxy_name: name, status: 'sent' });
+		expect(apiRequests(sim, 'POST /v1/proxies/changeip/:name')).toHaveLength(1);
+	});
+
+	it('Extend Proxy charges within the cap, refuses more than the cap and stops at the wallet floor, with nothing charged when it refuses', async () => {
+		const name = expiringProxy(0, 5);
+		const extended = await call('Extend Proxy', { proxy_name: name, days: 1 });
+		expect(extended.items[0].json).toMatchObject({ proxy_name: name, status: 'extended' });
+		expect(sim.ledger).toHaveLength(1);
+		expect(sim.ledger[0].amount).toBeLessThanOrEqual(50);
+		const again = await call('Extend Proxy', { proxy_name: name, days: 1 });
+		expect(again.items[0].json).toMatchObject({ proxy_name: name, status: 'skipped', charged: 0 });
+		expect(sim.ledger).toHaveLength(1);
+
+		const second = expiringProxy(1, 5);
+		const tooMuch = await call('Extend Proxy', { proxy_name: second, days: 30 });
+		expect(tooMuch.status).toBe('error');
+		expect(tooMuch.error?.message).toMatch(/Maximum Total Cost of 50/);
+		expect(sim.ledger).toHaveLength(1);
+
+		sim.account().balance = 110;
+		const floor = await call('Extend Proxy', { proxy_name: second, days: 1 });
+		expect(floor.status).toBe('error');
+		expect(floor.error?.message).toMatch(/Keep Wallet At Least/);
+		expect(sim.ledger).toHaveLength(1);
+		expect(sim.account().balance).toBe(110);
 	});
 });

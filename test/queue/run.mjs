@@ -24,6 +24,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PACKAGE_NAME } from '../e2e/n8n-server.mjs';
+import { createChecks, runSuite } from '../e2e/checks.mjs';
 import { buildAndPack, onCleanup, ROOT, runCleanups, startSimulator } from '../e2e/support.mjs';
 import { QUEUE_N8N_VERSION, startCluster } from './cluster.mjs';
 import { ensureQueueServers, startPostgres, startRedis } from './services.mjs';
@@ -53,23 +54,7 @@ function parseArgs(argv) {
 
 // ----- checks ------------------------------------------------------------------------------------
 
-const results = [];
-async function check(what, fn) {
-	try {
-		const detail = await fn();
-		results.push({ what, ok: true });
-		log(`  ok   ${what}${detail ? `: ${detail}` : ''}`);
-		return true;
-	} catch (error) {
-		results.push({ what, ok: false });
-		log(`  FAIL ${what}: ${error.message}`);
-		return false;
-	}
-}
-
-function assert(condition, message) {
-	if (!condition) throw new Error(message);
-}
+const { check, assert, results } = createChecks(log);
 
 // ----- workflows ---------------------------------------------------------------------------------
 
@@ -422,15 +407,4 @@ async function main() {
 	if (options.only.includes('overlap')) await overlapScenario(context);
 }
 
-let exitCode = 0;
-try {
-	await main();
-} catch (error) {
-	log(`FAILED: ${error.stack ?? error.message}`);
-	results.push({ what: 'run', ok: false });
-}
-await runCleanups();
-const failed = results.filter((r) => !r.ok).length;
-if (failed > 0) exitCode = 1;
-console.log(`\nqueue: ${results.length - failed} passed, ${failed} failed (${elapsed()})`);
-process.exit(exitCode);
+await runSuite('queue', main, { results, log, cleanup: runCleanups, elapsed });

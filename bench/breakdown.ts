@@ -25,10 +25,12 @@ import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helper
 import { getStock, listProxies } from '../nodes/ProxyAccount/transport/endpoints';
 import { responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
 import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';
-import { detectExpiring, detectNewProxies, detectStatusChanges } from '../nodes/ProxyAccount/trigger/proxies';
-import type { TriggerState } from '../nodes/ProxyAccount/trigger/state';
-import { commitState, loadState } from '../nodes/ProxyAccount/trigger/state';
-import { detectStockChanges } from '../nodes/ProxyAccount/trigger/stock';
+import { detectExpiring } from '../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
+import { detectNewProxies } from '../nodes/ProxyAccount/trigger/events/newProxy.event';
+import { detectStatusChanges } from '../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
+import type { TriggerState } from '../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState } from '../nodes/ProxyAccount/trigger/events';
+import { detectStockChanges } from '../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { buildAdditionalData } from '../test/harness/additional-data';
 import { TestCredentialsHelper } from '../test/harness/credentials-helper';
 import type { Engine } from './sides';

@@ -8,8 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { proxyAccountApiTest } from './methods/credentialTest';
 import { getCarriers, getNetworkStatusesOrAny, getStockCarriers } from './methods/loadOptions';
-import { eventSubtitle, triggerProperties } from './trigger/description';
+import { TRIGGER } from './trigger/events';
 import { pollTrigger } from './trigger/poll';
+import { eventSubtitle, triggerDescription, triggerProperties } from './trigger/registry';
 
 export class ProxyAccountTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,15 +22,14 @@ export class ProxyAccountTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: eventSubtitle(triggerProperties),
-		description:
-			'Starts the workflow on a Proxy Account event: Stock Changed, Proxy Expiring, Proxy Status Changed, New Proxy, Proxy Removed, IP Changed or Low Funds',
+		subtitle: eventSubtitle(TRIGGER),
+		description: triggerDescription(TRIGGER),
 		defaults: { name: 'Proxy Account Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'proxyAccountApi', required: true, testedBy: 'proxyAccountApiTest' }],
-		properties: triggerProperties,
+		properties: triggerProperties(TRIGGER),
 	};
 
 	methods = {

@@ -6,15 +6,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import type { ProxyRecord, StockEntry } from '../../nodes/ProxyAccount/transport';
-import type { StockChange } from '../../nodes/ProxyAccount/trigger/params';
-import {
-	detectExpiring,
-	detectNewProxies,
-	detectStatusChanges,
-} from '../../nodes/ProxyAccount/trigger/proxies';
-import type { TriggerState } from '../../nodes/ProxyAccount/trigger/state';
-import type { Detection } from '../../nodes/ProxyAccount/trigger/stock';
-import { detectStockChanges } from '../../nodes/ProxyAccount/trigger/stock';
+import type { StockChange } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
+import { detectExpiring } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
+import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import { detectStatusChanges } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
+import type { TriggerState } from '../../nodes/ProxyAccount/trigger/events';
+import type { Detection } from '../../nodes/ProxyAccount/trigger/state';
+import { detectStockChanges } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 
 export const MINUTE = 60_000;
 export { HOUR, T0, iso, proxy } from '../fixtures/records';

@@ -5,8 +5,9 @@
  */
 
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
-import { detectRemoved } from '../../nodes/ProxyAccount/trigger/proxies';
-import type { RemovedState, TriggerState } from '../../nodes/ProxyAccount/trigger/state';
+import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import type { RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import type { TriggerState } from '../../nodes/ProxyAccount/trigger/events';
 import { sameJson, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { prng } from '../harness/prng';
 import {

@@ -3,9 +3,9 @@
  * per drop, none while it stays low, re-armed once the balance recovers; the first poll emits when
  * already low.
  */
-import { detectLowFunds, lowFundsItem, lowReasons } from '../../nodes/ProxyAccount/trigger/funds';
-import type { LowFundsParams } from '../../nodes/ProxyAccount/trigger/params';
-import type { LowFundsState } from '../../nodes/ProxyAccount/trigger/state';
+import { detectLowFunds, lowFundsItem, lowReasons } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
+import type { LowFundsParams } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
+import type { LowFundsState } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
 import type { FundsData } from '../../nodes/ProxyAccount/transport';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');

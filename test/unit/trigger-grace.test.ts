@@ -8,12 +8,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerState } from '../../nodes/ProxyAccount/trigger/state';
+import type { TriggerState } from '../../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState } from '../../nodes/ProxyAccount/trigger/events';
 import {
-	commitState,
 	GRACE_MS,
 	GRACE_POLLS,
-	loadState,
 	sameJson,
 	STATE_VERSION,
 	stillMissing,

@@ -6,8 +6,10 @@ import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
 import type { PaidTime } from '../../nodes/ProxyAccount/trigger/moves';
 import { pairMoves } from '../../nodes/ProxyAccount/trigger/moves';
-import { detectNewProxies, detectRemoved } from '../../nodes/ProxyAccount/trigger/proxies';
-import type { NewProxyState, RemovedState } from '../../nodes/ProxyAccount/trigger/state';
+import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import type { NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import type { RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { HOUR, T0, iso, proxy } from '../fixtures/records';
 
 const MINUTE = 60_000;

@@ -5,8 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent, TriggerState } from '../../nodes/ProxyAccount/trigger/state';
-import { commitState, loadState, sameJson, STATE_VERSION, TRIGGER_EVENTS } from '../../nodes/ProxyAccount/trigger/state';
+import type { TriggerEvent, TriggerState } from '../../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState, TRIGGER_EVENTS } from '../../nodes/ProxyAccount/trigger/events';
+import { sameJson, STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
 
 /** A valid version 2 state of each event, as the static data holds it. */
 const VALID: Record<TriggerEvent, IDataObject> = {

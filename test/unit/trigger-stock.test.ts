@@ -7,9 +7,9 @@
 import { readPlaceFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { stockOutput } from '../../nodes/ProxyAccount/helpers/output';
 import type { StockEntry } from '../../nodes/ProxyAccount/transport/endpoints';
-import type { StockChange, StockParams } from '../../nodes/ProxyAccount/trigger/params';
-import type { StockState } from '../../nodes/ProxyAccount/trigger/state';
-import { cityKey, detectStockChanges, isAvailable, stockChangeOf, stockSamples, uniqueEntries } from '../../nodes/ProxyAccount/trigger/stock';
+import type { StockChange, StockParams } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
+import type { StockState } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
+import { cityKey, detectStockChanges, isAvailable, stockChangeOf, stockSamples, uniqueEntries } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { stockEntry, T0 } from '../fixtures/records';
 
 function params(change: StockChange, filters: Record<string, string> = {}, threshold = 5): StockParams {

@@ -1,167 +1,20 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/execution';
-import { matchesProxyFilters, matchesStockPlace } from '../helpers/filters';
 import type { CallOptions } from '../transport';
-import { getFunds, getStock, listProxies } from '../transport';
-import { detectLowFunds, lowFundsItem } from './funds';
-import type { TriggerParams } from './params';
-import { readParameters } from './params';
-import type { ProxyObservation } from './proxies';
-import {
-	detectExpiring,
-	detectIpChanges,
-	ipChangedSamples,
-	detectNewProxies,
-	detectStatusChanges,
-	expiringSamples,
-	newProxySamples,
-	detectRemoved,
-	removedSamples,
-	statusSamples,
-	uniqueProxies,
-} from './proxies';
-import type {
-	ExpiringState,
-	IpState,
-	MissingMarks,
-	NewProxyState,
-	RemovedState,
-	LowFundsState,
-	StatusState,
-	StockState,
-	TriggerState,
-} from './state';
-import { commitState, loadState, sameJson, withoutMarks } from './state';
-import type { Detection } from './stock';
-import { detectStockChanges, stockSamples, uniqueEntries } from './stock';
+import { TRIGGER } from './events';
+import type { AnyTriggerEvent, TriggerEvents } from './registry';
+import { chosenEvent, stateKeys } from './registry';
+import type { MissingMarks, StoredState } from './state';
+import { commitState, sameJson, withoutMarks } from './state';
 
 /** Items "Fetch Test Event" returns at most. */
 export const SAMPLE_LIMIT = 5;
 
-const EVENT_NAMES = {
-	stockChanged: 'stock_changed',
-	proxyExpiring: 'proxy_expiring',
-	proxyStatusChanged: 'proxy_status_changed',
-	newProxy: 'new_proxy',
-	proxyRemoved: 'proxy_removed',
-	lowFunds: 'low_funds',
-	ipChanged: 'ip_changed',
-} as const;
-
-interface Observation {
-	/** Cities or proxies the service listed. */
-	listed: number;
-	/** The events against the previous state, and the next state. Pure. */
-	detect: (previous: TriggerState | null) => Detection<TriggerState>;
-	/** Current examples of the event, for "Fetch Test Event". */
-	samples: () => IDataObject[];
-	/** One item describing the current state when there is no example either. */
-	summary: () => IDataObject;
-}
-
-function checkedAt(now: number): string {
-	return new Date(now).toISOString();
-}
-
-/**
- * Observes the service once: one request to the one endpoint the event needs. Nothing is read
- * from or written to the stored state here.
+/*
+ * The poll protocol, the same for every event (each event's own parts are in events/, put together
+ * by registry.ts).
  */
-async function observe(
-	ctx: IPollFunctions,
-	params: TriggerParams,
-	requestOptions: CallOptions,
-): Promise<Observation> {
-	if (params.event === 'stockChanged') {
-		const { entries, serverTime } = await getStock(ctx, requestOptions);
-		return {
-			listed: entries.length,
-			detect: (previous) =>
-				detectStockChanges(previous as StockState | null, { entries, now: serverTime }, params),
-			samples: () => stockSamples(entries, params, SAMPLE_LIMIT),
-			summary: () => {
-				const cities = uniqueEntries(entries);
-				return {
-					event: EVENT_NAMES.stockChanged,
-					sample: true,
-					message:
-						'No city matches the filters and the chosen change right now. Items will look like the ones described in the node\u2019s documentation.',
-					checked_at: checkedAt(serverTime),
-					cities: cities.length,
-					matching_cities: cities.filter((entry) => matchesStockPlace(entry, params.filters))
-						.length,
-				};
-			},
-		};
-	}
-	if (params.event === 'lowFunds') {
-		const { funds, serverTime } = await getFunds(ctx, requestOptions);
-		const observation = { funds, now: serverTime };
-		const item = () => lowFundsItem(observation, params);
-		return {
-			// Not a list: never "empty".
-			listed: 1,
-			detect: (previous) => detectLowFunds(previous as LowFundsState | null, observation, params),
-			// The event as it would look now, low or not (its `reasons` say which limits it is below).
-			samples: () => [item()],
-			summary: item,
-		};
-	}
-	const { proxies, serverTime } = await listProxies(ctx, requestOptions);
-	const observation: ProxyObservation = { proxies, now: serverTime };
-	const summary = () => {
-		const unique = uniqueProxies(proxies);
-		return {
-			event: EVENT_NAMES[params.event],
-			sample: true,
-			message:
-				'No proxy matches the filters and the chosen event right now. Items will look like the ones described in the node\u2019s documentation.',
-			checked_at: checkedAt(serverTime),
-			proxies: unique.length,
-			matching_proxies: unique.filter((proxy) => matchesProxyFilters(proxy, params.filters)).length,
-		};
-	};
-	switch (params.event) {
-		case 'proxyExpiring':
-			return {
-				listed: proxies.length,
-				detect: (previous) => detectExpiring(previous as ExpiringState | null, observation, params),
-				samples: () => expiringSamples(observation, params, SAMPLE_LIMIT),
-				summary,
-			};
-		case 'proxyStatusChanged':
-			return {
-				listed: proxies.length,
-				detect: (previous) =>
-					detectStatusChanges(previous as StatusState | null, observation, params),
-				samples: () => statusSamples(observation, params, SAMPLE_LIMIT),
-				summary,
-			};
-		case 'ipChanged':
-			return {
-				listed: proxies.length,
-				detect: (previous) => detectIpChanges(previous as IpState | null, observation, params),
-				samples: () => ipChangedSamples(observation, params, SAMPLE_LIMIT),
-				summary,
-			};
-		case 'proxyRemoved':
-			return {
-				listed: proxies.length,
-				detect: (previous) => detectRemoved(previous as RemovedState | null, observation, params),
-				samples: () => removedSamples(observation, params, SAMPLE_LIMIT),
-				summary,
-			};
-		default:
-			return {
-				listed: proxies.length,
-				detect: (previous) =>
-					detectNewProxies(previous as NewProxyState | null, observation, params),
-				samples: () => newProxySamples(observation, params, SAMPLE_LIMIT),
-				summary,
-			};
-	}
-}
 
 /**
  * The missing marks this process last stored, by trigger (workflow and node): one small entry per
@@ -187,7 +40,7 @@ function triggerKey(ctx: IPollFunctions): string | undefined {
 }
 
 /** The stored state to compare with: its missing marks restarted unless this process stored them. */
-function comparedState(stored: TriggerState | null, key: string | undefined): TriggerState | null {
+function comparedState(stored: StoredState | null, key: string | undefined): StoredState | null {
 	if (stored === null || stored.gone === undefined) return stored;
 	const continued =
 		key !== undefined && storedMarks.has(key) && sameJson(storedMarks.get(key), stored.gone);
@@ -208,36 +61,46 @@ function comparedState(stored: TriggerState | null, key: string | undefined): Tr
  * so the next good poll emits what was pending. An empty list leaves the state as it was too. A
  * city or proxy missing from a list that is not empty is kept for a grace period (see
  * `keepMissing` in state.ts), so a partial list does not make the trigger report it again.
- * `requestOptions` is for tests (timeouts, retries).
+ * `requestOptions` is for tests (timeouts, retries); `trigger` too (the events the node has).
  */
 export async function pollTrigger(
 	ctx: IPollFunctions,
 	requestOptions: CallOptions = {},
+	trigger: TriggerEvents = TRIGGER,
 ): Promise<INodeExecutionData[][] | null> {
 	try {
-		const params = readParameters(ctx);
-		const observation = await observe(ctx, params, requestOptions);
-		if (ctx.getMode() === 'manual') {
-			// The stored state is not even read: asking n8n for it would create it.
-			let items = observation.samples();
-			if (items.length === 0) items = [observation.summary()];
-			return [ctx.helpers.returnJsonArray(items.map((item) => ({ ...item, sample: true })))];
-		}
-
-		// Only now that the service has answered is the stored state read, compared and replaced.
-		const staticData = ctx.getWorkflowStaticData('node');
-		const stored = loadState(staticData, params.event);
-		// Once a state is stored, an empty list is far more often a glitch than an account (or the
-		// stock) emptied at once: taken at its word it would make the trigger forget every city or
-		// proxy and report them all again at the next poll. It emits nothing and keeps the state.
-		if (observation.listed === 0 && stored !== null) return null;
-		const key = triggerKey(ctx);
-		const { events, nextState } = observation.detect(comparedState(stored, key));
-		const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
-		commitState(staticData, nextState, stored);
-		if (key !== undefined) storedMarks.set(key, nextState.gone);
-		return output;
+		return await pollEvent(ctx, requestOptions, chosenEvent(ctx, trigger), stateKeys(trigger));
 	} catch (error) {
 		throw asNodeError(ctx, error);
 	}
+}
+
+async function pollEvent(
+	ctx: IPollFunctions,
+	requestOptions: CallOptions,
+	module: AnyTriggerEvent,
+	keys: readonly string[],
+): Promise<INodeExecutionData[][] | null> {
+	const params = module.readParameters(ctx);
+	const observation = await module.observe(ctx, requestOptions);
+	if (ctx.getMode() === 'manual') {
+		// The stored state is not even read: asking n8n for it would create it.
+		let items = module.samples(observation, params, SAMPLE_LIMIT);
+		if (items.length === 0) items = [module.summary(observation, params)];
+		return [ctx.helpers.returnJsonArray(items.map((item) => ({ ...item, sample: true })))];
+	}
+
+	// Only now that the service has answered is the stored state read, compared and replaced.
+	const staticData = ctx.getWorkflowStaticData('node');
+	const stored = module.loadState(staticData);
+	// Once a state is stored, an empty list is far more often a glitch than an account (or the
+	// stock) emptied at once: taken at its word it would make the trigger forget every city or
+	// proxy and report them all again at the next poll. It emits nothing and keeps the state.
+	if (module.listed(observation) === 0 && stored !== null) return null;
+	const key = triggerKey(ctx);
+	const { events, nextState } = module.detect(comparedState(stored, key), observation, params);
+	const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
+	commitState(staticData, nextState, stored, keys);
+	if (key !== undefined) storedMarks.set(key, nextState.gone);
+	return output;
 }

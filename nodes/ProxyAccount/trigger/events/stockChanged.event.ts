@@ -1,12 +1,45 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INode, IPollFunctions } from 'n8n-workflow';
 
-import { stockOutput } from '../helpers/output';
-import { carrierDisplayName } from '../helpers/carriers';
-import type { StockEntry } from '../transport';
-import { carrierPasses, matchesStockPlace } from '../helpers/filters';
-import type { StockChange, StockParams } from './params';
-import type { CityState, StockState } from './state';
-import { keepMissing, STATE_VERSION } from './state';
+import { carrierDisplayName } from '../../helpers/carriers';
+import { carrierFilter, cityFilter, stateFilter } from '../../helpers/descriptions';
+import type { PlaceFilters } from '../../helpers/filters';
+import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
+import { stockOutput } from '../../helpers/output';
+import { invalidParameter, numberFrom, shown } from '../../helpers/validation';
+import type { CallOptions, StockEntry } from '../../transport';
+import { getStock } from '../../transport';
+import { collection } from '../params';
+import type { TriggerEventModule } from '../registry';
+import type { Detection, MissingMarks, StateFields } from '../state';
+import { isRecord, loadStored, nextMapState, STATE_VERSION } from '../state';
+
+export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
+
+const STOCK_CHANGES: readonly StockChange[] = ['becameAvailable', 'anyChange', 'reachedThreshold'];
+
+export type StockFilters = PlaceFilters;
+
+export interface StockParams {
+	event: 'stockChanged';
+	change: StockChange;
+	threshold: number;
+	filters: StockFilters;
+}
+
+/** One city: its status and the carriers with a count above zero (a missing carrier counts 0). */
+export interface CityState {
+	s: string;
+	c: Record<string, number>;
+}
+
+export interface StockState {
+	v: typeof STATE_VERSION;
+	event: 'stockChanged';
+	/** By city key (`city|state`), the cities listed and the cities kept while missing. */
+	stock: Record<string, CityState>;
+	/** Marks of the cities in `stock` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
 
 export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
 
@@ -22,10 +55,113 @@ export interface StockObservation {
 	now: number;
 }
 
-export interface Detection<S> {
-	/** One output item's json per event, in the order of the payload. */
-	events: IDataObject[];
-	nextState: S;
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Stock Change',
+		name: 'stockChange',
+		type: 'options',
+		default: 'becameAvailable',
+		options: [
+			{
+				name: 'Any Count Change',
+				value: 'anyChange',
+				description: 'Trigger whenever the count of a carrier in a city changes',
+			},
+			{
+				name: 'Became Available',
+				value: 'becameAvailable',
+				description:
+					'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
+			},
+			{
+				name: 'Reached Threshold',
+				value: 'reachedThreshold',
+				description:
+					'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
+			},
+		],
+	},
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 5,
+		displayOptions: { show: { stockChange: ['reachedThreshold'] } },
+		description: 'The count a carrier must reach in a city, e.g. 5',
+	},
+	{
+		displayName: 'Filters',
+		name: 'stockFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			carrierFilter('getStockCarriers', 'Only changes of these carriers'),
+			cityFilter('stock'),
+			stateFilter('cities'),
+		],
+	},
+];
+
+export function parseThreshold(node: INode, value: unknown): number {
+	const number = numberFrom(value);
+	if (!Number.isInteger(number) || number < 1) {
+		throw invalidParameter(
+			node,
+			undefined,
+			'Threshold',
+			`must be a whole number of 1 or more, but it is ${shown(value)}`,
+			'Enter the count a carrier must reach in a city, e.g. 5.',
+		);
+	}
+	return number;
+}
+
+/** Reads and checks the Stock Changed parameters. */
+export function readStockParameters(ctx: IPollFunctions): StockParams {
+	const node = ctx.getNode();
+	const change = ctx.getNodeParameter('stockChange', 'becameAvailable') as StockChange;
+	if (!STOCK_CHANGES.includes(change)) {
+		throw invalidParameter(
+			node,
+			undefined,
+			'Stock Change',
+			`must be one of the options in the list, but it is ${shown(change)}`,
+			'Open the node and pick a stock change from the list.',
+		);
+	}
+	const threshold =
+		change === 'reachedThreshold' ? parseThreshold(node, ctx.getNodeParameter('threshold', 5)) : 1;
+	const filters = collection(ctx, 'stockFilters');
+	return { event: 'stockChanged', change, threshold, filters: readPlaceFilters(filters) };
+}
+
+function stockMap(value: unknown): Record<string, CityState> | undefined {
+	if (!isRecord(value)) return undefined;
+	const out: Array<[string, CityState]> = [];
+	for (const [key, item] of Object.entries(value)) {
+		if (!isRecord(item) || typeof item.s !== 'string' || !isRecord(item.c)) return undefined;
+		const counts: Array<[string, number]> = [];
+		for (const [carrier, count] of Object.entries(item.c)) {
+			if (typeof count !== 'number' || !Number.isFinite(count)) return undefined;
+			counts.push([carrier, count]);
+		}
+		out.push([key, { s: item.s, c: Object.fromEntries(counts) }]);
+	}
+	return Object.fromEntries(out);
+}
+
+/** The stored Stock Changed state, or null. */
+export function loadStockState(staticData: IDataObject): StockState | null {
+	return loadStored<StockState>(
+		staticData,
+		'stockChanged',
+		(data): StateFields<StockState> | null => {
+			const stock = stockMap(data.stock);
+			return stock ? { stock } : null;
+		},
+	);
 }
 
 /** A city's key in the state: the same city name may exist in two states. */
@@ -150,15 +286,18 @@ export function detectStockChanges(
 				);
 		}
 	}
-	const gone = previous
-		? keepMissing(previous.stock, keys, previous.gone, observation.now, next)
-		: undefined;
-	const nextState: StockState = {
-		v: STATE_VERSION,
-		event: 'stockChanged',
-		stock: Object.fromEntries(next),
-	};
-	if (gone) nextState.gone = gone;
+	const nextState = nextMapState(
+		previous,
+		previous?.stock,
+		keys,
+		observation.now,
+		next,
+		(stock) => ({
+			v: STATE_VERSION,
+			event: 'stockChanged' as const,
+			stock,
+		}),
+	);
 	return { events, nextState };
 }
 
@@ -243,3 +382,43 @@ export function stockSamples(
 	};
 	return [stockEventItem(shown, carrier, kind, before, after, params.threshold)];
 }
+
+/** The item describing the stock when no city matches the filters and the chosen change. */
+function stockSummary(observation: StockObservation, params: StockParams): IDataObject {
+	const cities = uniqueEntries(observation.entries);
+	return {
+		event: 'stock_changed',
+		sample: true,
+		message:
+			'No city matches the filters and the chosen change right now. Items will look like the ones described in the node\u2019s documentation.',
+		checked_at: new Date(observation.now).toISOString(),
+		cities: cities.length,
+		matching_cities: cities.filter((entry) => matchesStockPlace(entry, params.filters)).length,
+	};
+}
+
+async function observeStock(
+	ctx: IPollFunctions,
+	requestOptions: CallOptions,
+): Promise<StockObservation> {
+	const { entries, serverTime } = await getStock(ctx, requestOptions);
+	return { entries, now: serverTime };
+}
+
+export const stockChanged: TriggerEventModule<StockParams, StockState, StockObservation> = {
+	event: {
+		name: 'Stock Changed',
+		value: 'stockChanged',
+		action: 'On Stock Changed',
+		description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
+	},
+	properties,
+	stateKeys: ['stock'],
+	readParameters: readStockParameters,
+	loadState: loadStockState,
+	observe: observeStock,
+	listed: (observation) => observation.entries.length,
+	detect: detectStockChanges,
+	samples: (observation, params, limit) => stockSamples(observation.entries, params, limit),
+	summary: stockSummary,
+};

@@ -1,0 +1,171 @@
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { matchesProxyFilters } from '../../helpers/filters';
+import type { ProxyRecord } from '../../transport';
+import type { OutputOptions, ProxyFilters } from '../params';
+import { outputOptions, proxyFilters } from '../params';
+import type { ProxyObservation } from '../proxies';
+import {
+	compare,
+	instant,
+	listedProxies,
+	outputOptionsProperty,
+	ownValue,
+	proxyEvent,
+	proxyFiltersProperty,
+	record,
+	uniqueProxies,
+} from '../proxies';
+import type { TriggerEventModule } from '../registry';
+import type { Detection, MissingMarks } from '../state';
+import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+
+export interface IpChangedParams {
+	event: 'ipChanged';
+	/** Whether only proxies on automatic rotation count (`auto_change` on). */
+	onlyAutoRotating: boolean;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export interface IpState {
+	v: typeof STATE_VERSION;
+	event: 'ipChanged';
+	/** Proxy name => its last `last_ip_change`. */
+	ips: Record<string, string>;
+	/** Marks of the proxies in `ips` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Only Auto-Rotating Proxies',
+		name: 'onlyAutoRotating',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
+	},
+	proxyFiltersProperty,
+	outputOptionsProperty,
+];
+
+/** Reads and checks the IP Changed parameters. */
+export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
+	return {
+		event: 'ipChanged',
+		onlyAutoRotating: ctx.getNodeParameter('onlyAutoRotating', true) !== false,
+		filters: proxyFilters(ctx),
+		output: outputOptions(ctx),
+	};
+}
+
+/** The stored IP Changed state, or null. */
+export function loadIpState(staticData: IDataObject): IpState | null {
+	return loadStored<IpState>(staticData, 'ipChanged', (data) => {
+		const ips = stringMap(data.ips);
+		return ips ? { ips } : null;
+	});
+}
+
+export function ipChangedItem(
+	proxy: ProxyRecord,
+	before: string | null,
+	output: OutputOptions,
+	now: number,
+): IDataObject {
+	return {
+		event: 'ip_changed',
+		proxy_name: proxy.proxy_name,
+		auto_change: proxy.auto_change,
+		auto_change_time: proxy.auto_change_time,
+		before: { last_ip_change: before },
+		after: { last_ip_change: proxy.last_ip_change },
+		record: record(proxy, output, now),
+	};
+}
+
+const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
+	matchesProxyFilters(proxy, params.filters) &&
+	(!params.onlyAutoRotating || proxy.auto_change === true);
+
+/**
+ * IP Changed: a proxy's `last_ip_change` moved later than the stored one (by its automatic rotation,
+ * a Rotate IP, or the dashboard). With Only Auto-Rotating Proxies, only proxies with `auto_change`
+ * on are reported. A stored proxy missing from the list is kept while its grace period lasts (see
+ * `keepMissing`): when it comes back, only a later change than the one kept is reported.
+ */
+export function detectIpChanges(
+	previous: IpState | null,
+	observation: ProxyObservation,
+	params: IpChangedParams,
+): Detection<IpState> {
+	const next: Array<[string, string]> = [];
+	const events: IDataObject[] = [];
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
+		const current = typeof proxy.last_ip_change === 'string' ? proxy.last_ip_change : '';
+		const before = previous ? ownValue(previous.ips, proxy.proxy_name) : undefined;
+		// A change reported is kept; an unreadable or earlier timestamp changes nothing.
+		const moved =
+			before !== undefined &&
+			current !== before &&
+			Date.parse(current) > (Number.isNaN(Date.parse(before)) ? -Infinity : Date.parse(before));
+		next.push([proxy.proxy_name, moved || before === undefined ? current : before]);
+		if (moved && counts(proxy, params))
+			events.push(ipChangedItem(proxy, before, params.output, observation.now));
+	}
+	const nextState = nextMapState(previous, previous?.ips, names, observation.now, next, (ips) => ({
+		v: STATE_VERSION,
+		event: 'ipChanged' as const,
+		ips,
+	}));
+	return { events, nextState };
+}
+
+/**
+ * Items for "Fetch Test Event": the proxies that count, latest change first, each as if its IP had
+ * changed from one rotation before; when none counts, one example from a real proxy.
+ */
+export function ipChangedSamples(
+	observation: ProxyObservation,
+	params: IpChangedParams,
+	limit: number,
+): IDataObject[] {
+	const unique = uniqueProxies(observation.proxies);
+	const counting = unique.filter((proxy) => counts(proxy, params));
+	const base = counting.length > 0 ? counting : unique.slice(0, 1);
+	return base
+		.sort((a, b) =>
+			compare(instant(b.last_ip_change, -Infinity), instant(a.last_ip_change, -Infinity)),
+		)
+		.slice(0, limit)
+		.map((proxy) => {
+			const at = instant(proxy.last_ip_change, observation.now);
+			const every = (Number(proxy.auto_change_time) || 10) * 60_000;
+			const after = Number.isFinite(at) ? at : observation.now;
+			return ipChangedItem(
+				{ ...proxy, last_ip_change: new Date(after).toISOString() },
+				new Date(after - every).toISOString(),
+				params.output,
+				observation.now,
+			);
+		});
+}
+
+export const ipChanged: TriggerEventModule<IpChangedParams, IpState, ProxyObservation> = {
+	event: {
+		name: 'IP Changed',
+		value: 'ipChanged',
+		action: 'On IP Changed',
+		description:
+			'The mobile IP of a proxy changes (its last_ip_change moves), e.g. by its automatic rotation',
+	},
+	properties,
+	stateKeys: ['ips'],
+	readParameters: readIpChangedParameters,
+	loadState: loadIpState,
+	...proxyEvent('ip_changed'),
+	detect: detectIpChanges,
+	samples: ipChangedSamples,
+};

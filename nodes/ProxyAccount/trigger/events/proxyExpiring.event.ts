@@ -1,0 +1,199 @@
+import type { IDataObject, INode, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { matchesProxyFilters } from '../../helpers/filters';
+import { expiresWithin, hoursUntil } from '../../helpers/time';
+import { parseHours } from '../../helpers/validation';
+import type { ProxyRecord } from '../../transport';
+import type { OutputOptions, ProxyFilters } from '../params';
+import { outputOptions, proxyFilters } from '../params';
+import type { ProxyObservation } from '../proxies';
+import {
+	compare,
+	instant,
+	listedProxies,
+	outputOptionsProperty,
+	ownValue,
+	proxyEvent,
+	proxyFiltersProperty,
+	record,
+	sampleBase,
+	uniqueProxies,
+} from '../proxies';
+import type { TriggerEventModule } from '../registry';
+import type { Detection, MissingMarks } from '../state';
+import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+
+export interface ExpiringParams {
+	event: 'proxyExpiring';
+	withinHours: number;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export interface ExpiringState {
+	v: typeof STATE_VERSION;
+	event: 'proxyExpiring';
+	/** Proxy name => the `expires_at` it was last reported (or, at the baseline, seen) within the window for. */
+	reported: Record<string, string>;
+	/** Marks of the proxies in `reported` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Expiring Within (Hours)',
+		name: 'withinHours',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 24,
+		description:
+			'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
+	},
+	proxyFiltersProperty,
+	outputOptionsProperty,
+];
+
+export function parseWithinHours(node: INode, value: unknown): number {
+	return parseHours(
+		node,
+		undefined,
+		value,
+		'Expiring Within (Hours)',
+		'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
+	);
+}
+
+/** Reads and checks the Proxy Expiring parameters. */
+export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
+	return {
+		event: 'proxyExpiring',
+		withinHours: parseWithinHours(ctx.getNode(), ctx.getNodeParameter('withinHours', 24)),
+		filters: proxyFilters(ctx),
+		output: outputOptions(ctx),
+	};
+}
+
+/** The stored Proxy Expiring state, or null. */
+export function loadExpiringState(staticData: IDataObject): ExpiringState | null {
+	return loadStored<ExpiringState>(staticData, 'proxyExpiring', (data) => {
+		const reported = stringMap(data.reported);
+		return reported ? { reported } : null;
+	});
+}
+
+/** Whether two `expires_at` values name the same instant (or are the same text when unreadable). */
+export function sameExpiry(a: string, b: string): boolean {
+	if (a === b) return true;
+	const at = Date.parse(a);
+	return !Number.isNaN(at) && at === Date.parse(b);
+}
+
+export function expiringItem(
+	proxy: ProxyRecord,
+	reportedBefore: string | null,
+	params: ExpiringParams,
+	now: number,
+): IDataObject {
+	const expiresInHours = hoursUntil(proxy.expires_at, now);
+	return {
+		event: 'proxy_expiring',
+		proxy_name: proxy.proxy_name,
+		expires_at: proxy.expires_at,
+		expires_in_hours: expiresInHours,
+		within_hours: params.withinHours,
+		before: { expires_at: reportedBefore },
+		after: { expires_at: proxy.expires_at, expires_in_hours: expiresInHours },
+		record: record(proxy, params.output, now),
+	};
+}
+
+/**
+ * Proxy Expiring: a proxy is reported once when its `expires_at` is within the window (or past)
+ * and it has not been reported for that same `expires_at`. Extending the proxy changes
+ * `expires_at`, which arms it again. At the baseline every proxy already inside the window is
+ * recorded as seen, so it is not reported for that expiry. A listed proxy whose expiry is no
+ * longer the one recorded is forgotten unless the new one is within the window. A recorded proxy
+ * missing from the list is kept as it was while its grace period lasts (see `keepMissing`): if it
+ * comes back with the same expiry it is not reported again.
+ */
+export function detectExpiring(
+	previous: ExpiringState | null,
+	observation: ProxyObservation,
+	params: ExpiringParams,
+): Detection<ExpiringState> {
+	const next: Array<[string, string]> = [];
+	const events: IDataObject[] = [];
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
+		const reported = previous ? ownValue(previous.reported, proxy.proxy_name) : undefined;
+		if (reported !== undefined && sameExpiry(reported, proxy.expires_at)) {
+			next.push([proxy.proxy_name, reported]);
+			continue;
+		}
+		if (!expiresWithin(proxy.expires_at, observation.now, params.withinHours)) continue;
+		next.push([proxy.proxy_name, proxy.expires_at]);
+		if (previous && matchesProxyFilters(proxy, params.filters)) {
+			events.push(expiringItem(proxy, reported ?? null, params, observation.now));
+		}
+	}
+	const nextState = nextMapState(
+		previous,
+		previous?.reported,
+		names,
+		observation.now,
+		next,
+		(reported) => ({
+			v: STATE_VERSION,
+			event: 'proxyExpiring' as const,
+			reported,
+		}),
+	);
+	return { events, nextState };
+}
+
+/**
+ * Items for "Fetch Test Event", shaped exactly like real events (see pollTrigger): the proxies
+ * whose expiry is inside the window now (after now, within Within Hours; never one that expired
+ * long ago), soonest first; when none is, one example built from a real proxy (one matching the
+ * filters when there is one) with the expiry inside the window. Empty only when the list is.
+ */
+export function expiringSamples(
+	observation: ProxyObservation,
+	params: ExpiringParams,
+	limit: number,
+): IDataObject[] {
+	const now = observation.now;
+	const found = uniqueProxies(observation.proxies)
+		.filter(
+			(proxy) =>
+				matchesProxyFilters(proxy, params.filters) &&
+				instant(proxy.expires_at, -Infinity) > now &&
+				expiresWithin(proxy.expires_at, now, params.withinHours),
+		)
+		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
+		.slice(0, limit)
+		.map((proxy) => expiringItem(proxy, null, params, now));
+	if (found.length > 0) return found;
+	const [proxy] = sampleBase(observation, params.filters).sort((a, b) =>
+		compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)),
+	);
+	if (!proxy) return [];
+	const expiresAt = new Date(now + (params.withinHours * 3_600_000) / 2).toISOString();
+	return [expiringItem({ ...proxy, expires_at: expiresAt }, null, params, now)];
+}
+
+export const proxyExpiring: TriggerEventModule<ExpiringParams, ExpiringState, ProxyObservation> = {
+	event: {
+		name: 'Proxy Expiring',
+		value: 'proxyExpiring',
+		action: 'On Proxy Expiring',
+		description: 'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
+	},
+	properties,
+	stateKeys: ['reported'],
+	readParameters: readExpiringParameters,
+	loadState: loadExpiringState,
+	...proxyEvent('proxy_expiring'),
+	detect: detectExpiring,
+	samples: expiringSamples,
+};

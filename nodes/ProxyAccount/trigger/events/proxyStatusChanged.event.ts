@@ -1,0 +1,199 @@
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { matchesProxyFilters } from '../../helpers/filters';
+import type { ProxyRecord } from '../../transport';
+import type { OutputOptions, ProxyFilters } from '../params';
+import { outputOptions, proxyFilters } from '../params';
+import type { ProxyObservation } from '../proxies';
+import {
+	listedProxies,
+	outputOptionsProperty,
+	ownValue,
+	proxyEvent,
+	proxyFiltersProperty,
+	record,
+	sampleBase,
+	uniqueProxies,
+} from '../proxies';
+import type { TriggerEventModule } from '../registry';
+import type { Detection, MissingMarks } from '../state';
+import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+
+export interface StatusParams {
+	event: 'proxyStatusChanged';
+	/** Lower-cased; empty = any. */
+	fromStatus: string;
+	toStatus: string;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+export interface StatusState {
+	v: typeof STATE_VERSION;
+	event: 'proxyStatusChanged';
+	/** Proxy name => its last `network_status`. */
+	status: Record<string, string>;
+	/** Marks of the proxies in `status` that are missing from the latest list; left out when none. */
+	gone?: MissingMarks;
+}
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'From Status Name or ID',
+		name: 'fromStatus',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+		default: '',
+		description:
+			'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'To Status Name or ID',
+		name: 'toStatus',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+		default: '',
+		description:
+			'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	proxyFiltersProperty,
+	outputOptionsProperty,
+];
+
+function statusText(value: unknown): string {
+	return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/** Reads and checks the Proxy Status Changed parameters. */
+export function readStatusParameters(ctx: IPollFunctions): StatusParams {
+	return {
+		event: 'proxyStatusChanged',
+		fromStatus: statusText(ctx.getNodeParameter('fromStatus', '')),
+		toStatus: statusText(ctx.getNodeParameter('toStatus', '')),
+		filters: proxyFilters(ctx),
+		output: outputOptions(ctx),
+	};
+}
+
+/** The stored Proxy Status Changed state, or null. */
+export function loadStatusState(staticData: IDataObject): StatusState | null {
+	return loadStored<StatusState>(staticData, 'proxyStatusChanged', (data) => {
+		const status = stringMap(data.status);
+		return status ? { status } : null;
+	});
+}
+
+export function statusItem(
+	proxy: ProxyRecord,
+	before: string,
+	output: OutputOptions,
+	now: number,
+): IDataObject {
+	return {
+		event: 'proxy_status_changed',
+		proxy_name: proxy.proxy_name,
+		before: { network_status: before },
+		after: { network_status: proxy.network_status },
+		record: record(proxy, output, now),
+	};
+}
+
+/**
+ * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. A proxy
+ * that was not stored is recorded without an event. A stored proxy missing from the list is kept
+ * as it was while its grace period lasts (see `keepMissing`), so when it comes back it is
+ * compared with the status it had before it went missing.
+ */
+export function detectStatusChanges(
+	previous: StatusState | null,
+	observation: ProxyObservation,
+	params: StatusParams,
+): Detection<StatusState> {
+	const next: Array<[string, string]> = [];
+	const events: IDataObject[] = [];
+	const { unique, names } = listedProxies(observation.proxies);
+	for (const proxy of unique) {
+		next.push([proxy.proxy_name, proxy.network_status]);
+		const before = previous ? ownValue(previous.status, proxy.proxy_name) : undefined;
+		if (before === undefined || before === proxy.network_status) continue;
+		if (!matchesProxyFilters(proxy, params.filters)) continue;
+		if (params.fromStatus !== '' && before.trim().toLowerCase() !== params.fromStatus) continue;
+		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus)
+			continue;
+		events.push(statusItem(proxy, before, params.output, observation.now));
+	}
+	const nextState = nextMapState(
+		previous,
+		previous?.status,
+		names,
+		observation.now,
+		next,
+		(status) => ({
+			v: STATE_VERSION,
+			event: 'proxyStatusChanged' as const,
+			status,
+		}),
+	);
+	return { events, nextState };
+}
+
+/** A status other than `after` for a sample's `before`: From Status when set, else online/offline. */
+function otherStatus(after: string, fromStatus: string): string {
+	if (fromStatus !== '' && fromStatus !== after.trim().toLowerCase()) return fromStatus;
+	return after.trim().toLowerCase() === 'online' ? 'offline' : 'online';
+}
+
+/**
+ * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
+ * status it could have changed from (From Status when set); when none fits, one example from a
+ * real proxy with To Status as its status. Empty only when the list is.
+ */
+export function statusSamples(
+	observation: ProxyObservation,
+	params: StatusParams,
+	limit: number,
+): IDataObject[] {
+	const found = uniqueProxies(observation.proxies)
+		.filter(
+			(proxy) =>
+				matchesProxyFilters(proxy, params.filters) &&
+				(params.toStatus === '' || proxy.network_status.trim().toLowerCase() === params.toStatus),
+		)
+		.slice(0, limit)
+		.map((proxy) =>
+			statusItem(
+				proxy,
+				otherStatus(proxy.network_status, params.fromStatus),
+				params.output,
+				observation.now,
+			),
+		);
+	if (found.length > 0) return found;
+	const [proxy] = sampleBase(observation, params.filters);
+	if (!proxy) return [];
+	const after = params.toStatus !== '' ? params.toStatus : proxy.network_status;
+	return [
+		statusItem(
+			{ ...proxy, network_status: after },
+			otherStatus(after, params.fromStatus),
+			params.output,
+			observation.now,
+		),
+	];
+}
+
+export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, ProxyObservation> = {
+	event: {
+		name: 'Proxy Status Changed',
+		value: 'proxyStatusChanged',
+		action: 'On Proxy Status Changed',
+		description: 'The network status of a proxy changes, e.g. from online to offline',
+	},
+	properties,
+	stateKeys: ['status'],
+	readParameters: readStatusParameters,
+	loadState: loadStatusState,
+	...proxyEvent('proxy_status_changed'),
+	detect: detectStatusChanges,
+	samples: statusSamples,
+};

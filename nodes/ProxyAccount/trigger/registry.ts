@@ -1,0 +1,181 @@
+import type {
+	IDataObject,
+	INodeProperties,
+	INodePropertyOptions,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import { invalidParameter, shown } from '../helpers/validation';
+import type { CallOptions } from '../transport';
+import type { Detection, StoredState } from './state';
+import { sameJson } from './state';
+
+/*
+ * How the trigger is put together from its events. Each `events/<event>.event.ts` exports one
+ * `TriggerEventModule`: its dropdown entry, its bare properties, its parameter reader, its state
+ * loader, its one request and its pure detection (and its "Fetch Test Event" samples);
+ * `events/index.ts` lists the events once. Everything else (the Event dropdown, display options,
+ * subtitle, description, event names, dispatch) is derived here.
+ */
+
+/** What an event shows: its entry in the Event dropdown. */
+export interface EventInfo {
+	value: string;
+	name: string;
+	/** How n8n's node creator lists it, in Title Case: "On IP Changed" (without it n8n 2.x shows "On ip changed"). */
+	action: string;
+	description: string;
+}
+
+/** What every event's parameters hold: the event chosen. */
+export interface EventParams {
+	event: string;
+}
+
+/**
+ * One event. Its methods take its own parameters (`P`), state (`S`) and observation (`O`); the
+ * registry only passes along what the same event returned.
+ */
+export interface TriggerEventModule<P extends EventParams, S extends StoredState, O> {
+	event: EventInfo;
+	/** Declared bare: the registry shows them only for this event. */
+	properties: INodeProperties[];
+	/** The keys its state writes besides `v`, `event` and `gone`. */
+	stateKeys: readonly string[];
+	/** Reads and checks its parameters before anything is sent. */
+	readParameters(ctx: IPollFunctions): P;
+	/** Its stored state, or null when there is none that can be trusted. */
+	loadState(staticData: IDataObject): S | null;
+	/** Observes the service once: one request to the one endpoint it needs. */
+	observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<O>;
+	/** Cities or proxies the service listed (an empty list keeps the stored state). */
+	listed(observation: O): number;
+	/** The events against the previous state, and the next state. Pure. */
+	detect(previous: S | null, observation: O, params: P): Detection<S>;
+	/** Current examples of the event, for "Fetch Test Event". */
+	samples(observation: O, params: P, limit: number): IDataObject[];
+	/** One item describing the current state when there is no example either. */
+	summary(observation: O, params: P): IDataObject;
+}
+
+/** Any event, as the registry holds it. */
+export type AnyTriggerEvent = TriggerEventModule<EventParams, StoredState, unknown>;
+
+export interface TriggerEvents {
+	/** The event a new node starts with. */
+	defaultEvent: string;
+	/** In the order they were listed (the node description names them in that order). */
+	events: AnyTriggerEvent[];
+}
+
+/** The events, each once; `selected` is the one a new node starts with. */
+export function defineTrigger(
+	modules: AnyTriggerEvent[],
+	selected: AnyTriggerEvent,
+): TriggerEvents {
+	const events: AnyTriggerEvent[] = [];
+	for (const module of modules)
+		if (!events.some((known) => known.event.value === module.event.value)) events.push(module);
+	return { defaultEvent: selected.event.value, events };
+}
+
+/** The values of the events, as the Event parameter holds them. */
+export function eventValues(trigger: TriggerEvents): string[] {
+	return trigger.events.map((module) => module.event.value);
+}
+
+/** The keys any event's state writes (besides `v`, `event` and `gone`). */
+export function stateKeys(trigger: TriggerEvents): string[] {
+	return trigger.events.flatMap((module) => [...module.stateKeys]);
+}
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/** One property and the events it shows for. */
+interface Shown {
+	property: INodeProperties;
+	events: string[];
+}
+
+/**
+ * Every event's properties, each shown only for the events that declare it: a property that several
+ * events declare alike (e.g. the proxy Filters) is listed once and shown for all of them. Properties
+ * of one event come first, in the order of the events, then those that several events share.
+ */
+function eventProperties(trigger: TriggerEvents): INodeProperties[] {
+	const shown: Shown[] = [];
+	for (const module of trigger.events) {
+		for (const property of module.properties) {
+			const same = shown.find((entry) => sameJson(entry.property, property));
+			if (same) same.events.push(module.event.value);
+			else shown.push({ property, events: [module.event.value] });
+		}
+	}
+	const own = shown.filter((entry) => entry.events.length === 1);
+	const shared = shown.filter((entry) => entry.events.length > 1);
+	return [...own, ...shared].map(({ property, events }) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { event: events, ...property.displayOptions?.show },
+		},
+	}));
+}
+
+/** The Event dropdown, sorted by name, then every event's properties. */
+export function triggerProperties(trigger: TriggerEvents): INodeProperties[] {
+	const options = trigger.events
+		.map(({ event }): INodePropertyOptions => ({ ...event }))
+		.sort(byName);
+	return [
+		{
+			displayName: 'Event',
+			name: 'event',
+			type: 'options',
+			noDataExpression: true,
+			default: trigger.defaultEvent,
+			options,
+		},
+		...eventProperties(trigger),
+	];
+}
+
+/** The canvas subtitle: the chosen event's name, for every event. */
+export function eventSubtitle(trigger: TriggerEvents): string {
+	const names: Record<string, string> = {};
+	for (const event of trigger.events.map((module) => module.event).sort(byName))
+		names[event.value] = event.name;
+	return `={{ ${JSON.stringify(names)}[$parameter["event"]] }}`;
+}
+
+/** The node's description: every event, by name, in the order they were listed. */
+export function triggerDescription(trigger: TriggerEvents): string {
+	const names = trigger.events.map(({ event }) => event.name);
+	const last = names.pop();
+	const listed = names.length > 0 ? `${names.join(', ')} or ${last}` : String(last);
+	return `Starts the workflow on a Proxy Account event: ${listed}`;
+}
+
+/** The event the node is set to, or a clear error naming the Event field. */
+export function chosenEvent(ctx: IPollFunctions, trigger: TriggerEvents): AnyTriggerEvent {
+	const value = ctx.getNodeParameter('event', trigger.defaultEvent) as string;
+	const module = trigger.events.find((candidate) => candidate.event.value === value);
+	if (module) return module;
+	throw invalidParameter(
+		ctx.getNode(),
+		undefined,
+		'Event',
+		`must be one of the events in the list, but it is ${shown(value)}`,
+		'Open the node and pick an event from the list.',
+	);
+}
+
+/** The stored state of `event`, or null (first poll, another event, damaged data, unknown event). */
+export function loadEventState(
+	trigger: TriggerEvents,
+	staticData: IDataObject,
+	event: string,
+): StoredState | null {
+	const module = trigger.events.find((candidate) => candidate.event.value === event);
+	return module ? module.loadState(staticData) : null;
+}

@@ -124,6 +124,7 @@ function eventProperties(trigger: TriggerEvents): INodeProperties[] {
 
 /** The Event dropdown, sorted by name, then every event's properties. */
 export function triggerProperties(trigger: TriggerEvents): INodeProperties[] {
+	const selected = trigger.defaultEvent;
 	const options = trigger.events
 		.map(({ event }): INodePropertyOptions => ({ ...event }))
 		.sort(byName);
@@ -133,7 +134,7 @@ export function triggerProperties(trigger: TriggerEvents): INodeProperties[] {
 			name: 'event',
 			type: 'options',
 			noDataExpression: true,
-			default: trigger.defaultEvent,
+			default: selected,
 			options,
 		},
 		...eventProperties(trigger),

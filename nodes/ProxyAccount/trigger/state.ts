@@ -108,6 +108,18 @@ export function loadStored<S extends StoredState>(
 	return { v: STATE_VERSION, event, ...own, ...marks } as S;
 }
 
+/** The stored state of an event whose own field is one map of strings (`field`), or null. */
+export function loadStringMapState<S extends StoredState>(
+	staticData: IDataObject,
+	event: S['event'],
+	field: string,
+): S | null {
+	return loadStored<S>(staticData, event, (data) => {
+		const map = stringMap(data[field]);
+		return map ? ({ [field]: map } as StateFields<S>) : null;
+	});
+}
+
 /**
  * The mark of a stored entry that is missing from this poll's list, given its previous mark (none
  * when it was listed at the previous poll), or undefined when the entry is now to be forgotten:

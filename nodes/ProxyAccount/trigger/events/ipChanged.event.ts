@@ -18,7 +18,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MissingMarks } from '../state';
-import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
 
 export interface IpChangedParams {
 	event: 'ipChanged';
@@ -62,10 +62,7 @@ export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
 
 /** The stored IP Changed state, or null. */
 export function loadIpState(staticData: IDataObject): IpState | null {
-	return loadStored<IpState>(staticData, 'ipChanged', (data) => {
-		const ips = stringMap(data.ips);
-		return ips ? { ips } : null;
-	});
+	return loadStringMapState<IpState>(staticData, 'ipChanged', 'ips');
 }
 
 export function ipChangedItem(

@@ -21,7 +21,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MissingMarks } from '../state';
-import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
 
 export interface ExpiringParams {
 	event: 'proxyExpiring';
@@ -75,10 +75,7 @@ export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
 
 /** The stored Proxy Expiring state, or null. */
 export function loadExpiringState(staticData: IDataObject): ExpiringState | null {
-	return loadStored<ExpiringState>(staticData, 'proxyExpiring', (data) => {
-		const reported = stringMap(data.reported);
-		return reported ? { reported } : null;
-	});
+	return loadStringMapState<ExpiringState>(staticData, 'proxyExpiring', 'reported');
 }
 
 /** Whether two `expires_at` values name the same instant (or are the same text when unreadable). */

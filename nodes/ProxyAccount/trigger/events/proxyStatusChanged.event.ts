@@ -17,7 +17,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MissingMarks } from '../state';
-import { loadStored, nextMapState, STATE_VERSION, stringMap } from '../state';
+import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
 
 export interface StatusParams {
 	event: 'proxyStatusChanged';
@@ -77,10 +77,7 @@ export function readStatusParameters(ctx: IPollFunctions): StatusParams {
 
 /** The stored Proxy Status Changed state, or null. */
 export function loadStatusState(staticData: IDataObject): StatusState | null {
-	return loadStored<StatusState>(staticData, 'proxyStatusChanged', (data) => {
-		const status = stringMap(data.status);
-		return status ? { status } : null;
-	});
+	return loadStringMapState<StatusState>(staticData, 'proxyStatusChanged', 'status');
 }
 
 export function statusItem(

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node that reads the test files and the README (node:fs, __dirname); never shipped */
 /**
  * Every operation and every trigger event is tested in each of the places the project keeps, found
  * from the nodes' own descriptions (no list here): the action node's Resource and Operation dropdowns

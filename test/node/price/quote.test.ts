@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor } from '../harness';
-import type { NodeResult } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import type { NodeResult } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

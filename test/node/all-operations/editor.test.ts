@@ -1,9 +1,9 @@
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { apiRequests, createHarness, credentialsFor } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { ProxyAccountTrigger } from '../../../nodes/ProxyAccount/ProxyAccountTrigger.node';
+import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness([new ProxyAccountTrigger()]);
 let sim: ProxyAccountSimulator;
@@ -136,7 +136,7 @@ describe('editor methods', () => {
 describe('node description', () => {
 	it('the canvas subtitle names each operation, resolved by n8n\u2019s expression engine', async () => {
 		const { Workflow } = await import('n8n-workflow');
-		const { ProxyAccount } = await import('../../nodes/ProxyAccount/ProxyAccount.node');
+		const { ProxyAccount } = await import('../../../nodes/ProxyAccount/ProxyAccount.node');
 		const subtitle = String(new ProxyAccount().description.subtitle);
 		const expected: Record<string, string> = {
 			'proxy:get': 'Get Proxy',

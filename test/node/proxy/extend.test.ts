@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a jest test run by Node (timers, node: modules, console); never shipped */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor } from '../harness';
-import type { NodeResult } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import type { NodeResult } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;
@@ -77,7 +77,7 @@ describe('Proxy > Extend', () => {
 	});
 
 	it('says in the panel that it charges the wallet, and shows the Interval\'s maximum', async () => {
-		const { ProxyAccount } = await import('../../nodes/ProxyAccount/ProxyAccount.node');
+		const { ProxyAccount } = await import('../../../nodes/ProxyAccount/ProxyAccount.node');
 		const properties = new ProxyAccount().description.properties.filter((p) => p.displayOptions?.show?.operation?.includes('extend'));
 		expect(properties[0]).toMatchObject({ type: 'notice', name: 'chargeNotice' });
 		expect(String(properties[0].displayName)).toMatch(/charges your Proxy Account wallet.*Retry On Fail/);

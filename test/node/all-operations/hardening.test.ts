@@ -8,9 +8,9 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor } from '../harness';
-import type { NodeResult, NodeUnderTest } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import type { NodeResult, NodeUnderTest } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

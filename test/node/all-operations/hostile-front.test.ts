@@ -7,9 +7,9 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { createHarness, HostileFront } from '../harness';
-import type { NodeResult, NodeUnderTest } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { createHarness, HostileFront } from '../../harness';
+import type { NodeResult, NodeUnderTest } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness();
 let sim: ProxyAccountSimulator;

@@ -12,9 +12,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, asAgentTool, cityWith as stockCity, createHarness, credentialsFor } from '../harness';
-import type { NodeResult, NodeUnderTest } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, asAgentTool, cityWith as stockCity, createHarness, credentialsFor } from '../../harness';
+import type { NodeResult, NodeUnderTest } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness([asAgentTool()]);
 const cityWith = (carrierKey: string, count: number) => stockCity(sim, carrierKey, count);

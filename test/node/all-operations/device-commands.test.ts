@@ -7,10 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor } from '../harness';
-import type { NodeResult } from '../harness';
-import type { RateLimitRule, RouteKey } from '../simulator';
-import { NETWORK_MODEL, ProxyAccountSimulator } from '../simulator';
+import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import type { NodeResult } from '../../harness';
+import type { RateLimitRule, RouteKey } from '../../simulator';
+import { NETWORK_MODEL, ProxyAccountSimulator } from '../../simulator';
 
 jest.setTimeout(120_000);
 

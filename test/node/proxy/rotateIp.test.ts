@@ -1,44 +1,12 @@
 /**
- * Proxy > Rotate IP, Reboot and Set Auto Rotation through n8n-core's real WorkflowExecute against
- * the simulator: the service's throttles are honoured (skip or wait, never a storm of 429s), each
- * command is sent once, and the Limited key of the rotation link never shows.
+ * Proxy > Rotate IP through n8n-core's real WorkflowExecute against the simulator: throttles honoured (skip or wait, never a storm of 429s), each command sent once, the Limited key of the rotation link never shown.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, capturedLogs, createHarness, credentialsFor, visibleText } from '../harness';
-import type { NodeResult, TestCredentials } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
-
-const harness = createHarness();
-let sim: ProxyAccountSimulator;
-
-beforeEach(async () => {
-	sim = await ProxyAccountSimulator.start({ seed: 12, proxies: 10, frozenClock: true });
-	// Every proxy's last IP change and reboot long ago: nothing is throttled at the start.
-	const past = new Date(sim.clock.now() - 3_600_000).toISOString();
-	for (const proxy of sim.account().proxies.values()) {
-		proxy.last_ip_change = past;
-		proxy.last_reboot = past;
-		proxy.auto_change = false;
-		proxy.auto_change_time = 0;
-	}
-});
-afterEach(async () => await sim.stop());
-
-const names = () => [...sim.account().proxies.keys()];
-
-function command(operation: string, proxies: string[], options: IDataObject = {}, credentials: TestCredentials = credentialsFor(sim), extra: IDataObject = {}, continueOnFail = false): Promise<NodeResult> {
-	return harness.runNode(
-		{
-			type: 'proxyAccount',
-			continueOnFail,
-			parameters: { resource: 'proxy', operation, proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, options, ...extra },
-		},
-		{ credentials, items: proxies.map((name) => ({ name })) },
-	);
-}
-
-const rotations = () => [...apiRequests(sim, 'POST /v1/proxies/changeip/:name'), ...apiRequests(sim, 'GET /v1/proxies/changeip/:key/:name')];
+import { apiRequests, capturedLogs, credentialsFor, visibleText } from '../../harness';
+import type { NodeResult, TestCredentials } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
+import { harness, sim, names, command, rotations } from '../../harness/suites/device';
 
 describe('Proxy > Rotate IP', () => {
 	it('sends one request per proxy, a few at a time; each item says it was sent to the device, with last_ip_change', async () => {
@@ -254,43 +222,5 @@ describe('Proxy > Rotate IP', () => {
 		expect(read.status).toBe('error');
 		expect(read.error?.message).toMatch(/not allowed/);
 		expect(visibleText([], read.error)).not.toContain(limited);
-	});
-});
-
-describe('Proxy > Reboot', () => {
-	it('reboots once per 5 minutes per proxy: a second run within them skips, one 429 at most per proxy', async () => {
-		const list = names().slice(0, 3);
-		const first = await command('reboot', list);
-		expect(first.items.map((i) => i.json.status)).toEqual(['sent', 'sent', 'sent']);
-		expect(first.items[0].json.last_reboot).toBeDefined();
-		sim.clock.advance(60_000);
-		sim.resetLogs();
-		const second = await command('reboot', list);
-		expect(second.items.map((i) => i.json.status)).toEqual(['skipped', 'skipped', 'skipped']);
-		expect(apiRequests(sim, 'POST /v1/proxies/reboot/:name').length).toBeLessThanOrEqual(3);
-	});
-
-	it('a reboot whose reply is lost is not sent again and says so; the other proxies go on', async () => {
-		const [a, b] = names();
-		sim.injectFault({ route: 'POST /v1/proxies/reboot/:name', kind: 'status', status: 503 });
-		const result = await command('reboot', [a, b], { concurrency: 1 }, credentialsFor(sim), {}, true);
-		expect(result.items[0].json.message).toMatch(/The reboot may have been made/);
-		expect(result.items[1].json.status).toBe('sent');
-		expect(apiRequests(sim, 'POST /v1/proxies/reboot/:name')).toHaveLength(2);
-	});
-});
-
-describe('Proxy > Set Auto Rotation', () => {
-	it('turns automatic rotation on every N minutes and off; minutes outside 1 to 1440 are refused before sending', async () => {
-		const [name] = names();
-		const on = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: true, rateMinutes: 15 });
-		expect(on.items[0].json).toMatchObject({ proxy_name: name, auto_change: true, auto_change_time: 15 });
-		expect(sim.account().proxies.get(name)).toMatchObject({ auto_change: true, auto_change_time: 15 });
-		const off = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: false });
-		expect(off.items[0].json).toMatchObject({ auto_change: false, auto_change_time: 0 });
-		sim.resetLogs();
-		const bad = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: true, rateMinutes: 2000 }, true);
-		expect(bad.items[0].json.error).toBe('Every (Minutes) must be a whole number from 1 to 1440, but it is 2000 [item 0]');
-		expect(apiRequests(sim)).toHaveLength(0);
 	});
 });

@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, asAgentTool, createHarness, credentialsFor } from '../harness';
-import { ProxyAccountSimulator } from '../simulator';
+import { apiRequests, asAgentTool, createHarness, credentialsFor } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
 
 const harness = createHarness([asAgentTool()]);
 let sim: ProxyAccountSimulator;

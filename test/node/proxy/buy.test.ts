@@ -1,0 +1,159 @@
+/**
+ * Proxy > Buy through n8n-core's real WorkflowExecute against the simulator: what the ledger and the request log show about money.
+ */
+
+import { apiRequests } from '../../harness';
+import { cityWith, sim, buy, deploys } from '../../harness/suites/orders';
+
+describe('Proxy > Buy', () => {
+	it('buys all items in one order, charged exactly the quote, each item with its cost', async () => {
+		const att = cityWith('att', 2);
+		const tmo = cityWith('tmobile', 1);
+		const balance = sim.account().balance;
+		const stockBefore = att.counts.att;
+		const result = await buy([
+			{ carrier: 'AT&T', city: att.city, quantity: 2 },
+			{ carrier: 'T-Mobile', city: tmo.city, quantity: 1, period: 'monthly' },
+		]);
+		expect(result.status).toBe('success');
+		expect(deploys()).toHaveLength(1);
+		expect((deploys()[0].body as { proxies: unknown[] }).proxies).toHaveLength(3);
+		const charged = Math.round((balance - sim.account().balance) * 100) / 100;
+		expect(sim.ledger.filter((e) => e.kind === 'deploy')).toHaveLength(3);
+		expect(result.items.map((i) => i.json.status)).toEqual(['bought', 'bought']);
+		expect(result.items[0].json.total_charged).toBe(charged);
+		expect((result.items[0].json.cost as number) + (result.items[1].json.cost as number)).toBeCloseTo(charged, 2);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(att.counts.att).toBe(stockBefore - 2);
+	});
+
+	it('Dry Run quotes exactly what would be bought and buys nothing; the real run then charges that estimate', async () => {
+		const city = cityWith('verizon', 1);
+		const dry = await buy([{ carrier: 'Verizon', city: city.city, quantity: 1 }], { dryRun: true });
+		expect(dry.items[0].json).toMatchObject({ status: 'dry_run', charged: 0 });
+		expect(deploys()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+		const estimate = dry.items[0].json.estimated_total as number;
+		const real = await buy([{ carrier: 'Verizon', city: city.city, quantity: 1 }]);
+		expect(real.items[0].json.total_charged).toBe(estimate);
+	});
+
+	it('refuses over Maximum Total Cost before any order: nothing charged', async () => {
+		const city = cityWith('att', 3);
+		const result = await buy([{ carrier: 'AT&T', city: city.city, quantity: 3, interval: 4 }], { maxTotalCost: 1 }, { continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(/^The purchase would cost [\d.]+, more than the Maximum Total Cost of 1$/);
+		expect(result.items[0].json.message).toMatch(/Nothing was bought or charged/);
+		expect(deploys()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('never sends the order twice: a reply lost after the service charged says the purchase may have been made', async () => {
+		const city = cityWith('att', 1);
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after' });
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(sim.ledger).toHaveLength(1);
+		expect(result.items[0].json.message).toMatch(/The purchase may have been made: the request may have reached the service, so it was not sent again/);
+	});
+
+	it('a 503 is not retried either, and a refusal (out of stock) says nothing was charged', async () => {
+		const city = cityWith('att', 1);
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'status', status: 503 });
+		const failed = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(failed.items[0].json.message).toMatch(/may have been made/);
+		sim.resetLogs();
+		const empty = sim.stock.find((c) => c.open && c.counts.verizon === 0) ?? sim.stock[0];
+		sim.setStockCount(empty.city, 'verizon', 0);
+		// The quote prices it; the order is refused by the service before it charges.
+		const refused = await buy([{ carrier: 'Verizon', city: empty.city }], {}, { continueOnFail: true });
+		expect(refused.items[0].json.message).toMatch(/nothing was charged/);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('an empty wallet: the refusal speaks of the purchase, says nothing was charged, and nothing was bought', async () => {
+		const city = cityWith('att', 1);
+		sim.account().balance = 0;
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(deploys()).toHaveLength(1);
+		expect(result.items[0].json.error).toMatch(/^The wallet is [\d.]+ short for this purchase/);
+		expect(result.items[0].json.message).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard, or buy fewer proxies or for a shorter time\. .*nothing was charged/);
+		expect(JSON.stringify(result.items)).not.toMatch(/extension/);
+		expect(sim.ledger).toHaveLength(0);
+	});
+
+	it('refuses Retry On Fail unless Dry Run, and as an AI tool without Maximum Total Cost; nothing sent', async () => {
+		const city = cityWith('att', 1);
+		const retry = await buy([{ carrier: 'AT&T', city: city.city }], {}, { retryOnFail: true });
+		expect(retry.status).toBe('error');
+		expect(retry.error?.message).toBe('Retry On Fail is on, which could buy the same proxies twice');
+		const tool = await buy([{ carrier: 'AT&T', city: city.city }], {}, { type: 'proxyAccountTool' });
+		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost and a Keep Wallet At Least set by the workflow\u2019s builder');
+		expect(apiRequests(sim)).toHaveLength(0);
+		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
+		expect(dry.status).toBe('success');
+		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 0 }, { type: 'proxyAccountTool' });
+		expect(capped.items[0].json.status).toBe('bought');
+		expect(sim.ledger).toHaveLength(1);
+	});
+
+	it('Wait for New Proxies reads the list until the new proxies appear and returns their names', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		const before = new Set(sim.account().proxies.keys());
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city, quantity: 2 }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const names = result.items[0].json.new_proxies as string[];
+		expect(result.items[0].json.status).toBe('bought');
+		expect(names).toHaveLength(2);
+		for (const name of names) {
+			expect(before.has(name)).toBe(false);
+			expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: city.city });
+		}
+		expect(sim.ledger.map((e) => e.proxy_name).sort()).toEqual([...names].sort());
+	});
+
+	it('Wait for New Proxies names none when someone else bought the same carrier and city during the wait: candidates only', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		sim.addProxyOnNextOrder('deploy', null, { proxy_name: 'PRX-BOUGHT-ELSEWHERE', isp: 'T-Mobile', city: city.city });
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const json = result.items[0].json;
+		const bought = sim.ledger.map((e) => e.proxy_name);
+		expect(bought).toHaveLength(1);
+		expect(deploys()).toHaveLength(1);
+		expect(json).toMatchObject({ status: 'bought_unidentified', new_proxies: [], total_charged: sim.ledger[0].amount });
+		expect([...(json.candidates as string[])].sort()).toEqual([bought[0], 'PRX-BOUGHT-ELSEWHERE'].sort());
+		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* None is named as bought by this item/);
+	});
+
+	it('Wait for New Proxies assigns none per item when two items ordered the same carrier and city: the union as candidates', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('att', 2);
+		const result = await buy([{ carrier: 'AT&T', city: city.city }, { carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
+		const bought = sim.ledger.map((e) => e.proxy_name).sort();
+		expect(bought).toHaveLength(2);
+		expect(deploys()).toHaveLength(1);
+		for (const item of result.items) {
+			expect(item.json).toMatchObject({ status: 'bought_unidentified', new_proxies: [] });
+			expect([...(item.json.candidates as string[])].sort()).toEqual(bought);
+			expect(String(item.json.note)).toMatch(/^Items 0, 1 of this run ordered AT&T in .*, so which new proxies are this item's cannot be told \(2 of 2 listed\)/);
+		}
+	});
+
+	it('new proxies not there by the wait timeout are reported as not yet visible, the charge kept', async () => {
+		sim.orders.deployDelayMs = 3_600_000;
+		const city = cityWith('att', 1);
+		const result = await buy([{ carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 1 });
+		expect(result.items[0].json).toMatchObject({ status: 'bought_not_yet_visible', new_proxies: [] });
+		expect(String(result.items[0].json.note)).toMatch(/^0 of 1 new proxy was in the proxy list after \d+ s/);
+		expect(deploys()).toHaveLength(1);
+	});
+
+	it('bad input fails its item before anything is sent, naming the field; the others are bought', async () => {
+		const city = cityWith('att', 1);
+		const result = await buy([{ carrier: 'AT&T', city: city.city, quantity: 0 }, { carrier: 'AT&T', city: city.city }], {}, { continueOnFail: true });
+		expect(result.items[0].json.error).toBe('Quantity must be a whole number from 1 to 100, but it is 0 [item 0]');
+		expect(result.items[1].json.status).toBe('bought');
+		expect((deploys()[0].body as { proxies: unknown[] }).proxies).toHaveLength(1);
+	});
+});

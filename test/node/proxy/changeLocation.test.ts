@@ -1,0 +1,144 @@
+/**
+ * Proxy > Change Location through n8n-core's real WorkflowExecute against the simulator: new names, never sent twice.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequests, credentialsFor } from '../../harness';
+import type { NodeResult } from '../../harness';
+import { harness, cityWith, sim } from '../../harness/suites/orders';
+
+function move(name: string, carrier: string, city: string, options: IDataObject = {}, node: { type?: string; continueOnFail?: boolean } = {}): Promise<NodeResult> {
+	return harness.runNode(
+		{
+			type: node.type ?? 'proxyAccount',
+			continueOnFail: node.continueOnFail,
+			parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: name }, carrier, city, copySettings: true, options },
+		},
+		{ credentials: credentialsFor(sim) },
+	);
+}
+
+describe('Proxy > Change Location', () => {
+	it.each(['new', 'old', 'absent'] as const)('gives the old and the new name when the reply carries the %s name', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [name] = [...sim.account().proxies.keys()];
+		const city = cityWith('tmobile', 1);
+		const result = await move(name, 'T-Mobile', city.city);
+		expect(result.status).toBe('success');
+		const json = result.items[0].json;
+		expect(json).toMatchObject({ status: 'moved', old_proxy_name: name, carrier: 'T-Mobile', city: city.city });
+		// The service's list (read after the move) holds the new name, not the old one.
+		const list = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'getAll', returnAll: true } }, { credentials: credentialsFor(sim) });
+		expect(list.items.find((item) => item.json.proxy_name === json.new_proxy_name)?.json).toMatchObject({ isp: 'T-Mobile', city: city.city });
+		expect(list.items.some((item) => item.json.proxy_name === name)).toBe(false);
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+	});
+
+	/** Moves each named proxy to the carrier and city in one run; Copy Settings off (new username and password). */
+	function moveAll(names: string[], carrier: string, city: string, options: IDataObject = { waitTimeoutSeconds: 10 }): Promise<NodeResult> {
+		return harness.runNode(
+			{
+				type: 'proxyAccount',
+				parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, carrier, city, copySettings: false, options },
+			},
+			{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+		);
+	}
+
+	/** Two proxies with the same paid time, told apart here (not by the node) by their nicknames, which a move keeps. */
+	function twoAlike(): [string, string] {
+		const [a, b] = [...sim.account().proxies.keys()];
+		const expires = sim.account().proxies.get(a)!.expires_at;
+		Object.assign(sim.account().proxies.get(a)!, { nickname: 'first', expires_at: expires });
+		Object.assign(sim.account().proxies.get(b)!, { nickname: 'second', expires_at: expires });
+		return [a, b];
+	}
+	const nicknameOf = (name: unknown) => [...sim.account().proxies.values()].find((p) => p.proxy_name === name)?.nickname;
+	const swaps = () => apiRequests(sim, 'POST /v1/proxies/swap/:name');
+
+	it.each(['absent', 'old'] as const)('two items moved to the same carrier and city are each given their own new name (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		const result = await moveAll([a, b], 'Verizon', city.city);
+		expect(swaps()).toHaveLength(2);
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(second).toMatchObject({ status: 'moved', old_proxy_name: b });
+		expect(nicknameOf(first.new_proxy_name)).toBe('first');
+		expect(nicknameOf(second.new_proxy_name)).toBe('second');
+	});
+
+	it('when the first item could not see its move, the second cannot tell the two apart: no name, both as candidates', async () => {
+		sim.orders.swapReplyName = 'absent';
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const city = cityWith('verizon', 2);
+		// The read before the moves answers; the first item's one read shows an empty list.
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'latency', delayMs: 0, when: 'before' });
+		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
+		const result = await moveAll([a, b], 'Verizon', city.city, { waitTimeoutSeconds: 1 });
+		expect(swaps()).toHaveLength(2);
+		const moved = [...sim.account().proxies.values()].filter((p) => p.nickname === 'first' || p.nickname === 'second');
+		const [first, second] = result.items.map((item) => item.json);
+		expect(first).toMatchObject({ status: 'move_sent', old_proxy_name: a, new_proxy_name: null });
+		expect(second).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		expect(moved).toHaveLength(2);
+		expect([...(second.candidates as string[])].sort()).toEqual(moved.map((p) => p.proxy_name).sort());
+		expect(String(second.note)).toMatch(/^The proxy left the list, and 2 new proxies of Verizon in .* could be it .* so none is named\. The candidates may include proxies this run did not move/);
+	});
+
+	it.each(['absent', 'old'] as const)('a proxy someone else adds in that carrier and city meanwhile is never named (reply: %s name)', async (reply) => {
+		sim.orders.swapReplyName = reply;
+		sim.orders.swapDelayMs = 0;
+		const [a, b] = twoAlike();
+		const paid = sim.account().proxies.get(a)!.expires_at;
+		const city = cityWith('verizon', 1);
+		// A foreign proxy with another paid time: the moved one is told by its paid time.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-1', isp: 'Verizon', city: city.city, nickname: null });
+		const told = await moveAll([a], 'Verizon', city.city);
+		expect(told.items[0].json).toMatchObject({ status: 'moved', old_proxy_name: a });
+		expect(nicknameOf(told.items[0].json.new_proxy_name)).toBe('first');
+		// A foreign proxy with the same paid time: it cannot be told from the moved one.
+		sim.addProxyOnNextOrder('swap', null, { proxy_name: 'PRX-FOREIGN-2', isp: 'Verizon', city: city.city, expires_at: paid });
+		const untold = await moveAll([b], 'Verizon', city.city);
+		expect(untold.items[0].json).toMatchObject({ status: 'moved_unidentified', old_proxy_name: b, new_proxy_name: null });
+		const moved = [...sim.account().proxies.values()].find((p) => p.nickname === 'second')!;
+		expect([...(untold.items[0].json.candidates as string[])].sort()).toEqual([moved.proxy_name, 'PRX-FOREIGN-2'].sort());
+		expect(swaps()).toHaveLength(2);
+	});
+
+	it('a move not visible by the wait timeout is reported as sent, with no new name', async () => {
+		sim.orders.swapReplyName = 'absent';
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await move(name, 'AT&T', cityWith('att', 1).city, { waitTimeoutSeconds: 0 });
+		expect(result.items[0].json).toMatchObject({ status: 'move_sent', old_proxy_name: name, new_proxy_name: null });
+	});
+
+	it('an empty wallet, when a move costs money: the refusal speaks of the change of location, nothing moved', async () => {
+		sim.orders.swapPrice = 5;
+		sim.account().balance = 0;
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await move(name, 'AT&T', cityWith('att', 1).city, {}, { continueOnFail: true });
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+		expect(result.items[0].json.error).toBe('The wallet is 5 short for this change of location');
+		expect(result.items[0].json.message).toMatch(/^The wallet holds 0\. Top up the wallet in the Proxy Account dashboard\. .*nothing was changed/);
+		expect(JSON.stringify(result.items)).not.toMatch(/extension|extend/);
+		expect(sim.ledger).toHaveLength(0);
+		expect(sim.account().proxies.has(name)).toBe(true);
+	});
+
+	it('is never sent twice, and as an AI tool it needs Allow as AI Tool', async () => {
+		const [name] = [...sim.account().proxies.keys()];
+		sim.injectFault({ route: 'POST /v1/proxies/swap/:name', kind: 'status', status: 504 });
+		const failed = await move(name, 'AT&T', cityWith('att', 1).city, {}, { continueOnFail: true });
+		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
+		expect(failed.items[0].json.message).toMatch(/The change of location may have been made/);
+		sim.resetLogs();
+		const tool = await move(name, 'AT&T', cityWith('att', 1).city, {}, { type: 'proxyAccountTool' });
+		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+});

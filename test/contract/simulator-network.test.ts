@@ -24,7 +24,9 @@ describe('Proxy Account simulator network model', () => {
 			};
 			await time(model);
 			expect(await time(model)).toBeGreaterThanOrEqual(NETWORK_MODEL.network.latencyMs - (NETWORK_MODEL.network.jitterMs ?? 0));
-			expect(await time(plain)).toBeLessThan(NETWORK_MODEL.network.latencyMs - (NETWORK_MODEL.network.jitterMs ?? 0));
+			// The fastest of a few loopback replies: a busy machine can hold up any single one.
+			const fastest = Math.min(await time(plain), await time(plain), await time(plain));
+			expect(fastest).toBeLessThan(NETWORK_MODEL.network.latencyMs - (NETWORK_MODEL.network.jitterMs ?? 0));
 		} finally {
 			await model.stop();
 			await plain.stop();

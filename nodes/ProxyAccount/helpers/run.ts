@@ -1,9 +1,21 @@
 /* What the operations that act on the account share: per-item results and run-wide refusals. */
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runsAsAgentTool } from './agent';
 import { asNodeError, errorItem } from './execution';
+
+/**
+ * An item naming a proxy an earlier item (`first`) already stands for. `same` says what the two
+ * share ("proxy" unless said), `fields` what its skipped item adds.
+ */
+export interface Repeat {
+	item: number;
+	name: string;
+	first: number;
+	same?: string;
+	fields?: IDataObject;
+}
 
 /**
  * The results of a run, one per input item, in item order. A failed item becomes an error item when
@@ -38,7 +50,7 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 		 * The items that named a proxy an earlier item already stands for: that item's failure, or
 		 * `skipped`; then the output.
 		 */
-		finishRepeats(repeats: Array<{ item: number; name: string; first: number }>) {
+		finishRepeats(repeats: Repeat[]) {
 			for (const repeat of repeats) {
 				const failure = failures.get(repeat.first);
 				if (failure) fail(repeat.item, failure);
@@ -47,7 +59,8 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 						json: {
 							proxy_name: repeat.name,
 							status: 'skipped',
-							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+							reason: `same ${repeat.same ?? 'proxy'} as item ${repeat.first} of this run, which stands for both`,
+							...repeat.fields,
 						},
 						pairedItem: { item: repeat.item },
 					};

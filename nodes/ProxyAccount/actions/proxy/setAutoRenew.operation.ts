@@ -4,8 +4,9 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	intervalField,
@@ -16,8 +17,9 @@ import {
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { countWere, proxiesCount, theseProxies } from '../../helpers/wording';
 import { runWideOptions } from '../../helpers/runOptions';
-import { asNodeError, errorItem } from '../../helpers/execution';
-import { paired } from '../../helpers/output';
+import { asNodeError } from '../../helpers/execution';
+import { itemResults } from '../../helpers/run';
+import { addToDescription, chunk, groupByProxy, nameList } from '../../helpers/batches';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,
@@ -117,12 +119,6 @@ interface Wanted {
 	interval: number;
 }
 
-function chunk<T>(list: T[], size: number): T[][] {
-	const out: T[][] = [];
-	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-	return out;
-}
-
 const onOff = (on: boolean) => (on ? 'on' : 'off');
 
 /** What the service applied instead of what was asked, or undefined when it applied the request. */
@@ -160,6 +156,35 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 	return json;
 }
 
+type Run = ReturnType<typeof itemResults>;
+type Line = { line: AutoRenewLine; items: number[] };
+
+interface RunOptions {
+	batchSize: number;
+	timeoutMs: number;
+	commitmentCap?: number;
+}
+
+function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+	const node = ctx.getNode();
+	const options = runWideOptions(ctx, itemCount, properties);
+	return {
+		batchSize: isSet(options, 'batchSize')
+			? parseWholeNumber(
+					node,
+					undefined,
+					options.batchSize,
+					'Batch Size',
+					{ min: 1, max: MAX_BATCH_SIZE },
+					`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
+				)
+			: DEFAULT_BATCH_SIZE,
+		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
+		// As an AI agent's tool, a commitment the agent filled in counts as none.
+		commitmentCap: limitOption(ctx, options, 'maxRenewalCommitment', 'Maximum Renewal Commitment'),
+	};
+}
+
 /**
  * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
  * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
@@ -172,62 +197,58 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const continueOnFail = this.continueOnFail();
-	const results = new Map<number, INodeExecutionData[]>();
-	const fail = (item: number, error: unknown) => {
-		const nodeError = asNodeError(this, error, item);
-		if (!continueOnFail) throw nodeError;
-		results.set(item, [errorItem(nodeError, item)]);
-	};
-
-	let batchSize: number;
-	let timeoutMs: number;
-	let commitmentCap: number | undefined;
+	const run = itemResults(this, items.length);
+	let options: RunOptions;
 	try {
-		const options = runWideOptions(this, items.length, properties);
-		batchSize = isSet(options, 'batchSize')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.batchSize,
-					'Batch Size',
-					{ min: 1, max: MAX_BATCH_SIZE },
-					`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-				)
-			: DEFAULT_BATCH_SIZE;
-		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
-		// As an AI agent's tool, a commitment the agent filled in counts as none.
-		commitmentCap = limitOption(
-			this,
-			options,
-			'maxRenewalCommitment',
-			'Maximum Renewal Commitment',
-		);
+		options = readOptions(this, items.length);
 	} catch (error) {
-		for (let i = 0; i < items.length; i++) fail(i, error);
-		return collect(items.length, results);
+		return run.failAll(error);
 	}
+	let lines = group(this, collect(this, items.length, run), run);
+	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
+	// before anything is sent, the look-up included.
+	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
+		const refusal = uncappedToolRefusal(this.getNode());
+		for (const entry of lines.filter(({ line }) => line.auto_renew))
+			for (const item of entry.items) run.fail(item, refusal);
+		lines = lines.filter(({ line }) => !line.auto_renew);
+	}
+	const { known, records } = await lookUp(this, lines, options, run);
+	// What turning auto-renew on commits the wallet to: within the cap, or nothing is sent.
+	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
+		const cap = options.commitmentCap;
+		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
+		if (refusal !== undefined) {
+			for (const entry of known) for (const item of entry.items) run.fail(item, refusal);
+			return run.output();
+		}
+	}
+	await changeInBatches(this, known, options, run);
+	return run.output();
+}
 
-	// 1. Every item's input, checked before anything is sent.
+/** Every item's input, checked before anything is sent. */
+function collect(ctx: IExecuteFunctions, count: number, run: Run): Wanted[] {
+	const node = ctx.getNode();
 	const wanted: Wanted[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let i = 0; i < count; i++) {
 		try {
 			const name = parseName(
 				node,
 				i,
-				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
+				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
 				'Proxy',
 				'PRX-US-AU1-0001',
 			);
 			const autoRenew = parseBoolean(
 				node,
 				i,
-				this.getNodeParameter('autoRenew', i, true),
+				ctx.getNodeParameter('autoRenew', i, true),
 				'Auto-Renew',
 			);
-			const interval = parseInterval(node, i, this.getNodeParameter('interval', i, 1));
-			if (!autoRenew && runsAsAgentTool(this)) {
+			const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
+			if (!autoRenew && runsAsAgentTool(ctx)) {
 				// Off means the proxy is removed at expiry: not for an agent to decide.
 				throw new NodeOperationError(
 					node,
@@ -241,141 +262,118 @@ export async function execute(
 			}
 			wanted.push({ item: i, name, autoRenew, interval });
 		} catch (error) {
-			fail(i, error);
+			run.fail(i, error);
 		}
 	}
+	return wanted;
+}
 
-	// 2. Items naming the same proxy: one line when they agree, all fail when they do not.
-	const byName = new Map<string, Wanted[]>();
-	for (const w of wanted) byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
-	let lines: Array<{ line: AutoRenewLine; items: number[] }> = [];
-	for (const [name, group] of byName) {
-		const first = group[0];
-		const agree = group.every(
-			(w) => w.autoRenew === first.autoRenew && w.interval === first.interval,
-		);
-		if (!agree) {
-			const list = group.map((w) => w.item).join(', ');
-			for (const w of group)
-				fail(
-					w.item,
-					new NodeOperationError(
-						node,
-						`The proxy ${name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
-						{
-							description:
-								'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
-							itemIndex: w.item,
-						},
-					),
-				);
-			continue;
-		}
-		lines.push({
-			line: { proxy_name: name, auto_renew: first.autoRenew, interval: first.interval },
-			items: group.map((w) => w.item),
-		});
+/** Items naming the same proxy: one line when they agree, all fail when they do not. */
+function group(ctx: IExecuteFunctions, wanted: Wanted[], run: Run): Line[] {
+	const { groups, conflicts } = groupByProxy(
+		wanted,
+		(a, b) => a.autoRenew === b.autoRenew && a.interval === b.interval,
+	);
+	for (const all of conflicts) {
+		const list = all.map((w) => w.item).join(', ');
+		for (const w of all)
+			run.fail(
+				w.item,
+				new NodeOperationError(
+					ctx.getNode(),
+					`The proxy ${w.name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
+					{
+						description:
+							'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
+						itemIndex: w.item,
+					},
+				),
+			);
 	}
+	return groups.map(({ first, all }) => ({
+		line: { proxy_name: first.name, auto_renew: first.autoRenew, interval: first.interval },
+		items: all.map((w) => w.item),
+	}));
+}
 
-	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
-	// before anything is sent, the look-up included.
-	if (commitmentCap === undefined && runsAsAgentTool(this)) {
-		const refusal = uncappedToolRefusal(node);
-		for (const entry of lines.filter(({ line }) => line.auto_renew))
-			for (const item of entry.items) fail(item, refusal);
-		lines = lines.filter(({ line }) => !line.auto_renew);
-	}
-
-	// 3. One look-up: a proxy the account does not have fails its items, not its batch.
-	let known: Array<{ line: AutoRenewLine; items: number[] }> = [];
+/** One look-up: a proxy the account does not have fails its items, not its batch. */
+async function lookUp(ctx: IExecuteFunctions, lines: Line[], options: RunOptions, run: Run) {
+	const known: Line[] = [];
 	const records = new Map<string, ProxyRecord>();
-	if (lines.length > 0) {
-		try {
-			const { proxies } = await listProxies(this, {
-				itemIndex: lines[0].items[0],
-				timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
-			});
-			for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
-			for (const entry of lines) {
-				if (records.has(entry.line.proxy_name)) {
-					known.push(entry);
-					continue;
-				}
-				for (const item of entry.items)
-					fail(
-						item,
-						new NodeOperationError(
-							node,
-							`Proxy ${entry.line.proxy_name} was not found in this account [item ${item}]`,
-							{
-								description:
-									'Nothing was sent for this proxy. Pick it from the list, or check its name (e.g. PRX-US-AU1-0001) with Proxy Account > Get Many.',
-								itemIndex: item,
-							},
-						),
-					);
-			}
-		} catch (error) {
-			// Nothing was changed: the look-up failed before any change was sent.
-			for (const entry of lines) for (const item of entry.items) fail(item, error);
-			known = [];
-		}
+	if (lines.length === 0) return { known, records };
+	try {
+		const { proxies } = await listProxies(ctx, {
+			itemIndex: lines[0].items[0],
+			timeoutMs: Math.min(options.timeoutMs, DEFAULT_TIMEOUT_MS),
+		});
+		for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
+	} catch (error) {
+		// Nothing was changed: the look-up failed before any change was sent.
+		for (const entry of lines) for (const item of entry.items) run.fail(item, error);
+		return { known, records };
 	}
-
-	// 4. What turning auto-renew on commits the wallet to: within the cap, or nothing is sent. As an
-	//    AI agent's tool, turning it on needs a cap the builder set.
-	const turningOn = known.filter((entry) => entry.line.auto_renew);
-	if (turningOn.length > 0 && commitmentCap !== undefined) {
-		const refusal = await commitmentRefusal(this, turningOn, records, commitmentCap, timeoutMs);
-		if (refusal !== undefined) {
-			for (const entry of known) for (const item of entry.items) fail(item, refusal);
-			known = [];
-		}
+	for (const entry of lines) {
+		if (records.has(entry.line.proxy_name)) known.push(entry);
+		else
+			for (const item of entry.items)
+				run.fail(item, notFound(ctx.getNode(), entry.line.proxy_name, item));
 	}
+	return { known, records };
+}
 
-	// 5. The changes, one request per batch.
-	const batches = chunk(known, batchSize);
+function notFound(node: INode, name: string, item: number) {
+	return new NodeOperationError(
+		node,
+		`Proxy ${name} was not found in this account [item ${item}]`,
+		{
+			description:
+				'Nothing was sent for this proxy. Pick it from the list, or check its name (e.g. PRX-US-AU1-0001) with Proxy Account > Get Many.',
+			itemIndex: item,
+		},
+	);
+}
+
+/** The changes, one request per batch; a failed batch says whether it may have been applied. */
+async function changeInBatches(
+	ctx: IExecuteFunctions,
+	known: Line[],
+	options: RunOptions,
+	run: Run,
+) {
+	const batches = chunk(known, options.batchSize);
 	let applied = 0;
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
 		try {
 			const { result } = await setAutoRenew(
-				this,
+				ctx,
 				batch.map((entry) => entry.line),
-				{ itemIndex: batch[0].items[0], timeoutMs },
+				{ itemIndex: batch[0].items[0], timeoutMs: options.timeoutMs },
 			);
 			const echoed = new Map<string, AutoRenewLine>(
 				result.proxies.time.map((line) => [line.proxy_name, line]),
 			);
 			for (const entry of batch) {
 				const json = outputFor(entry.line, echoed.get(entry.line.proxy_name));
-				for (const item of entry.items) results.set(item, [paired({ ...json }, item)]);
+				for (const item of entry.items) run.set(item, { ...json });
 			}
 			applied++;
 		} catch (error) {
 			const facts = requestErrorFacts(error);
 			const uncertain = facts === undefined || facts.mayHaveActed;
-			const nodeError = asNodeError(this, error, batch[0].items[0]);
-			const names = batch.map((entry) => entry.line.proxy_name);
-			const shown =
-				names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
-			const context =
-				`Batch ${b + 1} of ${batches.length} (${shown}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
-				(applied > 0 ? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.` : '');
-			nodeError.description = [nodeError.description, context].filter(Boolean).join(' ');
-			if (!continueOnFail) throw nodeError;
-			for (const entry of batch)
-				for (const item of entry.items) results.set(item, [errorItem(nodeError, item)]);
+			const nodeError = asNodeError(ctx, error, batch[0].items[0]);
+			const names = nameList(batch.map((entry) => entry.line.proxy_name));
+			addToDescription(
+				nodeError,
+				`Batch ${b + 1} of ${batches.length} (${names}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
+					(applied > 0
+						? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.`
+						: ''),
+			);
+			if (!run.continueOnFail) throw nodeError;
+			for (const entry of batch) for (const item of entry.items) run.fail(item, nodeError);
 		}
 	}
-
-	return collect(items.length, results);
-}
-
-function collect(count: number, results: Map<number, INodeExecutionData[]>) {
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < count; i++) out.push(...(results.get(i) ?? []));
-	return out;
 }
 
 /** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { limitOption } from '../../helpers/agent';
 import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../helpers/wording';
@@ -16,6 +15,10 @@ import {
 	intervalField,
 	keepWalletAtLeastOption,
 	sentOnceTimeoutOption,
+	dryRunOption,
+	maxTotalCostOption,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	waitTimeoutOption,
 	runWideOptionsCollection,
 	periodOptions,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -27,17 +30,9 @@ import { matchNewProxies, newProxiesReport } from '../../helpers/newProxies';
 import { linesWithPrices } from '../../helpers/quote';
 import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
 import { walletFloorRefusal } from '../../helpers/wallet';
-import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseInterval,
-	parseName,
-	parsePeriod,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
-import { runWideOptions } from '../../helpers/runOptions';
+import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
+import type { RunOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
 import type { DeployLine, StockEntry } from '../../transport';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -60,7 +55,6 @@ export const operation: OperationInfo = {
 
 /** Proxies one item may buy. */
 const MAX_QUANTITY = 100;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_WAIT_SECONDS = 120;
 /** Pause between reads of the list while waiting for the new proxies. */
 const WAIT_PAUSE_MS = 3_000;
@@ -94,25 +88,14 @@ export const properties: INodeProperties[] = [
 		description: 'Unit of the interval',
 	},
 	runWideOptionsCollection([
-		{
-			displayName: 'Dry Run',
-			name: 'dryRun',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to only return what the purchase would cost (from a price quote of exactly what would be bought), buying nothing',
-		},
-		{
-			displayName: 'Maximum Total Cost',
-			name: 'maxTotalCost',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 100,
-			description:
-				"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
-		},
+		dryRunOption(
+			'Whether to only return what the purchase would cost (from a price quote of exactly what would be bought), buying nothing',
+		),
+		maxTotalCostOption(
+			"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
+		),
 		keepWalletAtLeastOption,
-		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A purchase'),
+		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A purchase'),
 		{
 			displayName: 'Wait for New Proxies',
 			name: 'waitForNewProxies',
@@ -121,15 +104,11 @@ export const properties: INodeProperties[] = [
 			description:
 				'Whether to read the proxy list until the new proxies appear (the service deploys them shortly after the order) and return their names',
 		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_WAIT_SECONDS,
-			description:
-				'How long to wait for the new proxies with Wait for New Proxies (at most 600). Those not there by then are reported as not yet visible.',
-		},
+		waitTimeoutOption(
+			DEFAULT_WAIT_SECONDS,
+			1,
+			'How long to wait for the new proxies with Wait for New Proxies (at most 600). Those not there by then are reported as not yet visible.',
+		),
 	]),
 ];
 
@@ -139,16 +118,7 @@ interface Order {
 	quantity: number;
 }
 
-interface BuyOptions {
-	dryRun: boolean;
-	/** As it counts: undefined when not set, or (as an AI tool) not set by the builder. */
-	maxTotalCost?: number;
-	/** Keep Wallet At Least, as it counts (see `maxTotalCost`). */
-	floor?: number;
-	wait: boolean;
-	waitMs: number;
-	timeoutMs: number;
-}
+type BuyOptions = RunOptions;
 
 /** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
 interface Priced {
@@ -157,29 +127,7 @@ interface Priced {
 }
 
 function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
-	const node = ctx.getNode();
-	const options = runWideOptions(ctx, itemCount, properties);
-	return {
-		dryRun: isSet(options, 'dryRun')
-			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
-			: false,
-		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
-		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
-		wait: isSet(options, 'waitForNewProxies')
-			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
-			: false,
-		waitMs: isSet(options, 'waitTimeoutSeconds')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.waitTimeoutSeconds,
-					'Wait Timeout (Seconds)',
-					{ min: 1, max: MAX_TIMEOUT_SECONDS },
-					`Enter how many seconds to wait for the new proxies, e.g. ${DEFAULT_WAIT_SECONDS}.`,
-				) * 1000
-			: DEFAULT_WAIT_SECONDS * 1000,
-		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
-	};
+	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */

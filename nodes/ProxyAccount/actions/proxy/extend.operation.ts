@@ -1,54 +1,43 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseHours,
-	parseInterval,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
+import { isSet, parseHours, parseInterval } from '../../helpers/validation';
 import type { AllocateLine } from '../../transport';
+import { allocateTime, listProxies, requestErrorFacts } from '../../transport';
 import {
-	allocateTime,
-	DEFAULT_TIMEOUT_MS,
-	listProxies,
-	quotePrices,
-	requestErrorFacts,
-} from '../../transport';
-import {
+	batchSizeOption,
+	dryRunOption,
 	intervalField,
-	optionsCollection,
 	keepWalletAtLeastOption,
+	maxTotalCostOption,
 	periodOptions,
-	RUN_WIDE_NOTE,
+	runWideOptionsCollection,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	timeoutOption,
 } from '../../helpers/descriptions';
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
-import { limitOption } from '../../helpers/agent';
 import { cents, CostLedger } from '../../helpers/charges';
-import { countOf, proxiesCount, proxiesWere } from '../../helpers/wording';
+import { countOf, proxiesCount } from '../../helpers/wording';
 import type { Repeat } from '../../helpers/run';
 import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
 import { walletFloorRefusal } from '../../helpers/wallet';
-import { runWideOptions } from '../../helpers/runOptions';
+import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
 import { asNodeError, itemParameter } from '../../helpers/execution';
-import { linesWithPrices, refusedLine } from '../../helpers/quote';
 import {
 	addToDescription,
-	chunk,
 	groupByProxy,
 	itemList,
 	nameList,
 	repeatsOf,
 } from '../../helpers/batches';
 import type { Charged, Planned, ReadBack, Wanted } from '../../helpers/extension';
+import type { Quoted } from '../../helpers/extensionQuote';
+import { quoteAgainstCap } from '../../helpers/extensionQuote';
 import {
 	extendedItem,
 	overchargedError,
 	planAgainstList,
-	quoteLineOf,
 	readBack,
 	readPeriod,
 	SAME_AS_PROXY,
@@ -66,10 +55,6 @@ export const operation: OperationInfo = {
 		'Extend proxies, charging the wallet (within the Maximum Total Cost and Keep Wallet At Least set by the builder)',
 	subtitle: 'Extend Proxies',
 };
-
-export const DEFAULT_BATCH_SIZE = 100;
-export const MAX_BATCH_SIZE = 1000;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export const properties: INodeProperties[] = [
 	{
@@ -98,114 +83,54 @@ export const properties: INodeProperties[] = [
 		default: SAME_AS_PROXY,
 		description: 'Unit of the interval',
 	},
-	optionsCollection(
-		[
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
-				default: DEFAULT_BATCH_SIZE,
-				description:
-					'How many proxies to extend per request. All input items go out in as few requests as this allows.',
-			},
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to only return what the extension would cost (from a price quote), charging nothing',
-			},
-			{
-				displayName: 'Maximum Total Cost',
-				name: 'maxTotalCost',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 100,
-				description:
-					"Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount, in your account's currency. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.",
-			},
-			keepWalletAtLeastOption,
-			{
-				displayName: 'Only If Expiring Within (Hours)',
-				name: 'onlyIfExpiringWithinHours',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 24,
-				description:
-					'Skip proxies that expire later than this many hours from now. Keep it shorter than the extension (Interval \u00d7 Period), e.g. 24 with 1 week: a second run then finds the proxies extended past the window and pays nothing.',
-				hint: 'A window as long as the extension or longer extends the same proxies again on a second run',
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-				default: DEFAULT_TIMEOUT_SECONDS,
-				description:
-					'The longest one request may take, its whole answer included (at most 600; the reads around the extension wait at most 30 s). An extension request that times out is never sent again automatically.',
-			},
-		],
-		RUN_WIDE_NOTE,
-	),
+	runWideOptionsCollection([
+		batchSizeOption(
+			'How many proxies to extend per request. All input items go out in as few requests as this allows.',
+		),
+		dryRunOption(
+			'Whether to only return what the extension would cost (from a price quote), charging nothing',
+		),
+		maxTotalCostOption(
+			"Get a quote first and extend nothing when the total for all proxies of the run would be more than this amount, in your account's currency. During the run, no further batch is sent once what was charged (or a batch charged more than its quote) would pass it.",
+		),
+		keepWalletAtLeastOption,
+		{
+			displayName: 'Only If Expiring Within (Hours)',
+			name: 'onlyIfExpiringWithinHours',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 24,
+			description:
+				'Skip proxies that expire later than this many hours from now. Keep it shorter than the extension (Interval \u00d7 Period), e.g. 24 with 1 week: a second run then finds the proxies extended past the window and pays nothing.',
+			hint: 'A window as long as the extension or longer extends the same proxies again on a second run',
+		},
+		timeoutOption(
+			SENT_ONCE_TIMEOUT_SECONDS,
+			'The longest one request may take, its whole answer included (at most 600; the reads around the extension wait at most 30 s). An extension request that times out is never sent again automatically.',
+		),
+	]),
 ];
 
-interface RunOptions {
-	batchSize: number;
-	dryRun: boolean;
-	maxTotalCost?: number;
-	/** Keep Wallet At Least, as it counts (see `maxTotalCost`). */
-	floor?: number;
+interface RunOptions extends SharedRunOptions {
+	/** Only If Expiring Within (Hours). */
 	window?: number;
-	timeoutMs: number;
-	/** For the reads around the extension (look-up, quote, read-back): the timeout, at most the reads' default. */
-	readTimeoutMs: number;
 }
 
 type Run = ReturnType<typeof itemResults>;
 type Repeats = Repeat[];
 
-/** The options apply to the whole run: a refusal of one names no item. */
-const RUN_WIDE = undefined;
-
 /**
  * The options of the run, from the first item. An option that is set but resolves to nothing or
  * to something else than its type is an error: a safety option never falls back to "off".
  */
-
 function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
-	const node = ctx.getNode();
-	const options = runWideOptions(ctx, itemCount, properties);
-	const batchSize = isSet(options, 'batchSize')
-		? parseWholeNumber(
-				node,
-				RUN_WIDE,
-				options.batchSize,
-				'Batch Size',
-				{ min: 1, max: MAX_BATCH_SIZE },
-				`Enter how many proxies to extend per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-			)
-		: DEFAULT_BATCH_SIZE;
-	const timeoutMs = parseTimeoutSeconds(node, RUN_WIDE, options, DEFAULT_TIMEOUT_SECONDS);
+	const options = readRunOptions(ctx, itemCount, properties);
+	const window = options.raw.onlyIfExpiringWithinHours;
 	return {
-		batchSize,
-		dryRun: isSet(options, 'dryRun')
-			? parseBoolean(node, RUN_WIDE, options.dryRun, 'Dry Run')
-			: false,
-		// As an AI agent's tool, a cap the agent filled in counts as no cap.
-		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
-		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
-		window: isSet(options, 'onlyIfExpiringWithinHours')
-			? parseHours(
-					node,
-					RUN_WIDE,
-					options.onlyIfExpiringWithinHours,
-					'Only If Expiring Within (Hours)',
-				)
+		...options,
+		window: isSet(options.raw, 'onlyIfExpiringWithinHours')
+			? parseHours(ctx.getNode(), undefined, window, 'Only If Expiring Within (Hours)')
 			: undefined,
-		timeoutMs,
-		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 	};
 }
 
@@ -346,131 +271,6 @@ async function planAgainstTheList(
 		});
 	}
 	return planned;
-}
-
-interface Quoted {
-	planned: Planned[];
-	batches: Planned[][];
-	/** The quote of each batch; empty when nothing asked for one (no Dry Run, cap or floor). */
-	quotes: number[];
-}
-
-/**
- * Dry Run, Maximum Total Cost and Keep Wallet At Least: quote exactly the batches that would be
- * sent. A line the service will not price fails its own item; the others are quoted again without
- * it. Undefined when nothing is to be charged (all failed, over the cap, or a Dry Run answered).
- */
-async function quoteAgainstCap(
-	ctx: IExecuteFunctions,
-	planned: Planned[],
-	options: RunOptions,
-	run: Run,
-): Promise<Quoted | undefined> {
-	if (!options.dryRun && options.maxTotalCost === undefined && options.floor === undefined)
-		return { planned, batches: chunk(planned, options.batchSize), quotes: [] };
-	const estimates = new Map<number, number | null>();
-	let quoted: Quoted | undefined;
-	while (quoted === undefined) {
-		let refused: { planned: Planned; error: unknown } | undefined;
-		try {
-			({ quoted, refused } = await quoteEachBatch(ctx, planned, options, estimates));
-		} catch (error) {
-			for (const p of planned) run.fail(p.item, error);
-			return undefined;
-		}
-		if (refused === undefined) break;
-		run.fail(refused.planned.item, unpriceable(ctx, refused.planned, refused.error));
-		planned = planned.filter((p) => p !== refused.planned);
-		if (planned.length === 0) return undefined;
-	}
-	return withinCap(ctx, quoted!, estimates, options, run);
-}
-
-/** One quote per batch; stops at the first line the service refuses to price. */
-async function quoteEachBatch(
-	ctx: IExecuteFunctions,
-	planned: Planned[],
-	options: RunOptions,
-	estimates: Map<number, number | null>,
-): Promise<{ quoted?: Quoted; refused?: { planned: Planned; error: unknown } }> {
-	const batches = chunk(planned, options.batchSize);
-	const quotes: number[] = [];
-	for (const batch of batches) {
-		const lines = batch.map(quoteLineOf);
-		const itemIndex = batch[0].item;
-		try {
-			const { quote } = await quotePrices(ctx, lines, {
-				itemIndex,
-				timeoutMs: options.readTimeoutMs,
-			});
-			linesWithPrices(lines, quote).forEach(({ item }, k) =>
-				estimates.set(batch[k].item, item?.total ?? null),
-			);
-			quotes.push(quote.total.due);
-		} catch (error) {
-			const culprit = await refusedLine(ctx, lines, error, options.readTimeoutMs, itemIndex);
-			if (culprit === undefined) throw asNodeError(ctx, error, itemIndex);
-			return { refused: { planned: batch[culprit], error } };
-		}
-	}
-	return { quoted: { planned, batches, quotes } };
-}
-
-function unpriceable(ctx: IExecuteFunctions, bad: Planned, error: unknown) {
-	const said = error instanceof NodeApiError ? error.message : String(error);
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Proxy \u201c${bad.name}\u201d cannot be priced for this extension [item ${bad.item}]`,
-		{
-			description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
-			itemIndex: bad.item,
-		},
-	);
-}
-
-/** The quote against Maximum Total Cost; a Dry Run always previews, past the cap with both amounts. */
-function withinCap(
-	ctx: IExecuteFunctions,
-	quoted: Quoted,
-	estimates: Map<number, number | null>,
-	options: RunOptions,
-	run: Run,
-): Quoted | undefined {
-	const { planned } = quoted;
-	const total = cents(quoted.quotes.reduce((sum, due) => sum + due, 0));
-	const cap = options.maxTotalCost;
-	const overCap = cap !== undefined && total > cap;
-	if (overCap && !options.dryRun) {
-		const refusal = new NodeOperationError(
-			ctx.getNode(),
-			`The extension would cost ${total}, more than the Maximum Total Cost of ${cap}`,
-			{
-				description: `${proxiesWere(planned.length)} quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
-				itemIndex: planned[0].item,
-			},
-		);
-		for (const p of planned) run.fail(p.item, refusal);
-		return undefined;
-	}
-	if (!options.dryRun) return quoted;
-	for (const p of planned) {
-		run.set(p.item, {
-			proxy_name: p.name,
-			status: 'dry_run',
-			interval: p.interval,
-			period: p.period,
-			charged: 0,
-			estimated_cost: estimates.get(p.item) ?? null,
-			estimated_total: total,
-			previous_expires_at: p.record.expires_at,
-			...(overCap && {
-				max_total_cost: cap,
-				over_max_total_cost: true,
-				note: `The estimate of ${total} is more than the Maximum Total Cost of ${cap}: a real run would extend nothing.`,
-			}),
-		});
-	}
-	return undefined;
 }
 
 /** What the run charged so far, for the message of a later batch or an overcharge. */

@@ -9,26 +9,22 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	batchSizeOption,
 	intervalField,
-	optionsCollection,
 	proxyLocator,
-	RUN_WIDE_NOTE,
+	runWideOptionsCollection,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	timeoutOption,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { countWere, proxiesCount, theseProxies } from '../../helpers/wording';
-import { runWideOptions } from '../../helpers/runOptions';
+import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
 import { asNodeError } from '../../helpers/execution';
-import { itemResults } from '../../helpers/run';
+import { itemResults, proxyNotFound } from '../../helpers/run';
 import { addToDescription, chunk, groupByProxy, nameList } from '../../helpers/batches';
-import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseInterval,
-	parseName,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
+import { proxyNameReader } from '../../helpers/proxySource';
+import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -47,10 +43,6 @@ export const operation: OperationInfo = {
 		'Set auto-renew of proxies, committing the wallet to renewals (within the Maximum Renewal Commitment set by the builder)',
 	subtitle: 'Set Auto-Renew',
 };
-
-const DEFAULT_BATCH_SIZE = 100;
-const MAX_BATCH_SIZE = 1000;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /** What the output and the panel say when auto-renew is turned off. */
 export const REMOVED_AT_EXPIRY_NOTE =
@@ -78,38 +70,24 @@ export const properties: INodeProperties[] = [
 	intervalField(
 		'Number of periods (the proxy\u2019s own period) each renewal adds, e.g. 1 to renew for one more month on a monthly proxy',
 	),
-	optionsCollection(
-		[
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
-				default: DEFAULT_BATCH_SIZE,
-				description:
-					'How many proxies to change per request. All input items go out in as few requests as this allows.',
-			},
-			{
-				displayName: 'Maximum Renewal Commitment',
-				name: 'maxRenewalCommitment',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 100,
-				description:
-					"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-				default: DEFAULT_TIMEOUT_SECONDS,
-				description:
-					'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
-			},
-		],
-		RUN_WIDE_NOTE,
-	),
+	runWideOptionsCollection([
+		batchSizeOption(
+			'How many proxies to change per request. All input items go out in as few requests as this allows.',
+		),
+		{
+			displayName: 'Maximum Renewal Commitment',
+			name: 'maxRenewalCommitment',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 100,
+			description:
+				"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+		},
+		timeoutOption(
+			SENT_ONCE_TIMEOUT_SECONDS,
+			'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
+		),
+	]),
 ];
 
 interface Wanted {
@@ -159,30 +137,16 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 type Run = ReturnType<typeof itemResults>;
 type Line = { line: AutoRenewLine; items: number[] };
 
-interface RunOptions {
-	batchSize: number;
-	timeoutMs: number;
+interface RunOptions extends SharedRunOptions {
+	/** Maximum Renewal Commitment, as it counts (see `limitOption`). */
 	commitmentCap?: number;
 }
 
 function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
-	const node = ctx.getNode();
-	const options = runWideOptions(ctx, itemCount, properties);
-	return {
-		batchSize: isSet(options, 'batchSize')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.batchSize,
-					'Batch Size',
-					{ min: 1, max: MAX_BATCH_SIZE },
-					`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-				)
-			: DEFAULT_BATCH_SIZE,
-		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
-		// As an AI agent's tool, a commitment the agent filled in counts as none.
-		commitmentCap: limitOption(ctx, options, 'maxRenewalCommitment', 'Maximum Renewal Commitment'),
-	};
+	const options = readRunOptions(ctx, itemCount, properties);
+	// As an AI agent's tool, a commitment the agent filled in counts as none.
+	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');
+	return { ...options, commitmentCap: cap };
 }
 
 /**
@@ -204,7 +168,7 @@ export async function execute(
 	} catch (error) {
 		return run.failAll(error);
 	}
-	let lines = group(this, collect(this, items.length, run), run);
+	let lines = group(this, collect(this, items.length, proxyNameReader(this, items), run), run);
 	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
 	// before anything is sent, the look-up included.
 	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
@@ -229,18 +193,17 @@ export async function execute(
 }
 
 /** Every item's input, checked before anything is sent. */
-function collect(ctx: IExecuteFunctions, count: number, run: Run): Wanted[] {
+function collect(
+	ctx: IExecuteFunctions,
+	count: number,
+	proxyNameOf: (itemIndex: number) => string,
+	run: Run,
+): Wanted[] {
 	const node = ctx.getNode();
 	const wanted: Wanted[] = [];
 	for (let i = 0; i < count; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
+			const name = proxyNameOf(i);
 			const autoRenew = parseBoolean(
 				node,
 				i,
@@ -304,7 +267,7 @@ async function lookUp(ctx: IExecuteFunctions, lines: Line[], options: RunOptions
 	try {
 		const { proxies } = await listProxies(ctx, {
 			itemIndex: lines[0].items[0],
-			timeoutMs: Math.min(options.timeoutMs, DEFAULT_TIMEOUT_MS),
+			timeoutMs: options.readTimeoutMs,
 		});
 		for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
 	} catch (error) {
@@ -316,21 +279,17 @@ async function lookUp(ctx: IExecuteFunctions, lines: Line[], options: RunOptions
 		if (records.has(entry.line.proxy_name)) known.push(entry);
 		else
 			for (const item of entry.items)
-				run.fail(item, notFound(ctx.getNode(), entry.line.proxy_name, item));
+				run.fail(
+					item,
+					proxyNotFound(
+						ctx.getNode(),
+						entry.line.proxy_name,
+						item,
+						'Nothing was sent for this proxy.',
+					),
+				);
 	}
 	return { known, records };
-}
-
-function notFound(node: INode, name: string, item: number) {
-	return new NodeOperationError(
-		node,
-		`Proxy ${name} was not found in this account [item ${item}]`,
-		{
-			description:
-				'Nothing was sent for this proxy. Pick it from the list, or check its name (e.g. PRX-US-AU1-0001) with Proxy Account > Get Many.',
-			itemIndex: item,
-		},
-	);
 }
 
 /** The changes, one request per batch; a failed batch says whether it may have been applied. */

@@ -8,8 +8,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Period, ProxyRecord, QuoteLine } from '../transport';
 import { listProxies, PERIODS } from '../transport';
-import { asNodeError } from './execution';
-import { proxyNotFound } from './run';
+import { asNodeError, proxyNotFound } from './itemLoop';
 import { expiresWithin, hoursUntil } from './time';
 import { parsePeriod } from './validation';
 import { countOf } from './wording';

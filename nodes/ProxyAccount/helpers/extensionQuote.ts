@@ -9,11 +9,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { quotePrices } from '../transport';
 import { chunk } from './batches';
 import { cents } from './charges';
-import { asNodeError } from './execution';
+import { asNodeError } from './itemLoop';
 import type { Planned } from './extension';
 import { quoteLineOf } from './extension';
 import { linesWithPrices, refusedLine } from './quote';
-import type { itemResults } from './run';
+import type { itemResults } from './itemLoop';
 import type { RunOptions } from './runOptions';
 import { proxiesWere } from './wording';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, listProxies } from '../transport';
-import { asNodeError } from './execution';
+import { asNodeError } from './itemLoop';
 import { sameName } from './filters';
 import { countOf } from './wording';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { QuoteData, QuoteLine } from '../transport';
 import { quotePrices, requestErrorFacts } from '../transport';
-import { asNodeError } from './execution';
+import { asNodeError } from './itemLoop';
 
 /**
  * Pairs each requested line with its item in the quote. Within a period the service keys items

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/execution';
+import { asNodeError } from '../helpers/itemLoop';
 import { matchesProxyFilters, matchesStockPlace } from '../helpers/filters';
 import type { CallOptions } from '../transport';
 import { getFunds, getStock, listProxies } from '../transport';

@@ -23,12 +23,17 @@ import {
 	periodOptions,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 } from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/execution';
+import {
+	asNodeError,
+	agentRefusal,
+	itemResults,
+	retryRefusal,
+	spendingLimitMissing,
+} from '../../helpers/itemLoop';
 import { sameName } from '../../helpers/filters';
 import type { OrderedProxies, Waited } from '../../helpers/newProxies';
 import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
 import { linesWithPrices } from '../../helpers/quote';
-import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
 import { walletFloorRefusal } from '../../helpers/wallet';
 import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
 import type { RunOptions } from '../../helpers/runOptions';

@@ -16,14 +16,20 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError, once } from '../../helpers/execution';
+import {
+	asNodeError,
+	once,
+	agentRefusal,
+	itemResults,
+	proxyNotFound,
+	retryRefusal,
+} from '../../helpers/itemLoop';
 import { builderLimit } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { proxyNameReader } from '../../helpers/proxySource';
 import { readRunOptions } from '../../helpers/runOptions';
 import { walletFloorRefusal } from '../../helpers/wallet';
-import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
 import { isSet, parseBoolean, parseName } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';

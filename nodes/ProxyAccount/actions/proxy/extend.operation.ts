@@ -18,12 +18,18 @@ import {
 import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
 import { countOf, proxiesCount } from '../../helpers/wording';
-import type { Repeat } from '../../helpers/run';
-import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
+import type { Repeat } from '../../helpers/itemLoop';
+import {
+	agentRefusal,
+	itemResults,
+	retryRefusal,
+	spendingLimitMissing,
+	asNodeError,
+	itemParameter,
+} from '../../helpers/itemLoop';
 import { walletFloorRefusal } from '../../helpers/wallet';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
-import { asNodeError, itemParameter } from '../../helpers/execution';
 import {
 	addToDescription,
 	groupByProxy,

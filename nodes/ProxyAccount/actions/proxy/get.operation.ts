@@ -13,7 +13,7 @@ import {
 	readTimeoutOption,
 	simplifyField,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
+import { forEachItem } from '../../helpers/itemLoop';
 import { paired, proxyOutput } from '../../helpers/output';
 import { parseName, parseTimeoutSeconds } from '../../helpers/validation';
 import { getProxy } from '../../transport';

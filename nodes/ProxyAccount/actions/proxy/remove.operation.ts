@@ -14,13 +14,18 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/execution';
+import {
+	asNodeError,
+	agentRefusal,
+	itemResults,
+	proxyNotFound,
+	retryRefusal,
+} from '../../helpers/itemLoop';
 import { builderLimit } from '../../helpers/agent';
 import { addToDescription, chunk, nameList } from '../../helpers/batches';
 import { proxyNameReader } from '../../helpers/proxySource';
 import { proxiesCount, theseProxies } from '../../helpers/wording';
-import type { Repeat } from '../../helpers/run';
-import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
+import type { Repeat } from '../../helpers/itemLoop';
 import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
 import { parseWholeNumber } from '../../helpers/validation';
 import { listProxies, removeProxies } from '../../transport';

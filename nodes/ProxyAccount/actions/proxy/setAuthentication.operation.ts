@@ -12,8 +12,8 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
-import { parseWhitelist, whitelistList } from '../../helpers/network';
+import { forEachItem } from '../../helpers/itemLoop';
+import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
 import { paired } from '../../helpers/output';
 import { invalidParameter, parseName, parseTimeoutSeconds, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';

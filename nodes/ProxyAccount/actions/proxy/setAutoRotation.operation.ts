@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
+import { forEachItem } from '../../helpers/itemLoop';
 import {
 	parseBoolean,
 	parseName,

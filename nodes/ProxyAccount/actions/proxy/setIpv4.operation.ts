@@ -11,7 +11,7 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
+import { forEachItem } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseBoolean, parseName, parseTimeoutSeconds } from '../../helpers/validation';
 import { setIpv4 } from '../../transport';

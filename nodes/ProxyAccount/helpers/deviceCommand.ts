@@ -9,8 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
-import { asNodeError } from './execution';
-import { itemResults, proxyNotFound, retryRefusal } from './run';
+import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
 import { parseName } from './validation';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
 import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';

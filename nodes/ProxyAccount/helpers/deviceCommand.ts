@@ -10,7 +10,7 @@ import { sleep } from 'n8n-workflow';
 
 import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
 import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
-import { parseName } from './validation';
+import { proxyNameReader } from './proxySource';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
 import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';
 
@@ -69,23 +69,16 @@ interface Wanted {
  * the later ones (`repeats`) get its outcome. A bad name fails its own item.
  */
 function wantedProxies(
-	ctx: IExecuteFunctions,
 	count: number,
+	proxyNameOf: (itemIndex: number) => string,
 	run: ReturnType<typeof itemResults>,
 ): { wanted: Wanted[]; repeats: Array<Wanted & { first: number }> } {
-	const node = ctx.getNode();
 	const first = new Map<string, number>();
 	const wanted: Wanted[] = [];
 	const repeats: Array<Wanted & { first: number }> = [];
 	for (let i = 0; i < count; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
+			const name = proxyNameOf(i);
 			const earlier = first.get(name);
 			if (earlier !== undefined) repeats.push({ item: i, name, first: earlier });
 			else {
@@ -116,7 +109,7 @@ export async function runDeviceCommand(
 		instead: `Running the node again is safe: a proxy whose last ${command.label} is within the service\u2019s throttle is skipped with the time of that ${command.label}, unless Wait Until Allowed is on.`,
 	});
 	if (refusal) return run.failAll(refusal);
-	const { wanted, repeats } = wantedProxies(ctx, items.length, run);
+	const { wanted, repeats } = wantedProxies(items.length, proxyNameReader(ctx, items), run);
 	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 

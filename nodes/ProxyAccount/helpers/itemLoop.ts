@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runsAsAgentTool } from './agent';
+import { proxyNameReader } from './proxySource';
 
 export type OperationExecute = (
 	this: IExecuteFunctions,
@@ -242,4 +243,26 @@ export function proxyNotFound(
 			itemIndex,
 		},
 	);
+}
+
+/**
+ * The opening of an operation that takes one proxy per item: its run-wide options (`read`), the
+ * refusals of the whole run (`refuse`) and its proxy-name reader. A failure of any refuses the
+ * whole run before anything is sent: `output` is then the run's result.
+ */
+export function openRun<O>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: ReturnType<typeof itemResults>,
+	read: () => O,
+	refuse: (options: O) => Error | undefined,
+): { options: O; proxyNameOf: (itemIndex: number) => string } | { output: INodeExecutionData[] } {
+	try {
+		const options = read();
+		const refusal = refuse(options);
+		if (refusal) return { output: run.failAll(refusal) };
+		return { options, proxyNameOf: proxyNameReader(ctx, items) };
+	} catch (error) {
+		return { output: run.failAll(error) };
+	}
 }

@@ -21,13 +21,13 @@ import {
 	once,
 	agentRefusal,
 	itemResults,
+	openRun,
 	proxyNotFound,
 	retryRefusal,
 } from '../../helpers/itemLoop';
 import { builderLimit } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { proxyNameReader } from '../../helpers/proxySource';
 import { readRunOptions } from '../../helpers/runOptions';
 import { walletFloorRefusal } from '../../helpers/wallet';
 import { isSet, parseBoolean, parseName } from '../../helpers/validation';
@@ -239,16 +239,10 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = itemResults(this, items.length);
-	let options: MoveOptions;
-	let proxyNameOf: (itemIndex: number) => string;
-	try {
-		options = readOptions(this, items.length);
-		const refusal = guards(this, options);
-		if (refusal) return run.failAll(refusal);
-		proxyNameOf = proxyNameReader(this, items);
-	} catch (error) {
-		return run.failAll(error);
-	}
+	const read = () => readOptions(this, items.length);
+	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	if ('output' in opened) return opened.output;
+	const { options, proxyNameOf } = opened;
 	// What a move costs is not published: the wallet must hold the floor before any move is sent.
 	if (options.floor !== undefined) {
 		const low = await walletFloorRefusal(this, options.floor, 0, {

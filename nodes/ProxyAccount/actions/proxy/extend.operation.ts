@@ -15,13 +15,14 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	timeoutOption,
 } from '../../helpers/descriptions';
-import { proxyNameReader, proxySourceProperties } from '../../helpers/proxySource';
+import { proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
 import { countOf, proxiesCount } from '../../helpers/wording';
 import type { Repeat } from '../../helpers/itemLoop';
 import {
 	agentRefusal,
 	itemResults,
+	openRun,
 	retryRefusal,
 	spendingLimitMissing,
 	asNodeError,
@@ -150,16 +151,10 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = itemResults(this, items.length);
-	let options: RunOptions;
-	let proxyNameOf: (itemIndex: number) => string;
-	try {
-		options = readOptions(this, items.length);
-		const refusal = guards(this, options);
-		if (refusal) return run.failAll(refusal);
-		proxyNameOf = proxyNameReader(this, items);
-	} catch (error) {
-		return run.failAll(error);
-	}
+	const read = () => readOptions(this, items.length);
+	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	if ('output' in opened) return opened.output;
+	const { options, proxyNameOf } = opened;
 	const { unique, repeats } = group(this, collect(this, items.length, proxyNameOf, run), run);
 	const finish = () => run.finishRepeats(repeats);
 	if (unique.length === 0) return finish();

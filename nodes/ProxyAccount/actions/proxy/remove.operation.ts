@@ -18,12 +18,12 @@ import {
 	asNodeError,
 	agentRefusal,
 	itemResults,
+	openRun,
 	proxyNotFound,
 	retryRefusal,
 } from '../../helpers/itemLoop';
 import { builderLimit } from '../../helpers/agent';
 import { addToDescription, chunk, nameList } from '../../helpers/batches';
-import { proxyNameReader } from '../../helpers/proxySource';
 import { proxiesCount, theseProxies } from '../../helpers/wording';
 import type { Repeat } from '../../helpers/itemLoop';
 import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
@@ -257,16 +257,10 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = itemResults(this, items.length);
-	let options: RemoveOptions;
-	let proxyNameOf: (itemIndex: number) => string;
-	try {
-		options = readOptions(this, items.length);
-		const refusal = guards(this, options);
-		if (refusal) return run.failAll(refusal);
-		proxyNameOf = proxyNameReader(this, items);
-	} catch (error) {
-		return run.failAll(error);
-	}
+	const read = () => readOptions(this, items.length);
+	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	if ('output' in opened) return opened.output;
+	const { options, proxyNameOf } = opened;
 	const { first, repeats } = collect(items.length, proxyNameOf, run);
 	const finish = () => run.finishRepeats(repeats);
 	if (first.size === 0) return finish();

@@ -113,24 +113,14 @@ export async function runDeviceCommand(
 	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 
-	// One read of the list: unknown proxies fail before anything is sent, and each proxy's last
-	// command says whether the throttle allows another one now.
-	let byName: Map<string, ProxyRecord> | undefined;
-	let serverNow = Date.now();
-	const readAt = Date.now();
+	let listed: Listed;
 	try {
-		if (!command.sendOnly) {
-			const listed = await listProxies(ctx, {
-				itemIndex: wanted[0].item,
-				timeoutMs: DEFAULT_TIMEOUT_MS,
-			});
-			byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
-			serverNow = listed.serverTime;
-		}
+		listed = await readList(ctx, command, wanted[0].item);
 	} catch (error) {
 		for (const w of wanted) run.fail(w.item, error);
 		return finish();
 	}
+	const { byName, serverNow, readAt } = listed;
 	const now = () => serverNow + (Date.now() - readAt);
 	const pace = endpointPace();
 
@@ -222,27 +212,58 @@ export async function runDeviceCommand(
 	};
 
 	// A few at a time: each proxy is its own request.
-	// When the node stops on the first failure, no further proxy is started and the others finish.
+	await inPool(wanted, options.concurrency, one);
+	return finish();
+}
+
+/**
+ * Runs `work` on each of `list`, `concurrency` at a time. When one throws (the node stops on the
+ * first failure), no further one is started, the others finish, and the first error is thrown.
+ */
+async function inPool<T>(
+	list: T[],
+	concurrency: number,
+	work: (entry: T) => Promise<void>,
+): Promise<void> {
 	let next = 0;
 	let stopped: unknown;
 	const worker = async () => {
-		while (next < wanted.length && stopped === undefined) {
-			const w = wanted[next++];
+		while (next < list.length && stopped === undefined) {
+			const entry = list[next++];
 			try {
-				await one(w);
+				await work(entry);
 			} catch (error) {
 				stopped ??= error;
 			}
 		}
 	};
 	await Promise.all(
-		Array.from(
-			{ length: Math.min(options.concurrency, wanted.length) },
-			async () => await worker(),
-		),
+		Array.from({ length: Math.min(concurrency, list.length) }, async () => await worker()),
 	);
 	if (stopped !== undefined) throw stopped;
-	return finish();
+}
+
+interface Listed {
+	/** The account's proxies by name; undefined for a command sent without a look-up. */
+	byName?: Map<string, ProxyRecord>;
+	serverNow: number;
+	readAt: number;
+}
+
+/**
+ * One read of the list: unknown proxies fail before anything is sent, and each proxy's last
+ * command says whether the throttle allows another one now.
+ */
+async function readList(
+	ctx: IExecuteFunctions,
+	command: DeviceCommand,
+	itemIndex: number,
+): Promise<Listed> {
+	const readAt = Date.now();
+	if (command.sendOnly) return { serverNow: readAt, readAt };
+	const listed = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	const byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	return { byName, serverNow: listed.serverTime, readAt };
 }
 
 /** The item of a command the service accepted: sent, or (Wait for New IP) whether it shows. */

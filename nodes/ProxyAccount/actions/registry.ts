@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { showOnlyFor } from '../helpers/descriptions';
-import type { OperationExecute } from '../helpers/execution';
+import type { OperationExecute } from '../helpers/itemLoop';
 
 /*
  * How the action node is put together from its operations. Each `<op>.operation.ts` exports its

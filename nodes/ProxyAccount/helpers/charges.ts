@@ -18,3 +18,48 @@ export function chargeExcess(
 		passed.push(`the Maximum Total Cost of ${limits.cap}`);
 	return passed.length === 0 ? undefined : `more than ${passed.join(' and ')}`;
 }
+
+/**
+ * What a run that charges in batches has spent, held against its Maximum Total Cost: what the
+ * service said it charged (`confirmed`), and what counts against the cap (`held`: that, plus the
+ * quote of every batch that failed in a way that may have charged it, counted in `uncertain`).
+ */
+export class CostLedger {
+	confirmed = 0;
+	held = 0;
+	uncertain = 0;
+
+	constructor(readonly cap?: number) {}
+
+	/** Why batch `number` with this quote may not be sent (it would pass the cap), or undefined. */
+	refusal(quote: number, number: number): string | undefined {
+		if (this.cap === undefined || cents(this.held + quote) <= this.cap) return undefined;
+		const so = this.uncertain > 0 ? 'charged or possibly charged' : 'charged';
+		return `Batch ${number} was not sent: with ${cents(this.held)} ${so} so far, its quote of ${quote} would pass the Maximum Total Cost of ${this.cap}`;
+	}
+
+	/**
+	 * Batch `number`, quoted `quote`, was charged `amount`: recorded, and what it passed (its quote,
+	 * only when there is a cap; the cap, by the run's total), or undefined.
+	 */
+	charged(amount: number, quote: number | undefined, number: number): string | undefined {
+		const runTotal = cents(this.confirmed + amount);
+		const batchExcess = this.cap === undefined ? undefined : chargeExcess(amount, { quote });
+		const runExcess = chargeExcess(runTotal, { cap: this.cap });
+		this.confirmed = runTotal;
+		this.held = cents(this.held + amount);
+		if (batchExcess === undefined && runExcess === undefined) return undefined;
+		return [
+			batchExcess && `Batch ${number} was charged ${amount}, ${batchExcess}`,
+			runExcess && `This run was charged ${runTotal} in all, ${runExcess}`,
+		]
+			.filter(Boolean)
+			.join('. ');
+	}
+
+	/** A batch failed in a way that may have charged it: its quote counts against the cap. */
+	mayHaveCharged(quote: number | undefined): void {
+		this.uncertain++;
+		if (this.cap !== undefined && quote !== undefined) this.held = cents(this.held + quote);
+	}
+}

@@ -229,18 +229,77 @@ export const includePasswordOption: INodeProperties = {
 		'Whether to include the proxy password in the output. Leave off unless a later step needs it: anyone who can see the execution can read it.',
 };
 
-/**
- * Timeout (Seconds) of a request that changes something: sent once, so a timeout is never tried
- * again. `what` names the request, e.g. "The purchase request".
- */
-export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INodeProperties {
+/** Seconds a request that changes something (sent once) waits for its answer by default. */
+export const SENT_ONCE_TIMEOUT_SECONDS = 60;
+
+/** Timeout (Seconds): the longest one request may take; `description` says what a timeout does. */
+export function timeoutOption(defaultSeconds: number, description: string): INodeProperties {
 	return {
 		displayName: 'Timeout (Seconds)',
 		name: 'timeoutSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
 		default: defaultSeconds,
-		description: `The longest one request may take (at most 600). ${what} that times out is never sent again automatically.`,
+		description,
+	};
+}
+
+/**
+ * Timeout (Seconds) of a request that changes something: sent once, so a timeout is never tried
+ * again. `what` names the request, e.g. "The purchase request".
+ */
+export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INodeProperties {
+	return timeoutOption(
+		defaultSeconds,
+		`The longest one request may take (at most 600). ${what} that times out is never sent again automatically.`,
+	);
+}
+
+/** Batch Size: how many proxies go out per request (helpers/batches.ts). */
+export const DEFAULT_BATCH_SIZE = 100;
+export const MAX_BATCH_SIZE = 1000;
+
+export function batchSizeOption(description: string): INodeProperties {
+	return {
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
+		default: DEFAULT_BATCH_SIZE,
+		description,
+	};
+}
+
+/** Dry Run: only say what would be done or charged. */
+export function dryRunOption(description: string): INodeProperties {
+	return { displayName: 'Dry Run', name: 'dryRun', type: 'boolean', default: false, description };
+}
+
+/** Maximum Total Cost: the most one run may charge (helpers/charges.ts). */
+export function maxTotalCostOption(description: string): INodeProperties {
+	return {
+		displayName: 'Maximum Total Cost',
+		name: 'maxTotalCost',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 100,
+		description,
+	};
+}
+
+/** Wait Timeout (Seconds): how long to read the list for what a change made; `min` 0 may skip it. */
+export function waitTimeoutOption(
+	defaultSeconds: number,
+	min: 0 | 1,
+	description: string,
+): INodeProperties {
+	return {
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: min, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+		default: defaultSeconds,
+		description,
 	};
 }
 

@@ -1,5 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_MS, listProxies } from '../transport';
+import { asNodeError } from './itemLoop';
 import { sameName } from './filters';
 import { countOf } from './wording';
 
@@ -164,4 +167,43 @@ export function findMovedProxy(
 export function movedUntoldNote(candidates: number, carrier: string, city: string): string {
 	const could = candidates === 1 ? 'could be it, without its paid time' : 'could be it';
 	return `The proxy left the list, and ${proxies(candidates)} of ${carrier} in ${city} ${could} (another item of this run or someone else may have moved or bought one there), so none is named. The candidates may include proxies this run did not move: check them in the Proxy Account dashboard before using them.`;
+}
+
+/** Pause between reads of the list while waiting for the new proxies. */
+const WAIT_PAUSE_MS = 3_000;
+
+/** What the wait for the new proxies found: by item, after how long, and the last read's failure. */
+export interface Waited {
+	found: Map<number, NewProxies>;
+	waitedMs: number;
+	error?: string;
+}
+
+/**
+ * Reads the list until the new proxies are all there, or time is up. A proxy is named as an
+ * item's only when nothing else could be it (see matchNewProxies).
+ */
+export async function waitForNewProxies(
+	ctx: IExecuteFunctions,
+	ordered: OrderedProxies[],
+	before: Set<string>,
+	waitMs: number,
+): Promise<Waited> {
+	const itemIndex = ordered[0].item;
+	const started = Date.now();
+	for (;;) {
+		let fresh: Array<{ proxy_name: string; isp: unknown; city: unknown }> = [];
+		let error: string | undefined;
+		try {
+			const { proxies } = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+			fresh = proxies.filter((proxy) => !before.has(proxy.proxy_name));
+		} catch (failure) {
+			error = asNodeError(ctx, failure, itemIndex).message;
+		}
+		const found = matchNewProxies(ordered, fresh);
+		const waitedMs = Date.now() - started;
+		const complete = [...found.values()].every((news) => news.complete);
+		if (complete || waitedMs + WAIT_PAUSE_MS > waitMs) return { found, waitedMs, error };
+		await sleep(WAIT_PAUSE_MS);
+	}
 }

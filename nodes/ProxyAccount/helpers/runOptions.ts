@@ -8,7 +8,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { shown } from './validation';
+import { DEFAULT_TIMEOUT_MS } from '../transport';
+import { limitOption } from './agent';
+import { DEFAULT_BATCH_SIZE, SENT_ONCE_TIMEOUT_SECONDS } from './descriptions';
+import { isSet, parseBoolean, parseTimeoutSeconds, parseWholeNumber, shown } from './validation';
 
 function hasExpression(raw: unknown): boolean {
 	if (typeof raw === 'string') return raw.startsWith('=');
@@ -85,4 +88,101 @@ export function runWideOptions(
 	properties: INodeProperties[],
 ): IDataObject {
 	return runWideParameter<IDataObject>(ctx, itemCount, properties, 'options', {});
+}
+
+/**
+ * The run-wide options every operation reads the same way, typed. Each is parsed when set; when
+ * not set it takes the default its declaration in the operation's Options gives (helpers/
+ * descriptions.ts), and an option the operation does not declare its neutral value. The amount
+ * limits are undefined when not set or, as an AI agent's tool, not set by the builder.
+ */
+export interface RunOptions {
+	/** The Options collection as read, for an operation's own options. */
+	raw: IDataObject;
+	dryRun: boolean;
+	maxTotalCost?: number;
+	/** Keep Wallet At Least. */
+	floor?: number;
+	batchSize: number;
+	timeoutMs: number;
+	/** For the reads around a change (look-up, quote, read-back): the timeout, at most the reads' default. */
+	readTimeoutMs: number;
+	/** Wait for New Proxies. */
+	wait: boolean;
+	/** Wait Timeout, in milliseconds. */
+	waitMs: number;
+}
+
+/** The declaration of option `name` in the operation's Options collection. */
+function declared(properties: INodeProperties[], name: string): INodeProperties | undefined {
+	const collection = properties.find((property) => property.name === 'options');
+	return (collection?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
+}
+
+/** A whole-number option, within the bounds and with the default of its declaration. */
+function wholeOption(
+	ctx: IExecuteFunctions,
+	options: IDataObject,
+	property: INodeProperties | undefined,
+	hint: (example: number) => string,
+	fallback: number,
+): number {
+	const example = typeof property?.default === 'number' ? property.default : fallback;
+	if (property === undefined || !isSet(options, property.name)) return example;
+	const bounds = property.typeOptions ?? {};
+	return parseWholeNumber(
+		ctx.getNode(),
+		undefined,
+		options[property.name],
+		property.displayName,
+		{ min: Number(bounds.minValue ?? 0), max: Number(bounds.maxValue ?? Number.MAX_SAFE_INTEGER) },
+		hint(example),
+	);
+}
+
+function booleanOption(ctx: IExecuteFunctions, options: IDataObject, name: string, label: string) {
+	return isSet(options, name)
+		? parseBoolean(ctx.getNode(), undefined, options[name], label)
+		: false;
+}
+
+/** The run's options (see `RunOptions`), the same for every item: a refusal names no item. */
+export function readRunOptions(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	properties: INodeProperties[],
+): RunOptions {
+	const options = runWideOptions(ctx, itemCount, properties);
+	const timeout = declared(properties, 'timeoutSeconds')?.default;
+	const timeoutMs = parseTimeoutSeconds(
+		ctx.getNode(),
+		undefined,
+		options,
+		typeof timeout === 'number' ? timeout : SENT_ONCE_TIMEOUT_SECONDS,
+	);
+	return {
+		raw: options,
+		dryRun: booleanOption(ctx, options, 'dryRun', 'Dry Run'),
+		// As an AI agent's tool, a limit the agent filled in counts as none.
+		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
+		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
+		batchSize: wholeOption(
+			ctx,
+			options,
+			declared(properties, 'batchSize'),
+			(example) => `Enter how many proxies to send per request, e.g. ${example}.`,
+			DEFAULT_BATCH_SIZE,
+		),
+		timeoutMs,
+		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+		wait: booleanOption(ctx, options, 'waitForNewProxies', 'Wait for New Proxies'),
+		waitMs:
+			wholeOption(
+				ctx,
+				options,
+				declared(properties, 'waitTimeoutSeconds'),
+				(example) => `Enter how many seconds to wait, e.g. ${example}.`,
+				0,
+			) * 1000,
+	};
 }

@@ -9,7 +9,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { cents } from './charges';
-import { asNodeError } from './execution';
+import { asNodeError } from './itemLoop';
 import { DEFAULT_TIMEOUT_MS, getFunds } from '../transport';
 
 /**

@@ -235,7 +235,7 @@ export async function allocateTime(
 		endpoint: 'POST /v1/proxies/allocate',
 		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
 		schema: responseSchemas.allocate,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		walletUse: { what: 'this extension', less: 'extend fewer proxies or for a shorter time' },
 		...options,
 	});
@@ -270,7 +270,7 @@ export async function setIpv4(
 		proxyName,
 		body: { enable },
 		schema: responseSchemas.ipv4,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The IPv4 setting', check: CHECK_PROXY },
 		...options,
 	});
@@ -293,7 +293,7 @@ export async function setBasicAuth(
 		proxyName,
 		body: { username: credentials.username, password: credentials.password },
 		schema: responseSchemas.basicAuth,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The authentication change', check: CHECK_PROXY },
 		...options,
 	});
@@ -313,7 +313,7 @@ export async function setWhitelist(
 		proxyName,
 		body: { authorize_ip: entries.join(',') },
 		schema: responseSchemas.whitelist,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The authentication change', check: CHECK_PROXY },
 		...options,
 	});
@@ -338,7 +338,7 @@ export async function deployProxies(
 		endpoint: 'POST /v1/proxies/deploy',
 		body: { proxies: lines.map((line) => ({ ...line })) },
 		schema: responseSchemas.deploy,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: {
 			what: 'The purchase',
 			check:
@@ -367,7 +367,7 @@ export async function swapProxy(
 		proxyName,
 		body: { ...target },
 		schema: responseSchemas.swap,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: {
 			what: 'The change of location',
 			check: 'Read the proxy list (Proxy Account > Get Many) to see whether the proxy moved',
@@ -392,7 +392,7 @@ export async function removeProxies(
 		endpoint: 'DELETE /v1/proxies/remove',
 		body: { proxies: [...proxyNames] },
 		schema: responseSchemas.remove,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: {
 			what: 'The removal',
 			check: 'Read the proxy list (Proxy Account > Get Many) to see which proxies are gone',
@@ -420,7 +420,7 @@ export async function rotateIp(
 		endpoint: 'POST /v1/proxies/changeip/{proxyName}',
 		proxyName,
 		schema: responseSchemas.ipChange,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The IP change', check: CHECK_DEVICE },
 		...options,
 	});
@@ -447,7 +447,7 @@ export async function rotateIpWithLink(
 		endpoint: 'GET /v1/proxies/changeip/{limitedApiKey}/{proxyName}',
 		proxyName,
 		schema: responseSchemas.ipChange,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The IP change', check: CHECK_DEVICE },
 		// Sent without the master key: the credential's authenticate leaves it out of this request.
 		key: 'limited',
@@ -468,7 +468,7 @@ export async function rebootProxy(
 		endpoint: 'POST /v1/proxies/reboot/{proxyName}',
 		proxyName,
 		schema: responseSchemas.reboot,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The reboot', check: CHECK_DEVICE },
 		...options,
 	});
@@ -489,7 +489,7 @@ export async function setAutoRotation(
 		proxyName,
 		body: { enable, rate: rateMinutes },
 		schema: responseSchemas.autoChange,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: { what: 'The automatic rotation setting', check: CHECK_DEVICE },
 		...options,
 	});
@@ -536,7 +536,7 @@ export async function setAutoRenew(
 		endpoint: 'PATCH /v1/proxies/allocate/renew',
 		body: { proxies: { time: lines.map((line) => ({ ...line })) } },
 		schema: autoRenewResponseSchema,
-		idempotency: 'charge',
+		idempotency: 'sent-once',
 		change: {
 			what: 'The auto-renew change',
 			check: 'Read the proxies (Proxy Account > Get or Get Many: auto_renew, auto_renew_interval)',

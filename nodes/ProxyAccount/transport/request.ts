@@ -55,10 +55,11 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * How a request may be repeated.
  * - `read`: safe to repeat (GET, and the quote, which changes nothing).
- * - `charge`: moves money; repeated only when the service provably did not receive it
- *   (connection refused, or a 429 from its gateway).
+ * - `sent-once`: acts on the account (a charge, a removal, a change of a proxy's settings or a
+ *   device command); repeated only when the service provably did not receive it (connection
+ *   refused, or a 429 from its gateway).
  */
-export type Idempotency = 'read' | 'charge';
+export type Idempotency = 'read' | 'sent-once';
 
 export interface ApiRequest<S extends z.ZodTypeAny> {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -82,7 +83,7 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	check?: (body: z.infer<S>) => { field: string; issue: string } | undefined;
 	/**
 	 * A request that changes a proxy without moving money (IPv4, authentication): sent with
-	 * `idempotency: 'charge'` (never repeated once it may have reached the service), and its failures
+	 * `idempotency: 'sent-once'` (never repeated once it may have reached the service), and its failures
 	 * say whether the change may have been made instead of speaking of a charge.
 	 */
 	change?: ChangeNote;
@@ -335,12 +336,12 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 function isRetriable(failure: RequestFailure, idempotency: Idempotency): boolean {
 	if (failure.kind === 'network') {
 		if (failure.reason === 'refused') return true;
-		if (idempotency === 'charge') return false;
+		if (idempotency === 'sent-once') return false;
 		return failure.reason === 'reset' || failure.reason === 'timeout' || failure.reason === 'dns';
 	}
 	if (failure.kind === 'http') {
 		if (failure.status === 429) return true;
-		if (idempotency === 'charge') return false;
+		if (idempotency === 'sent-once') return false;
 		if (failure.body?.ok === false && failure.status < 500) return false;
 		return failure.status === 502 || failure.status === 503 || failure.status === 504;
 	}
@@ -391,7 +392,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		// Each attempt ends by its deadline, a reply trickled byte by byte included. A charge gets
 		// its whole timeout; a read what is left of its budget.
 		const attemptMs =
-			request.idempotency === 'charge'
+			request.idempotency === 'sent-once'
 				? timeoutMs
 				: Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
 		try {
@@ -430,7 +431,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		const info: RequestInfo = {
 			endpoint: request.endpoint,
 			chargesMoney:
-				request.idempotency === 'charge' &&
+				request.idempotency === 'sent-once' &&
 				(request.change === undefined || request.change.money === true),
 			change: request.change,
 			proxyName: request.proxyName,

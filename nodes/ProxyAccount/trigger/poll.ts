@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/execution';
+import { asNodeError } from '../helpers/itemLoop';
 import type { CallOptions } from '../transport';
 import { TRIGGER } from './events';
 import type { AnyTriggerEvent, TriggerEvents } from './registry';

@@ -154,7 +154,7 @@ describe('Proxy > Set Auto-Renew', () => {
 		expect(pairedOf(good).sort()).toEqual([0, 3]);
 		// n8n merges an error-output item with its input item; the regular output keeps the bare shape.
 		if (mode === 'continueRegularOutput') for (const item of failed) expect(Object.keys(item.json).sort()).toEqual(['error', 'message']);
-		expect(String(failed.find((i) => pairedOf([i])[0] === 1)!.json.error)).toMatch(/PRX-NOPE-0000 was not found/);
+		expect(String(failed.find((i) => pairedOf([i])[0] === 1)!.json.error)).toBe('Proxy \u201cPRX-NOPE-0000\u201d was not found in this Proxy Account [item 1]');
 		if (mode === 'continueErrorOutput') expect(result.output('Node Under Test', 0).every((i) => i.json.error === undefined)).toBe(true);
 		expect(record(names()[23]).auto_renew).toBe(false);
 	});

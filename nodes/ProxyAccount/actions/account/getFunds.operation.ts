@@ -10,7 +10,7 @@ import {
 	optionsCollection,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/execution';
+import { forEachItem, once } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseTimeoutSeconds } from '../../helpers/validation';
 import type { FundsData } from '../../transport';

@@ -15,7 +15,7 @@ import {
 	periodOptions,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError, errorItem, forEachItem } from '../../helpers/execution';
+import { asNodeError, errorItem, forEachItem } from '../../helpers/itemLoop';
 import { linesWithPrices } from '../../helpers/quote';
 import {
 	invalidParameter,

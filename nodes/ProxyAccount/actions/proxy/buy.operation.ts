@@ -4,9 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { limitOption } from '../../helpers/agent';
 import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../helpers/wording';
@@ -16,28 +15,29 @@ import {
 	intervalField,
 	keepWalletAtLeastOption,
 	sentOnceTimeoutOption,
+	dryRunOption,
+	maxTotalCostOption,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	waitTimeoutOption,
 	runWideOptionsCollection,
 	periodOptions,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 } from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/execution';
-import { sameName } from '../../helpers/filters';
-import type { NewProxies } from '../../helpers/newProxies';
-import { matchNewProxies, newProxiesReport } from '../../helpers/newProxies';
-import { linesWithPrices } from '../../helpers/quote';
-import { agentRefusal, itemResults, retryRefusal, spendingLimitMissing } from '../../helpers/run';
-import { walletFloorRefusal } from '../../helpers/wallet';
 import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseInterval,
-	parseName,
-	parsePeriod,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
-import { runWideOptions } from '../../helpers/runOptions';
+	asNodeError,
+	agentRefusal,
+	itemResults,
+	retryRefusal,
+	spendingLimitMissing,
+} from '../../helpers/itemLoop';
+import { sameName } from '../../helpers/filters';
+import type { OrderedProxies, Waited } from '../../helpers/newProxies';
+import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
+import { linesWithPrices } from '../../helpers/quote';
+import { walletFloorRefusal } from '../../helpers/wallet';
+import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
+import type { RunOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
 import type { DeployLine, StockEntry } from '../../transport';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -60,10 +60,7 @@ export const operation: OperationInfo = {
 
 /** Proxies one item may buy. */
 const MAX_QUANTITY = 100;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_WAIT_SECONDS = 120;
-/** Pause between reads of the list while waiting for the new proxies. */
-const WAIT_PAUSE_MS = 3_000;
 
 export const properties: INodeProperties[] = [
 	{
@@ -94,25 +91,14 @@ export const properties: INodeProperties[] = [
 		description: 'Unit of the interval',
 	},
 	runWideOptionsCollection([
-		{
-			displayName: 'Dry Run',
-			name: 'dryRun',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to only return what the purchase would cost (from a price quote of exactly what would be bought), buying nothing',
-		},
-		{
-			displayName: 'Maximum Total Cost',
-			name: 'maxTotalCost',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 100,
-			description:
-				"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
-		},
+		dryRunOption(
+			'Whether to only return what the purchase would cost (from a price quote of exactly what would be bought), buying nothing',
+		),
+		maxTotalCostOption(
+			"Get a quote first and buy nothing when the total for all items of the run would be more than this amount, in your account's currency",
+		),
 		keepWalletAtLeastOption,
-		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A purchase'),
+		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A purchase'),
 		{
 			displayName: 'Wait for New Proxies',
 			name: 'waitForNewProxies',
@@ -121,15 +107,11 @@ export const properties: INodeProperties[] = [
 			description:
 				'Whether to read the proxy list until the new proxies appear (the service deploys them shortly after the order) and return their names',
 		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_WAIT_SECONDS,
-			description:
-				'How long to wait for the new proxies with Wait for New Proxies (at most 600). Those not there by then are reported as not yet visible.',
-		},
+		waitTimeoutOption(
+			DEFAULT_WAIT_SECONDS,
+			1,
+			'How long to wait for the new proxies with Wait for New Proxies (at most 600). Those not there by then are reported as not yet visible.',
+		),
 	]),
 ];
 
@@ -139,16 +121,7 @@ interface Order {
 	quantity: number;
 }
 
-interface BuyOptions {
-	dryRun: boolean;
-	/** As it counts: undefined when not set, or (as an AI tool) not set by the builder. */
-	maxTotalCost?: number;
-	/** Keep Wallet At Least, as it counts (see `maxTotalCost`). */
-	floor?: number;
-	wait: boolean;
-	waitMs: number;
-	timeoutMs: number;
-}
+type BuyOptions = RunOptions;
 
 /** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
 interface Priced {
@@ -157,29 +130,7 @@ interface Priced {
 }
 
 function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
-	const node = ctx.getNode();
-	const options = runWideOptions(ctx, itemCount, properties);
-	return {
-		dryRun: isSet(options, 'dryRun')
-			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
-			: false,
-		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
-		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
-		wait: isSet(options, 'waitForNewProxies')
-			? parseBoolean(node, undefined, options.waitForNewProxies, 'Wait for New Proxies')
-			: false,
-		waitMs: isSet(options, 'waitTimeoutSeconds')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.waitTimeoutSeconds,
-					'Wait Timeout (Seconds)',
-					{ min: 1, max: MAX_TIMEOUT_SECONDS },
-					`Enter how many seconds to wait for the new proxies, e.g. ${DEFAULT_WAIT_SECONDS}.`,
-				) * 1000
-			: DEFAULT_WAIT_SECONDS * 1000,
-		timeoutMs: parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS),
-	};
+	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
@@ -338,13 +289,94 @@ async function preview(
 	return out;
 }
 
+/** Why the run may not spend the quoted total: past Maximum Total Cost, or below Keep Wallet At Least. */
+async function spendRefusal(
+	ctx: IExecuteFunctions,
+	orders: Order[],
+	count: number,
+	total: number,
+	options: BuyOptions,
+): Promise<NodeOperationError | undefined> {
+	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
+			{
+				description: `${proxiesWere(count)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
+			},
+		);
+	}
+	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
+	if (options.floor === undefined) return undefined;
+	return await walletFloorRefusal(ctx, options.floor, total, {
+		itemIndex: orders[0].item,
+		timeoutMs: options.timeoutMs,
+		spend: 'This purchase',
+	});
+}
+
+/** The names in the list now, to tell the new proxies apart when waiting for them. */
+async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
+	const { proxies } = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	return new Set(proxies.map((proxy) => proxy.proxy_name));
+}
+
+type Ordered = OrderedProxies;
+
+/** The order charged more than its quote or the cap: paid, so never a plain "bought". */
+function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The proxies were bought, but the service charged ${charged}, ${excess}`,
+		{
+			description: `The order for ${proxiesCount(count)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
+		},
+	);
+}
+
+/** Each order's item: what it cost, and the new proxies when the run waited for them. */
+function reportBought(
+	orders: Order[],
+	costs: Map<number, number | null>,
+	charged: number,
+	waited: { ordered: Ordered[]; result?: Waited },
+	run: Run,
+): void {
+	orders.forEach((order, k) => {
+		const json: IDataObject = {
+			status: 'bought',
+			...described(order),
+			cost: costs.get(order.item) ?? null,
+			total_charged: charged,
+		};
+		const result = waited.result;
+		if (result === undefined) {
+			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).`;
+		} else {
+			const found = result.found.get(order.item)!;
+			Object.assign(
+				json,
+				newProxiesReport(waited.ordered[k], found, {
+					waitedMs: result.waitedMs,
+					error: result.error,
+				}),
+			);
+		}
+		run.set(order.item, json);
+	});
+}
+
+type Run = ReturnType<typeof itemResults>;
+
+/**
+ * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
+ * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
 	const run = itemResults(this, items.length);
-
 	let options: BuyOptions;
 	try {
 		options = readOptions(this, items.length);
@@ -353,8 +385,6 @@ export async function execute(
 	}
 	const refusal = runRefusal(this, options);
 	if (refusal) return run.failAll(refusal);
-
-	// 1. Every item's order, checked before anything is sent.
 	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
@@ -362,133 +392,48 @@ export async function execute(
 		for (const order of orders) run.fail(order.item, error);
 		return run.output();
 	};
-
-	// 2. A quote of exactly what would be bought; a Dry Run previews it, a real run keeps within the cap.
 	let priced: Priced;
 	try {
 		priced = await quoteOrders(this, orders, lines, options);
 	} catch (error) {
 		return failOrders(error);
 	}
-	const total = priced.total;
-	const costs = priced.costs;
 	if (options.dryRun) {
 		const previews = await preview(this, orders, priced, options.maxTotalCost);
 		for (const [item, json] of previews) run.set(item, json);
 		return run.output();
 	}
-	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
-		return failOrders(
-			new NodeOperationError(
-				node,
-				`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
-				{
-					description: `${proxiesWere(lines.length)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
-				},
-			),
-		);
-	}
-
-	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
-	if (options.floor !== undefined) {
-		const refusal = await walletFloorRefusal(this, options.floor, total, {
-			itemIndex: orders[0].item,
-			timeoutMs: options.timeoutMs,
-			spend: 'This purchase',
-		});
-		if (refusal !== undefined) return failOrders(refusal);
-	}
-
-	// 3. The names there before, to tell the new proxies apart when waiting for them.
+	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
+	if (stop !== undefined) return failOrders(stop);
 	let before: Set<string> | undefined;
-	if (options.wait) {
-		try {
-			const { proxies } = await listProxies(this, {
-				itemIndex: orders[0].item,
-				timeoutMs: DEFAULT_TIMEOUT_MS,
-			});
-			before = new Set(proxies.map((proxy) => proxy.proxy_name));
-		} catch (error) {
-			return failOrders(error);
-		}
+	try {
+		before = options.wait ? await namesNow(this, orders[0].item) : undefined;
+	} catch (error) {
+		return failOrders(error);
 	}
-
-	// 4. One order for the whole run, sent once: never again once it may have reached the service.
+	// One order for the whole run, sent once: never again once it may have reached the service.
 	let charged: number;
 	try {
-		const { result } = await deployProxies(this, lines, {
-			itemIndex: orders[0].item,
-			timeoutMs: options.timeoutMs,
-		});
-		charged = result.total;
+		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
+		charged = (await deployProxies(this, lines, sent)).result.total;
 	} catch (error) {
 		const failed = asNodeError(this, error, orders[0].item);
 		if (!run.continueOnFail) throw failed;
 		return failOrders(failed);
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
-	const excess = chargeExcess(charged, { quote: total, cap: options.maxTotalCost });
-	if (excess !== undefined) {
-		return failOrders(
-			new NodeOperationError(
-				node,
-				`The proxies were bought, but the service charged ${charged}, ${excess}`,
-				{
-					description: `The order for ${proxiesCount(lines.length)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
-				},
-			),
-		);
-	}
-	// 5. Wait for the new proxies, when asked: read the list until they are all there, or time is up.
-	// A proxy is named as an item's only when nothing else could be it (see matchNewProxies).
-	const ordered = orders.map((order) => ({
+	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
+	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
+	const ordered: Ordered[] = orders.map((order) => ({
 		item: order.item,
 		carrier: order.line.isp,
 		city: order.line.location,
 		quantity: order.quantity,
 	}));
-	let found = new Map<number, NewProxies>();
-	let waitedMs = 0;
-	let waitError: string | undefined;
-	if (before !== undefined) {
-		const started = Date.now();
-		for (;;) {
-			let fresh: Array<{ proxy_name: string; isp: unknown; city: unknown }> = [];
-			try {
-				const { proxies } = await listProxies(this, {
-					itemIndex: orders[0].item,
-					timeoutMs: DEFAULT_TIMEOUT_MS,
-				});
-				fresh = proxies.filter((proxy) => !before!.has(proxy.proxy_name));
-				waitError = undefined;
-			} catch (error) {
-				waitError = asNodeError(this, error, orders[0].item).message;
-			}
-			found = matchNewProxies(ordered, fresh);
-			waitedMs = Date.now() - started;
-			const complete = [...found.values()].every((news) => news.complete);
-			if (complete || waitedMs + WAIT_PAUSE_MS > options.waitMs) break;
-			await sleep(WAIT_PAUSE_MS);
-		}
-	}
-
-	for (const order of orders) {
-		const json: IDataObject = {
-			status: 'bought',
-			...described(order),
-			cost: costs.get(order.item) ?? null,
-			total_charged: charged,
-		};
-		if (before === undefined) {
-			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).`;
-		} else {
-			const report = newProxiesReport(ordered[orders.indexOf(order)], found.get(order.item)!, {
-				waitedMs,
-				error: waitError,
-			});
-			Object.assign(json, report);
-		}
-		run.set(order.item, json);
-	}
+	const result =
+		before === undefined
+			? undefined
+			: await waitForNewProxies(this, ordered, before, options.waitMs);
+	reportBought(orders, priced.costs, charged, { ordered, result }, run);
 	return run.output();
 }

@@ -12,23 +12,25 @@ import {
 	keepWalletAtLeastOption,
 	runWideOptionsCollection,
 	proxyLocator,
+	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
+	waitTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError, once } from '../../helpers/execution';
-import { builderLimit, limitOption } from '../../helpers/agent';
+import {
+	asNodeError,
+	once,
+	agentRefusal,
+	itemResults,
+	openRun,
+	proxyNotFound,
+	retryRefusal,
+} from '../../helpers/itemLoop';
+import { builderLimit } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { runWideOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
 import { walletFloorRefusal } from '../../helpers/wallet';
-import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
-import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseName,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
+import { isSet, parseBoolean, parseName } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -43,7 +45,6 @@ export const operation: OperationInfo = {
 	subtitle: 'Change Proxy Location',
 };
 
-const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_WAIT_SECONDS = 60;
 const WAIT_PAUSE_MS = 3_000;
 
@@ -69,16 +70,12 @@ export const properties: INodeProperties[] = [
 				'Whether an AI agent may move proxies with this node when it runs as a tool (the service may charge for a move)',
 		},
 		keepWalletAtLeastOption,
-		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A move'),
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: DEFAULT_WAIT_SECONDS,
-			description:
-				'How long to read the proxy list for the new name when the reply does not give it (0: do not wait)',
-		},
+		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A move'),
+		waitTimeoutOption(
+			DEFAULT_WAIT_SECONDS,
+			0,
+			'How long to read the proxy list for the new name when the reply does not give it (0: do not wait)',
+		),
 	]),
 ];
 
@@ -115,50 +112,41 @@ async function waitForMove(
 	return found;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const run = itemResults(this, items.length);
+type Run = ReturnType<typeof itemResults>;
 
-	let timeoutMs: number;
-	let waitMs: number;
-	let allowAsTool: boolean;
-	let floor: number | undefined;
-	try {
-		const options = runWideOptions(this, items.length, properties);
-		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
-		waitMs = isSet(options, 'waitTimeoutSeconds')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.waitTimeoutSeconds,
-					'Wait Timeout (Seconds)',
-					{ min: 0, max: MAX_TIMEOUT_SECONDS },
-					`Enter how many seconds to wait for the new name, e.g. ${DEFAULT_WAIT_SECONDS}.`,
-				) * 1000
-			: DEFAULT_WAIT_SECONDS * 1000;
-		// As an AI agent's tool, only the builder can allow it: a value the agent fills in does not count.
-		allowAsTool =
-			builderLimit(
-				this,
-				'options.allowAsTool',
-				isSet(options, 'allowAsTool')
-					? parseBoolean(node, undefined, options.allowAsTool, 'Allow as AI Tool')
-					: undefined,
-			) === true;
-		floor = limitOption(this, options, 'keepWalletAtLeast', 'Keep Wallet At Least');
-	} catch (error) {
-		return run.failAll(error);
-	}
-	const refusal =
-		retryRefusal(this, false, {
+interface MoveOptions {
+	timeoutMs: number;
+	waitMs: number;
+	allowAsTool: boolean;
+	floor?: number;
+}
+
+interface Move {
+	name: string;
+	isp: string;
+	location: string;
+	copy: boolean;
+}
+
+function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
+	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
+	// As an AI agent's tool, only the builder can allow it: a value the agent fills in does not count.
+	const allowed = isSet(raw, 'allowAsTool')
+		? parseBoolean(ctx.getNode(), undefined, raw.allowAsTool, 'Allow as AI Tool')
+		: undefined;
+	const allowAsTool = builderLimit(ctx, 'options.allowAsTool', allowed) === true;
+	return { timeoutMs, waitMs, allowAsTool, floor };
+}
+
+/** A retry would move a proxy twice; an AI agent moves only when the builder allowed it, above a floor. */
+function guards(ctx: IExecuteFunctions, { allowAsTool, floor }: MoveOptions) {
+	return (
+		retryRefusal(ctx, false, {
 			twice: 'move a proxy twice',
 			check: 'read the proxy list (Proxy Account > Get Many) to see where the proxy is',
 		}) ??
 		agentRefusal(
-			this,
+			ctx,
 			allowAsTool && floor !== undefined
 				? undefined
 				: {
@@ -167,18 +155,104 @@ export async function execute(
 							'Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder',
 						fix: 'Open the Proxy Account tool and, if an agent may move proxies (the service may charge for a move), turn on Options > Allow as AI Tool and set Keep Wallet At Least to a fixed amount. A value the agent fills in does not count.',
 					},
+		)
+	);
+}
+
+/** An item's move, checked before anything is sent for it. */
+function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string): Move {
+	const node = ctx.getNode();
+	return {
+		name: proxyNameOf(i),
+		isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'T-Mobile'),
+		location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Denver'),
+		copy: parseBoolean(node, i, ctx.getNodeParameter('copySettings', i, true), 'Copy Settings'),
+	};
+}
+
+/** The item of a move: the new name when it is known, the candidates or a note when it is not. */
+function movedItem(move: Move, found: MovedProxy): IDataObject {
+	const json: IDataObject = {
+		status: MOVE_STATUS[found.state],
+		old_proxy_name: move.name,
+		new_proxy_name: found.state === 'named' ? found.name : null,
+		carrier: move.isp,
+		city: move.location,
+		copy_settings: move.copy,
+	};
+	if (found.state === 'untold') {
+		json.candidates = found.candidates;
+		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
+	}
+	if (found.state === 'pending') {
+		json.note =
+			'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
+	}
+	return json;
+}
+
+/**
+ * Moves one item's proxy: looked up in the list read before any move of this run, sent once
+ * (never again once it may have reached the service), then its new name found.
+ */
+async function moveOne(
+	ctx: IExecuteFunctions,
+	i: number,
+	move: Move,
+	context: { options: MoveOptions; before: Map<string, ProxyRecord>; named: Set<string>; run: Run },
+): Promise<void> {
+	const { options, before, named, run } = context;
+	const old = before.get(move.name);
+	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
+	let replied: string | undefined;
+	try {
+		const { result } = await swapProxy(
+			ctx,
+			move.name,
+			{ isp: move.isp, location: move.location, copy_settings: move.copy },
+			{ itemIndex: i, timeoutMs: options.timeoutMs },
 		);
-	if (refusal) return run.failAll(refusal);
+		replied = result.proxy_name;
+	} catch (error) {
+		const failed = asNodeError(ctx, error, i);
+		if (!run.continueOnFail) throw failed;
+		return run.fail(i, failed);
+	}
+	const newName = replied !== undefined && replied !== move.name ? replied : undefined;
+	const found: MovedProxy =
+		newName !== undefined
+			? { state: 'named', name: newName }
+			: await waitForMove(ctx, i, options.waitMs, {
+					oldName: move.name,
+					expiresAt: old.expires_at,
+					carrier: move.isp,
+					city: move.location,
+					known: (listed) => before.has(listed) || named.has(listed),
+				});
+	if (found.state === 'named') named.add(found.name);
+	run.set(i, movedItem(move, found));
+}
+
+/** Proxy > Change Location: each item's proxy moved once, its new name read back. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const run = itemResults(this, items.length);
+	const read = () => readOptions(this, items.length);
+	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	if ('output' in opened) return opened.output;
+	const { options, proxyNameOf } = opened;
 	// What a move costs is not published: the wallet must hold the floor before any move is sent.
-	if (floor !== undefined) {
-		const low = await walletFloorRefusal(this, floor, 0, {
+	if (options.floor !== undefined) {
+		const low = await walletFloorRefusal(this, options.floor, 0, {
 			itemIndex: 0,
-			timeoutMs,
+			timeoutMs: options.timeoutMs,
 			spend: 'A move',
 		});
 		if (low) return run.failAll(low);
 	}
-
+	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
@@ -187,82 +261,8 @@ export async function execute(
 	const named = new Set<string>();
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
-			const isp = parseName(
-				node,
-				i,
-				this.getNodeParameter('carrier', i, ''),
-				'Carrier',
-				'T-Mobile',
-			);
-			const location = parseName(node, i, this.getNodeParameter('city', i, ''), 'City', 'Denver');
-			const copy = parseBoolean(
-				node,
-				i,
-				this.getNodeParameter('copySettings', i, true),
-				'Copy Settings',
-			);
-
-			// The names before any move of this run (read once), to find a new one the reply does not give.
-			const before = await namesBefore();
-			const old = before.get(name);
-			if (!old) {
-				run.fail(i, proxyNotFound(node, name, i, 'Nothing was moved.'));
-				continue;
-			}
-
-			// Sent once: never again once it may have reached the service.
-			let replied: string | undefined;
-			try {
-				const { result } = await swapProxy(
-					this,
-					name,
-					{ isp, location, copy_settings: copy },
-					{ itemIndex: i, timeoutMs },
-				);
-				replied = result.proxy_name;
-			} catch (error) {
-				const failed = asNodeError(this, error, i);
-				if (!run.continueOnFail) throw failed;
-				run.fail(i, failed);
-				continue;
-			}
-
-			const newName = replied !== undefined && replied !== name ? replied : undefined;
-			const found: MovedProxy =
-				newName !== undefined
-					? { state: 'named', name: newName }
-					: await waitForMove(this, i, waitMs, {
-							oldName: name,
-							expiresAt: old.expires_at,
-							carrier: isp,
-							city: location,
-							known: (listed) => before.has(listed) || named.has(listed),
-						});
-			if (found.state === 'named') named.add(found.name);
-			const json: IDataObject = {
-				status: MOVE_STATUS[found.state],
-				old_proxy_name: name,
-				new_proxy_name: found.state === 'named' ? found.name : null,
-				carrier: isp,
-				city: location,
-				copy_settings: copy,
-			};
-			if (found.state === 'untold') {
-				json.candidates = found.candidates;
-				json.note = movedUntoldNote(found.candidates.length, isp, location);
-			}
-			if (found.state === 'pending') {
-				json.note =
-					'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
-			}
-			run.set(i, json);
+			const move = readMove(this, i, proxyNameOf);
+			await moveOne(this, i, move, { options, before: await namesBefore(), named, run });
 		} catch (error) {
 			run.fail(i, error);
 		}

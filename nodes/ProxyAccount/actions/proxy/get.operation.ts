@@ -13,10 +13,11 @@ import {
 	readTimeoutOption,
 	simplifyField,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
+import { forEachItem } from '../../helpers/itemLoop';
 import { paired, proxyOutput } from '../../helpers/output';
-import { parseName, parseTimeoutSeconds } from '../../helpers/validation';
+import { parseTimeoutSeconds } from '../../helpers/validation';
 import { getProxy } from '../../transport';
+import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -37,14 +38,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
-		const name = parseName(
-			this.getNode(),
-			i,
-			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-			'Proxy',
-			'PRX-US-AU1-0001',
-		);
+		const name = proxyNameOf(i);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);

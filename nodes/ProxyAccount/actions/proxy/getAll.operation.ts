@@ -18,7 +18,7 @@ import {
 	simplifyField,
 	stateFilter,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/execution';
+import { forEachItem, once } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readProxyFilters } from '../../helpers/filters';
 import { paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';

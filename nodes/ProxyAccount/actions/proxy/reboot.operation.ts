@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { proxyLocator, runWideOptionsCollection } from '../../helpers/descriptions';
-import { runDeviceCommand } from '../../helpers/device';
+import { runDeviceCommand } from '../../helpers/deviceCommand';
 import {
 	concurrencyOption,
 	readDeviceOptions,
 	waitUntilAllowedOptions,
-} from '../../helpers/deviceOptions';
-import { itemResults } from '../../helpers/run';
+} from '../../helpers/deviceCommandOptions';
+import { itemResults } from '../../helpers/itemLoop';
 import { rebootProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
 

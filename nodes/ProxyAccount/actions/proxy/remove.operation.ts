@@ -7,24 +7,28 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	dryRunOption,
 	proxyLocator,
 	runWideOptionsCollection,
 	RUN_WIDE_NOTE,
+	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/execution';
-import { builderLimit } from '../../helpers/agent';
-import { proxiesCount, theseProxies } from '../../helpers/wording';
-import { agentRefusal, itemResults, proxyNotFound, retryRefusal } from '../../helpers/run';
-import { runWideOptions, runWideParameter } from '../../helpers/runOptions';
 import {
-	isSet,
-	parseBoolean,
-	parseName,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
-import { DEFAULT_TIMEOUT_MS, listProxies, removeProxies } from '../../transport';
+	asNodeError,
+	agentRefusal,
+	itemResults,
+	openRun,
+	proxyNotFound,
+	retryRefusal,
+} from '../../helpers/itemLoop';
+import { builderLimit } from '../../helpers/agent';
+import { addToDescription, chunk, nameList } from '../../helpers/batches';
+import { proxiesCount, theseProxies } from '../../helpers/wording';
+import type { Repeat } from '../../helpers/itemLoop';
+import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
+import { parseWholeNumber } from '../../helpers/validation';
+import { listProxies, removeProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -39,7 +43,6 @@ export const operation: OperationInfo = {
 
 /** Proxies per removal request. */
 const BATCH_SIZE = 100;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export const properties: INodeProperties[] = [
 	{
@@ -60,65 +63,61 @@ export const properties: INodeProperties[] = [
 		description: `How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI tool, only a number you type here counts, never one the agent fills in. ${RUN_WIDE_NOTE}.`,
 	},
 	runWideOptionsCollection([
-		{
-			displayName: 'Dry Run',
-			name: 'dryRun',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to only return what would be removed, removing nothing',
-		},
-		sentOnceTimeoutOption(DEFAULT_TIMEOUT_SECONDS, 'A removal'),
+		dryRunOption('Whether to only return what would be removed, removing nothing'),
+		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A removal'),
 	]),
 ];
 
 /** What the service accepted before a batch failed: said in that batch's error and after it. */
 function acceptedBefore(names: string[]): string {
 	if (names.length === 0) return 'No earlier removal request of this run was sent.';
-	const shown =
-		names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
-	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${shown}.`;
+	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${nameList(names)}.`;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const run = itemResults(this, items.length);
+type Run = ReturnType<typeof itemResults>;
 
-	// The options and the confirmation concern the whole run: the same for every item, naming none.
-	let dryRun: boolean;
-	let timeoutMs: number;
-	let confirmed: number | undefined;
-	try {
-		const options = runWideOptions(this, items.length, properties);
-		dryRun = isSet(options, 'dryRun')
-			? parseBoolean(node, undefined, options.dryRun, 'Dry Run')
-			: false;
-		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
-		confirmed = builderLimit(
-			this,
-			'confirmCount',
-			parseWholeNumber(
-				node,
-				undefined,
-				runWideParameter(this, items.length, properties, 'confirmCount', undefined),
-				'Confirm Number of Proxies',
-				{ min: 0, max: 1_000_000 },
-				'Enter how many different proxies this run removes, e.g. 3.',
-			),
-		);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	// As an AI agent's tool, the confirmation counts only when the builder typed it.
-	const refusal =
-		retryRefusal(this, dryRun, {
+interface RemoveOptions {
+	dryRun: boolean;
+	timeoutMs: number;
+	readTimeoutMs: number;
+	/** Confirm Number of Proxies, as it counts (as an AI agent's tool, only the builder's). */
+	confirmed?: number;
+}
+
+interface Planned {
+	name: string;
+	item: number;
+	record: IDataObject;
+}
+
+/** The options and the confirmation concern the whole run: the same for every item, naming none. */
+function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
+	const { dryRun, timeoutMs, readTimeoutMs } = readRunOptions(ctx, itemCount, properties);
+	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
+	const confirmed = builderLimit(
+		ctx,
+		'confirmCount',
+		parseWholeNumber(
+			ctx.getNode(),
+			undefined,
+			confirmCount,
+			'Confirm Number of Proxies',
+			{ min: 0, max: 1_000_000 },
+			'Enter how many different proxies this run removes, e.g. 3.',
+		),
+	);
+	return { dryRun, timeoutMs, readTimeoutMs, confirmed };
+}
+
+/** A retry would send a removal twice; as an AI agent's tool, the builder's confirmation counts. */
+function guards(ctx: IExecuteFunctions, { dryRun, confirmed }: RemoveOptions) {
+	return (
+		retryRefusal(ctx, dryRun, {
 			twice: 'send a removal twice',
 			check: 'read the proxy list (Proxy Account > Get Many) to see what is gone',
 		}) ??
 		agentRefusal(
-			this,
+			ctx,
 			dryRun || confirmed !== undefined
 				? undefined
 				: {
@@ -126,21 +125,21 @@ export async function execute(
 						limit: 'Confirm Number of Proxies set by the workflow\u2019s builder',
 						fix: 'Open the Proxy Account tool and type the number of proxies one call may remove into Confirm Number of Proxies (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what a removal would take.',
 					},
-		);
-	if (refusal) return run.failAll(refusal);
+		)
+	);
+}
 
-	// Every item's proxy, before anything is sent. A proxy named twice is removed once.
+/** Every item's proxy, before anything is sent. A proxy named twice is removed once. */
+function collect(
+	count: number,
+	proxyNameOf: (itemIndex: number) => string,
+	run: Run,
+): { first: Map<string, number>; repeats: Repeat[] } {
 	const first = new Map<string, number>();
-	const repeats: Array<{ item: number; name: string; first: number }> = [];
-	for (let i = 0; i < items.length; i++) {
+	const repeats: Repeat[] = [];
+	for (let i = 0; i < count; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
+			const name = proxyNameOf(i);
 			const earlier = first.get(name);
 			if (earlier === undefined) first.set(name, i);
 			else repeats.push({ item: i, name, first: earlier });
@@ -148,76 +147,85 @@ export async function execute(
 			run.fail(i, error);
 		}
 	}
-	const finish = () => run.finishRepeats(repeats);
-	if (first.size === 0) return finish();
+	return { first, repeats };
+}
 
-	// The confirmation: exactly the number of different proxies named (a Dry Run says what it must be).
-	if (!dryRun && confirmed !== first.size) {
-		const named = proxiesCount(first.size);
-		const refused = new NodeOperationError(
-			node,
-			`Confirm Number of Proxies is ${confirmed}, but this run would remove ${named}`,
-			{
-				description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${first.size} to remove ${theseProxies(first.size)}.`,
-			},
-		);
-		for (const item of first.values()) run.fail(item, refused);
-		return finish();
-	}
+/** The confirmation: exactly the number of different proxies named (a Dry Run says what it must be). */
+function confirmationRefusal(ctx: IExecuteFunctions, options: RemoveOptions, count: number) {
+	if (options.dryRun || options.confirmed === count) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Confirm Number of Proxies is ${options.confirmed}, but this run would remove ${proxiesCount(count)}`,
+		{
+			description: `Nothing was removed. Check the input items, then set Confirm Number of Proxies to ${count} to remove ${theseProxies(count)}.`,
+		},
+	);
+}
 
-	// One read of the list: unknown names fail their own item, before anything is sent.
-	const firstItem = [...first.values()][0];
+/** One read of the list: unknown names fail their own item, before anything is sent. */
+async function planAgainstTheList(
+	ctx: IExecuteFunctions,
+	first: Map<string, number>,
+	options: RemoveOptions,
+	run: Run,
+): Promise<Planned[]> {
 	let known: Map<string, IDataObject>;
 	try {
-		const { proxies } = await listProxies(this, {
-			itemIndex: firstItem,
-			timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+		const { proxies } = await listProxies(ctx, {
+			itemIndex: [...first.values()][0],
+			timeoutMs: options.readTimeoutMs,
 		});
 		known = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy as IDataObject]));
 	} catch (error) {
 		for (const item of first.values()) run.fail(item, error);
-		return finish();
+		return [];
 	}
-	const planned: Array<{ name: string; item: number; record: IDataObject }> = [];
+	const planned: Planned[] = [];
 	for (const [name, item] of first) {
 		const record = known.get(name);
-		if (record) {
-			planned.push({ name, item, record });
-			continue;
-		}
-		run.fail(item, proxyNotFound(node, name, item, 'Nothing was removed for this item.'));
+		if (record) planned.push({ name, item, record });
+		else
+			run.fail(
+				item,
+				proxyNotFound(ctx.getNode(), name, item, 'Nothing was removed for this item.'),
+			);
 	}
-	if (dryRun) {
-		for (const p of planned) {
-			run.set(p.item, {
-				proxy_name: p.name,
-				status: 'dry_run',
-				would_remove: true,
-				expires_at: p.record.expires_at ?? null,
-				isp: p.record.isp ?? null,
-				city: p.record.city ?? null,
-				confirm_count_needed: first.size,
-				note: `To remove ${first.size === 1 ? 'it' : theseProxies(first.size)}, set Confirm Number of Proxies to ${first.size} and turn off Dry Run.`,
-			});
-		}
-		return finish();
-	}
+	return planned;
+}
 
-	// Remove, batch by batch. A failed batch is never sent again, and no later batch is sent.
+/** A Dry Run: what would be removed, and the confirmation it needs. */
+function preview(planned: Planned[], count: number, run: Run): void {
+	for (const p of planned) {
+		run.set(p.item, {
+			proxy_name: p.name,
+			status: 'dry_run',
+			would_remove: true,
+			expires_at: p.record.expires_at ?? null,
+			isp: p.record.isp ?? null,
+			city: p.record.city ?? null,
+			confirm_count_needed: count,
+			note: `To remove ${count === 1 ? 'it' : theseProxies(count)}, set Confirm Number of Proxies to ${count} and turn off Dry Run.`,
+		});
+	}
+}
+
+/** Remove, batch by batch. A failed batch is never sent again, and no later batch is sent. */
+async function removeInBatches(
+	ctx: IExecuteFunctions,
+	planned: Planned[],
+	timeoutMs: number,
+	run: Run,
+): Promise<void> {
 	const accepted: string[] = [];
 	let stopped: NodeOperationError | undefined;
-	for (let b = 0; b < planned.length; b += BATCH_SIZE) {
-		const batch = planned.slice(b, b + BATCH_SIZE);
+	for (const batch of chunk(planned, BATCH_SIZE)) {
 		if (stopped) {
 			for (const p of batch) run.fail(p.item, stopped);
 			continue;
 		}
 		try {
-			await removeProxies(
-				this,
-				batch.map((p) => p.name),
-				{ itemIndex: batch[0].item, timeoutMs },
-			);
+			const names = batch.map((p) => p.name);
+			await removeProxies(ctx, names, { itemIndex: batch[0].item, timeoutMs });
 			for (const p of batch) {
 				run.set(p.item, {
 					proxy_name: p.name,
@@ -225,15 +233,15 @@ export async function execute(
 					note: 'The service accepted the removal; the proxy leaves the list shortly.',
 				});
 			}
-			accepted.push(...batch.map((p) => p.name));
+			accepted.push(...names);
 		} catch (error) {
-			const failed = asNodeError(this, error, batch[0].item);
+			const failed = asNodeError(ctx, error, batch[0].item);
 			const earlier = acceptedBefore(accepted);
-			failed.description = [failed.description, earlier].filter(Boolean).join(' ');
+			addToDescription(failed, earlier);
 			if (!run.continueOnFail) throw failed;
 			for (const p of batch) run.fail(p.item, failed);
 			stopped = new NodeOperationError(
-				node,
+				ctx.getNode(),
 				'Not sent: an earlier removal request of this run failed',
 				{
 					description: `Nothing was removed for this proxy. ${earlier} Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.`,
@@ -241,5 +249,28 @@ export async function execute(
 			);
 		}
 	}
+}
+
+/** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const run = itemResults(this, items.length);
+	const read = () => readOptions(this, items.length);
+	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	if ('output' in opened) return opened.output;
+	const { options, proxyNameOf } = opened;
+	const { first, repeats } = collect(items.length, proxyNameOf, run);
+	const finish = () => run.finishRepeats(repeats);
+	if (first.size === 0) return finish();
+	const refused = confirmationRefusal(this, options, first.size);
+	if (refused) {
+		for (const item of first.values()) run.fail(item, refused);
+		return finish();
+	}
+	const planned = await planAgainstTheList(this, first, options, run);
+	if (options.dryRun) preview(planned, first.size, run);
+	else await removeInBatches(this, planned, options.timeoutMs, run);
 	return finish();
 }

@@ -12,11 +12,12 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
-import { parseWhitelist, whitelistList } from '../../helpers/network';
+import { forEachItem } from '../../helpers/itemLoop';
+import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
 import { paired } from '../../helpers/output';
-import { invalidParameter, parseName, parseTimeoutSeconds, shown } from '../../helpers/validation';
+import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';
+import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -159,15 +160,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
 		const node = this.getNode();
-		const name = parseName(
-			node,
-			i,
-			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-			'Proxy',
-			'PRX-US-AU1-0001',
-		);
+		const name = proxyNameOf(i);
 		const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);

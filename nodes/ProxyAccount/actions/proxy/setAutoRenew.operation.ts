@@ -4,29 +4,26 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	batchSizeOption,
 	intervalField,
-	optionsCollection,
 	proxyLocator,
-	RUN_WIDE_NOTE,
+	runWideOptionsCollection,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	timeoutOption,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { countWere, proxiesCount, theseProxies } from '../../helpers/wording';
-import { runWideOptions } from '../../helpers/runOptions';
-import { asNodeError, errorItem } from '../../helpers/execution';
-import { paired } from '../../helpers/output';
-import {
-	isSet,
-	MAX_TIMEOUT_SECONDS,
-	parseBoolean,
-	parseInterval,
-	parseName,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
+import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
+import { readRunOptions } from '../../helpers/runOptions';
+import { asNodeError, itemResults, proxyNotFound } from '../../helpers/itemLoop';
+import { addToDescription, chunk, groupByProxy, nameList } from '../../helpers/batches';
+import { proxyNameReader } from '../../helpers/proxySource';
+import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -45,10 +42,6 @@ export const operation: OperationInfo = {
 		'Set auto-renew of proxies, committing the wallet to renewals (within the Maximum Renewal Commitment set by the builder)',
 	subtitle: 'Set Auto-Renew',
 };
-
-const DEFAULT_BATCH_SIZE = 100;
-const MAX_BATCH_SIZE = 1000;
-const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /** What the output and the panel say when auto-renew is turned off. */
 export const REMOVED_AT_EXPIRY_NOTE =
@@ -76,38 +69,24 @@ export const properties: INodeProperties[] = [
 	intervalField(
 		'Number of periods (the proxy\u2019s own period) each renewal adds, e.g. 1 to renew for one more month on a monthly proxy',
 	),
-	optionsCollection(
-		[
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
-				default: DEFAULT_BATCH_SIZE,
-				description:
-					'How many proxies to change per request. All input items go out in as few requests as this allows.',
-			},
-			{
-				displayName: 'Maximum Renewal Commitment',
-				name: 'maxRenewalCommitment',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 100,
-				description:
-					"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-				default: DEFAULT_TIMEOUT_SECONDS,
-				description:
-					'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
-			},
-		],
-		RUN_WIDE_NOTE,
-	),
+	runWideOptionsCollection([
+		batchSizeOption(
+			'How many proxies to change per request. All input items go out in as few requests as this allows.',
+		),
+		{
+			displayName: 'Maximum Renewal Commitment',
+			name: 'maxRenewalCommitment',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 100,
+			description:
+				"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+		},
+		timeoutOption(
+			SENT_ONCE_TIMEOUT_SECONDS,
+			'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
+		),
+	]),
 ];
 
 interface Wanted {
@@ -115,12 +94,6 @@ interface Wanted {
 	name: string;
 	autoRenew: boolean;
 	interval: number;
-}
-
-function chunk<T>(list: T[], size: number): T[][] {
-	const out: T[][] = [];
-	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-	return out;
 }
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
@@ -160,6 +133,21 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 	return json;
 }
 
+type Run = ReturnType<typeof itemResults>;
+type Line = { line: AutoRenewLine; items: number[] };
+
+interface RunOptions extends SharedRunOptions {
+	/** Maximum Renewal Commitment, as it counts (see `limitOption`). */
+	commitmentCap?: number;
+}
+
+function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+	const options = readRunOptions(ctx, itemCount, properties);
+	// As an AI agent's tool, a commitment the agent filled in counts as none.
+	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');
+	return { ...options, commitmentCap: cap };
+}
+
 /**
  * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
  * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
@@ -172,62 +160,57 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const continueOnFail = this.continueOnFail();
-	const results = new Map<number, INodeExecutionData[]>();
-	const fail = (item: number, error: unknown) => {
-		const nodeError = asNodeError(this, error, item);
-		if (!continueOnFail) throw nodeError;
-		results.set(item, [errorItem(nodeError, item)]);
-	};
-
-	let batchSize: number;
-	let timeoutMs: number;
-	let commitmentCap: number | undefined;
+	const run = itemResults(this, items.length);
+	let options: RunOptions;
 	try {
-		const options = runWideOptions(this, items.length, properties);
-		batchSize = isSet(options, 'batchSize')
-			? parseWholeNumber(
-					node,
-					undefined,
-					options.batchSize,
-					'Batch Size',
-					{ min: 1, max: MAX_BATCH_SIZE },
-					`Enter how many proxies to change per request, e.g. ${DEFAULT_BATCH_SIZE}.`,
-				)
-			: DEFAULT_BATCH_SIZE;
-		timeoutMs = parseTimeoutSeconds(node, undefined, options, DEFAULT_TIMEOUT_SECONDS);
-		// As an AI agent's tool, a commitment the agent filled in counts as none.
-		commitmentCap = limitOption(
-			this,
-			options,
-			'maxRenewalCommitment',
-			'Maximum Renewal Commitment',
-		);
+		options = readOptions(this, items.length);
 	} catch (error) {
-		for (let i = 0; i < items.length; i++) fail(i, error);
-		return collect(items.length, results);
+		return run.failAll(error);
 	}
+	let lines = group(this, collect(this, items.length, proxyNameReader(this, items), run), run);
+	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
+	// before anything is sent, the look-up included.
+	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
+		const refusal = uncappedToolRefusal(this.getNode());
+		for (const entry of lines.filter(({ line }) => line.auto_renew))
+			for (const item of entry.items) run.fail(item, refusal);
+		lines = lines.filter(({ line }) => !line.auto_renew);
+	}
+	const { known, records } = await lookUp(this, lines, options, run);
+	// What turning auto-renew on commits the wallet to: within the cap, or nothing is sent.
+	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
+		const cap = options.commitmentCap;
+		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
+		if (refusal !== undefined) {
+			for (const entry of known) for (const item of entry.items) run.fail(item, refusal);
+			return run.output();
+		}
+	}
+	await changeInBatches(this, known, options, run);
+	return run.output();
+}
 
-	// 1. Every item's input, checked before anything is sent.
+/** Every item's input, checked before anything is sent. */
+function collect(
+	ctx: IExecuteFunctions,
+	count: number,
+	proxyNameOf: (itemIndex: number) => string,
+	run: Run,
+): Wanted[] {
+	const node = ctx.getNode();
 	const wanted: Wanted[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let i = 0; i < count; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
+			const name = proxyNameOf(i);
 			const autoRenew = parseBoolean(
 				node,
 				i,
-				this.getNodeParameter('autoRenew', i, true),
+				ctx.getNodeParameter('autoRenew', i, true),
 				'Auto-Renew',
 			);
-			const interval = parseInterval(node, i, this.getNodeParameter('interval', i, 1));
-			if (!autoRenew && runsAsAgentTool(this)) {
+			const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
+			if (!autoRenew && runsAsAgentTool(ctx)) {
 				// Off means the proxy is removed at expiry: not for an agent to decide.
 				throw new NodeOperationError(
 					node,
@@ -241,141 +224,114 @@ export async function execute(
 			}
 			wanted.push({ item: i, name, autoRenew, interval });
 		} catch (error) {
-			fail(i, error);
+			run.fail(i, error);
 		}
 	}
+	return wanted;
+}
 
-	// 2. Items naming the same proxy: one line when they agree, all fail when they do not.
-	const byName = new Map<string, Wanted[]>();
-	for (const w of wanted) byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
-	let lines: Array<{ line: AutoRenewLine; items: number[] }> = [];
-	for (const [name, group] of byName) {
-		const first = group[0];
-		const agree = group.every(
-			(w) => w.autoRenew === first.autoRenew && w.interval === first.interval,
-		);
-		if (!agree) {
-			const list = group.map((w) => w.item).join(', ');
-			for (const w of group)
-				fail(
-					w.item,
-					new NodeOperationError(
-						node,
-						`The proxy ${name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
-						{
-							description:
-								'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
-							itemIndex: w.item,
-						},
+/** Items naming the same proxy: one line when they agree, all fail when they do not. */
+function group(ctx: IExecuteFunctions, wanted: Wanted[], run: Run): Line[] {
+	const { groups, conflicts } = groupByProxy(
+		wanted,
+		(a, b) => a.autoRenew === b.autoRenew && a.interval === b.interval,
+	);
+	for (const all of conflicts) {
+		const list = all.map((w) => w.item).join(', ');
+		for (const w of all)
+			run.fail(
+				w.item,
+				new NodeOperationError(
+					ctx.getNode(),
+					`The proxy ${w.name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
+					{
+						description:
+							'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
+						itemIndex: w.item,
+					},
+				),
+			);
+	}
+	return groups.map(({ first, all }) => ({
+		line: { proxy_name: first.name, auto_renew: first.autoRenew, interval: first.interval },
+		items: all.map((w) => w.item),
+	}));
+}
+
+/** One look-up: a proxy the account does not have fails its items, not its batch. */
+async function lookUp(ctx: IExecuteFunctions, lines: Line[], options: RunOptions, run: Run) {
+	const known: Line[] = [];
+	const records = new Map<string, ProxyRecord>();
+	if (lines.length === 0) return { known, records };
+	try {
+		const { proxies } = await listProxies(ctx, {
+			itemIndex: lines[0].items[0],
+			timeoutMs: options.readTimeoutMs,
+		});
+		for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
+	} catch (error) {
+		// Nothing was changed: the look-up failed before any change was sent.
+		for (const entry of lines) for (const item of entry.items) run.fail(item, error);
+		return { known, records };
+	}
+	for (const entry of lines) {
+		if (records.has(entry.line.proxy_name)) known.push(entry);
+		else
+			for (const item of entry.items)
+				run.fail(
+					item,
+					proxyNotFound(
+						ctx.getNode(),
+						entry.line.proxy_name,
+						item,
+						'Nothing was sent for this proxy.',
 					),
 				);
-			continue;
-		}
-		lines.push({
-			line: { proxy_name: name, auto_renew: first.autoRenew, interval: first.interval },
-			items: group.map((w) => w.item),
-		});
 	}
+	return { known, records };
+}
 
-	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
-	// before anything is sent, the look-up included.
-	if (commitmentCap === undefined && runsAsAgentTool(this)) {
-		const refusal = uncappedToolRefusal(node);
-		for (const entry of lines.filter(({ line }) => line.auto_renew))
-			for (const item of entry.items) fail(item, refusal);
-		lines = lines.filter(({ line }) => !line.auto_renew);
-	}
-
-	// 3. One look-up: a proxy the account does not have fails its items, not its batch.
-	let known: Array<{ line: AutoRenewLine; items: number[] }> = [];
-	const records = new Map<string, ProxyRecord>();
-	if (lines.length > 0) {
-		try {
-			const { proxies } = await listProxies(this, {
-				itemIndex: lines[0].items[0],
-				timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
-			});
-			for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
-			for (const entry of lines) {
-				if (records.has(entry.line.proxy_name)) {
-					known.push(entry);
-					continue;
-				}
-				for (const item of entry.items)
-					fail(
-						item,
-						new NodeOperationError(
-							node,
-							`Proxy ${entry.line.proxy_name} was not found in this account [item ${item}]`,
-							{
-								description:
-									'Nothing was sent for this proxy. Pick it from the list, or check its name (e.g. PRX-US-AU1-0001) with Proxy Account > Get Many.',
-								itemIndex: item,
-							},
-						),
-					);
-			}
-		} catch (error) {
-			// Nothing was changed: the look-up failed before any change was sent.
-			for (const entry of lines) for (const item of entry.items) fail(item, error);
-			known = [];
-		}
-	}
-
-	// 4. What turning auto-renew on commits the wallet to: within the cap, or nothing is sent. As an
-	//    AI agent's tool, turning it on needs a cap the builder set.
-	const turningOn = known.filter((entry) => entry.line.auto_renew);
-	if (turningOn.length > 0 && commitmentCap !== undefined) {
-		const refusal = await commitmentRefusal(this, turningOn, records, commitmentCap, timeoutMs);
-		if (refusal !== undefined) {
-			for (const entry of known) for (const item of entry.items) fail(item, refusal);
-			known = [];
-		}
-	}
-
-	// 5. The changes, one request per batch.
-	const batches = chunk(known, batchSize);
+/** The changes, one request per batch; a failed batch says whether it may have been applied. */
+async function changeInBatches(
+	ctx: IExecuteFunctions,
+	known: Line[],
+	options: RunOptions,
+	run: Run,
+) {
+	const batches = chunk(known, options.batchSize);
 	let applied = 0;
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
 		try {
 			const { result } = await setAutoRenew(
-				this,
+				ctx,
 				batch.map((entry) => entry.line),
-				{ itemIndex: batch[0].items[0], timeoutMs },
+				{ itemIndex: batch[0].items[0], timeoutMs: options.timeoutMs },
 			);
 			const echoed = new Map<string, AutoRenewLine>(
 				result.proxies.time.map((line) => [line.proxy_name, line]),
 			);
 			for (const entry of batch) {
 				const json = outputFor(entry.line, echoed.get(entry.line.proxy_name));
-				for (const item of entry.items) results.set(item, [paired({ ...json }, item)]);
+				for (const item of entry.items) run.set(item, { ...json });
 			}
 			applied++;
 		} catch (error) {
 			const facts = requestErrorFacts(error);
 			const uncertain = facts === undefined || facts.mayHaveActed;
-			const nodeError = asNodeError(this, error, batch[0].items[0]);
-			const names = batch.map((entry) => entry.line.proxy_name);
-			const shown =
-				names.slice(0, 20).join(', ') + (names.length > 20 ? ` and ${names.length - 20} more` : '');
-			const context =
-				`Batch ${b + 1} of ${batches.length} (${shown}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
-				(applied > 0 ? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.` : '');
-			nodeError.description = [nodeError.description, context].filter(Boolean).join(' ');
-			if (!continueOnFail) throw nodeError;
-			for (const entry of batch)
-				for (const item of entry.items) results.set(item, [errorItem(nodeError, item)]);
+			const nodeError = asNodeError(ctx, error, batch[0].items[0]);
+			const names = nameList(batch.map((entry) => entry.line.proxy_name));
+			addToDescription(
+				nodeError,
+				`Batch ${b + 1} of ${batches.length} (${names}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
+					(applied > 0
+						? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.`
+						: ''),
+			);
+			if (!run.continueOnFail) throw nodeError;
+			for (const entry of batch) for (const item of entry.items) run.fail(item, nodeError);
 		}
 	}
-
-	return collect(items.length, results);
-}
-
-function collect(count: number, results: Map<number, INodeExecutionData[]>) {
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < count; i++) out.push(...(results.get(i) ?? []));
-	return out;
 }
 
 /** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */

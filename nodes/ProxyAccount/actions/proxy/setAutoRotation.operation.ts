@@ -6,14 +6,10 @@ import type {
 } from 'n8n-workflow';
 
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
-import {
-	parseBoolean,
-	parseName,
-	parseTimeoutSeconds,
-	parseWholeNumber,
-} from '../../helpers/validation';
+import { forEachItem } from '../../helpers/itemLoop';
+import { parseBoolean, parseTimeoutSeconds, parseWholeNumber } from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
+import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -50,14 +46,9 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
+	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
-		const name = parseName(
-			node,
-			i,
-			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-			'Proxy',
-			'PRX-US-AU1-0001',
-		);
+		const name = proxyNameOf(i);
 		const enable = parseBoolean(
 			node,
 			i,

@@ -11,10 +11,11 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/execution';
+import { forEachItem } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
-import { parseBoolean, parseName, parseTimeoutSeconds } from '../../helpers/validation';
+import { parseBoolean, parseTimeoutSeconds } from '../../helpers/validation';
 import { setIpv4 } from '../../transport';
+import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -47,15 +48,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
 		const node = this.getNode();
-		const name = parseName(
-			node,
-			i,
-			this.getNodeParameter('proxyName', i, '', { extractValue: true }),
-			'Proxy',
-			'PRX-US-AU1-0001',
-		);
+		const name = proxyNameOf(i);
 		const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);

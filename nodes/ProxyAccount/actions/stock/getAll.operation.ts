@@ -15,7 +15,7 @@ import {
 	returnAllAndLimit,
 	stateFilter,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/execution';
+import { forEachItem, once } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, stockOutput } from '../../helpers/output';
 import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { sentOnceTimeoutOption } from './descriptions';
 import { runWideOptions } from './runOptions';
-import type { DeviceOptions } from './device';
+import type { DeviceOptions } from './deviceCommand';
 import {
 	isSet,
 	MAX_TIMEOUT_SECONDS,

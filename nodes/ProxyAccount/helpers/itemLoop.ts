@@ -1,9 +1,110 @@
-/* What the operations that act on the account share: per-item results and run-wide refusals. */
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+/*
+ * How an operation runs its items: one result per input item (an error item when the node
+ * continues on fail), errors as NodeApiError / NodeOperationError naming their item, a parameter
+ * read once when it is the same for every item, and the refusals of a whole run (a retry, an AI
+ * agent without the builder's limit) and of an unknown proxy.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runsAsAgentTool } from './agent';
-import { asNodeError, errorItem } from './execution';
+import { proxyNameReader } from './proxySource';
+
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
+
+/** Only NodeApiError and NodeOperationError leave the node, always with the item they belong to. */
+export function asNodeError(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && error.context && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The output item `continueOnFail` turns an error into: `error` says what happened, `message` how
+ * to fix it. n8n tells a failed item from a good one by its json: `error` alone, or `error` and
+ * `message` (n8n 1.x accepts no other shape; 2.x also `details`). Such an item leaves on the error
+ * branch with *Continue (using error output)*, merged there with the input item it came from, and
+ * stays readable on the regular output otherwise. Every fact a user needs (what was charged, what
+ * to check) is in these two texts.
+ */
+export function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.message = error.description;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `work` for every input item. A failing item becomes an error item when the node is set to
+ * continue on fail; otherwise the node stops with an error naming the item.
+ */
+export async function forEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	work: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			out.push(...(await work(i)));
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, i);
+			if (!ctx.continueOnFail()) throw nodeError;
+			out.push(errorItem(nodeError, i));
+		}
+	}
+	return out;
+}
+
+/** Fetches once per execution what has no parameters (the proxy list, the stock list). */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+	let pending: Promise<T> | undefined;
+	return async () => {
+		pending ??= load();
+		return await pending;
+	};
+}
+
+/**
+ * A reader of one parameter for item `i`: for each item when the parameter is an expression, and
+ * once for all items when it is a plain value (the same for every item). n8n's own read of a
+ * parameter costs time on thousands of items; the values returned are the same either way.
+ */
+export function itemParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	fallback: unknown,
+): (itemIndex: number) => unknown {
+	const raw: unknown = ctx.getNode().parameters[name];
+	if (typeof raw === 'string' && raw.startsWith('='))
+		return (itemIndex) => ctx.getNodeParameter(name, itemIndex, fallback);
+	let read: { value: unknown } | undefined;
+	return (itemIndex) => (read ??= { value: ctx.getNodeParameter(name, itemIndex, fallback) }).value;
+}
+
+/**
+ * An item naming a proxy an earlier item (`first`) already stands for. `same` says what the two
+ * share ("proxy" unless said), `fields` what its skipped item adds.
+ */
+export interface Repeat {
+	item: number;
+	name: string;
+	first: number;
+	same?: string;
+	fields?: IDataObject;
+}
 
 /**
  * The results of a run, one per input item, in item order. A failed item becomes an error item when
@@ -38,7 +139,7 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 		 * The items that named a proxy an earlier item already stands for: that item's failure, or
 		 * `skipped`; then the output.
 		 */
-		finishRepeats(repeats: Array<{ item: number; name: string; first: number }>) {
+		finishRepeats(repeats: Repeat[]) {
 			for (const repeat of repeats) {
 				const failure = failures.get(repeat.first);
 				if (failure) fail(repeat.item, failure);
@@ -47,7 +148,8 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 						json: {
 							proxy_name: repeat.name,
 							status: 'skipped',
-							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+							reason: `same ${repeat.same ?? 'proxy'} as item ${repeat.first} of this run, which stands for both`,
+							...repeat.fields,
 						},
 						pairedItem: { item: repeat.item },
 					};
@@ -141,4 +243,26 @@ export function proxyNotFound(
 			itemIndex,
 		},
 	);
+}
+
+/**
+ * The opening of an operation that takes one proxy per item: its run-wide options (`read`), the
+ * refusals of the whole run (`refuse`) and its proxy-name reader. A failure of any refuses the
+ * whole run before anything is sent: `output` is then the run's result.
+ */
+export function openRun<O>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: ReturnType<typeof itemResults>,
+	read: () => O,
+	refuse: (options: O) => Error | undefined,
+): { options: O; proxyNameOf: (itemIndex: number) => string } | { output: INodeExecutionData[] } {
+	try {
+		const options = read();
+		const refusal = refuse(options);
+		if (refusal) return { output: run.failAll(refusal) };
+		return { options, proxyNameOf: proxyNameReader(ctx, items) };
+	} catch (error) {
+		return { output: run.failAll(error) };
+	}
 }

@@ -9,9 +9,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
-import { asNodeError } from './execution';
-import { itemResults, proxyNotFound, retryRefusal } from './run';
-import { parseName } from './validation';
+import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
+import { proxyNameReader } from './proxySource';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
 import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';
 
@@ -70,23 +69,16 @@ interface Wanted {
  * the later ones (`repeats`) get its outcome. A bad name fails its own item.
  */
 function wantedProxies(
-	ctx: IExecuteFunctions,
 	count: number,
+	proxyNameOf: (itemIndex: number) => string,
 	run: ReturnType<typeof itemResults>,
 ): { wanted: Wanted[]; repeats: Array<Wanted & { first: number }> } {
-	const node = ctx.getNode();
 	const first = new Map<string, number>();
 	const wanted: Wanted[] = [];
 	const repeats: Array<Wanted & { first: number }> = [];
 	for (let i = 0; i < count; i++) {
 		try {
-			const name = parseName(
-				node,
-				i,
-				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				'PRX-US-AU1-0001',
-			);
+			const name = proxyNameOf(i);
 			const earlier = first.get(name);
 			if (earlier !== undefined) repeats.push({ item: i, name, first: earlier });
 			else {
@@ -117,28 +109,18 @@ export async function runDeviceCommand(
 		instead: `Running the node again is safe: a proxy whose last ${command.label} is within the service\u2019s throttle is skipped with the time of that ${command.label}, unless Wait Until Allowed is on.`,
 	});
 	if (refusal) return run.failAll(refusal);
-	const { wanted, repeats } = wantedProxies(ctx, items.length, run);
+	const { wanted, repeats } = wantedProxies(items.length, proxyNameReader(ctx, items), run);
 	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 
-	// One read of the list: unknown proxies fail before anything is sent, and each proxy's last
-	// command says whether the throttle allows another one now.
-	let byName: Map<string, ProxyRecord> | undefined;
-	let serverNow = Date.now();
-	const readAt = Date.now();
+	let listed: Listed;
 	try {
-		if (!command.sendOnly) {
-			const listed = await listProxies(ctx, {
-				itemIndex: wanted[0].item,
-				timeoutMs: DEFAULT_TIMEOUT_MS,
-			});
-			byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
-			serverNow = listed.serverTime;
-		}
+		listed = await readList(ctx, command, wanted[0].item);
 	} catch (error) {
 		for (const w of wanted) run.fail(w.item, error);
 		return finish();
 	}
+	const { byName, serverNow, readAt } = listed;
 	const now = () => serverNow + (Date.now() - readAt);
 	const pace = endpointPace();
 
@@ -230,27 +212,58 @@ export async function runDeviceCommand(
 	};
 
 	// A few at a time: each proxy is its own request.
-	// When the node stops on the first failure, no further proxy is started and the others finish.
+	await inPool(wanted, options.concurrency, one);
+	return finish();
+}
+
+/**
+ * Runs `work` on each of `list`, `concurrency` at a time. When one throws (the node stops on the
+ * first failure), no further one is started, the others finish, and the first error is thrown.
+ */
+async function inPool<T>(
+	list: T[],
+	concurrency: number,
+	work: (entry: T) => Promise<void>,
+): Promise<void> {
 	let next = 0;
 	let stopped: unknown;
 	const worker = async () => {
-		while (next < wanted.length && stopped === undefined) {
-			const w = wanted[next++];
+		while (next < list.length && stopped === undefined) {
+			const entry = list[next++];
 			try {
-				await one(w);
+				await work(entry);
 			} catch (error) {
 				stopped ??= error;
 			}
 		}
 	};
 	await Promise.all(
-		Array.from(
-			{ length: Math.min(options.concurrency, wanted.length) },
-			async () => await worker(),
-		),
+		Array.from({ length: Math.min(concurrency, list.length) }, async () => await worker()),
 	);
 	if (stopped !== undefined) throw stopped;
-	return finish();
+}
+
+interface Listed {
+	/** The account's proxies by name; undefined for a command sent without a look-up. */
+	byName?: Map<string, ProxyRecord>;
+	serverNow: number;
+	readAt: number;
+}
+
+/**
+ * One read of the list: unknown proxies fail before anything is sent, and each proxy's last
+ * command says whether the throttle allows another one now.
+ */
+async function readList(
+	ctx: IExecuteFunctions,
+	command: DeviceCommand,
+	itemIndex: number,
+): Promise<Listed> {
+	const readAt = Date.now();
+	if (command.sendOnly) return { serverNow: readAt, readAt };
+	const listed = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	const byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	return { byName, serverNow: listed.serverTime, readAt };
 }
 
 /** The item of a command the service accepted: sent, or (Wait for New IP) whether it shows. */

@@ -4,8 +4,7 @@
  * already low.
  */
 import { detectLowFunds, lowFundsItem, lowReasons } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
-import type { LowFundsParams } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
-import type { LowFundsState } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
+import type { LowFundsParams, LowFundsState } from '../../nodes/ProxyAccount/trigger/events/lowFunds.event';
 import type { FundsData } from '../../nodes/ProxyAccount/transport';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');

@@ -7,19 +7,16 @@
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { proxyOutput } from '../../nodes/ProxyAccount/helpers/output';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
-import type { ExpiringParams } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
+import type { ExpiringParams, ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import type { IpChangedParams } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';
-import type { NewProxyParams } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import type { NewProxyParams, NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import type { OutputOptions } from '../../nodes/ProxyAccount/trigger/params';
-import type { StatusParams } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
+import type { StatusParams, StatusState } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { detectExpiring, expiringSamples, sameExpiry } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { detectIpChanges } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';
 import { detectNewProxies, newProxySamples } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import { detectStatusChanges, statusSamples } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { uniqueProxies } from '../../nodes/ProxyAccount/trigger/proxies';
-import type { ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
-import type { NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
-import type { StatusState } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
 
 const OUTPUT: OutputOptions = { simplify: true, includePassword: false };

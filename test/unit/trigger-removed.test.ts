@@ -8,9 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
-import type { RemovedParams } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { detectRemoved, knownProxy, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
-import type { RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { commitState, loadState } from '../../nodes/ProxyAccount/trigger/events';
 import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';

@@ -1,3 +1,4 @@
+export * from './accountEndpoints';
 export * from './endpoints';
 export * from './errors';
 export * from './request';

@@ -1,0 +1,253 @@
+/*
+ * How a request failed (the transport's classification of a thrown error or a reply) and what kind of
+ * failure that is for the user; the words for each kind are in errors.ts.
+ */
+import type { RateLimitFacts } from './rateLimit';
+import type { ErrorBody } from './schemas';
+import { errorBodySchema } from './schemas';
+/** What went wrong with one HTTP exchange, before it is turned into a node error. */
+export type RequestFailure =
+	| {
+			kind: 'network';
+			/** `refused`: nothing reached the service. The others may have reached it. */
+			reason: 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'aborted' | 'other';
+			code: string;
+	  }
+	| {
+			kind: 'http';
+			status: number;
+			/** Seconds the service asked us to wait (`retry-after`), when it said so. */
+			retryAfterSeconds?: number;
+			/** The endpoint's rate-limit headers, when the reply carried them. */
+			rateLimit?: RateLimitFacts;
+			contentType: string;
+			/** The parsed body when it was JSON. */
+			body?: ErrorBody;
+			/** Why the body could not be used: HTML page, invalid JSON, empty. */
+			bodyProblem?: 'html' | 'malformed' | 'empty';
+			/** Title of an HTML page, when there was one. */
+			pageTitle?: string;
+			/** A redirect (3xx), not followed: the origin it pointed at, null when unreadable. */
+			redirectTo?: string | null;
+	  }
+	| {
+			kind: 'schema';
+			status: number;
+			/** Where the body differs from the document, e.g. `data[3].expires_at`. */
+			field: string;
+			issue: string;
+	  };
+
+export interface RequestInfo {
+	/** e.g. `POST /v1/proxies/allocate`, for messages. */
+	endpoint: string;
+	/** Whether the request moves money: its failures must say whether a charge may have happened. */
+	chargesMoney: boolean;
+	/** The proxy a single-proxy request is about, for a not-found message. */
+	proxyName?: string;
+	itemIndex?: number;
+	baseUrl: string;
+	attempts: number;
+	elapsedMs: number;
+	timeoutMs: number;
+	/** Strings that must never appear in a message (the API key). */
+	secrets: string[];
+	/** What a request that changes a proxy (and moves no money) changes; see `changeNote`. */
+	change?: ChangeNote;
+	/** The key the request carried: a refused key is told as the one that was sent. */
+	key?: RequestKey;
+	/** What the request would have paid for, when it is paid from the wallet. */
+	walletUse?: WalletUse;
+}
+
+/**
+ * The key a request carries. `master`: the credential's master key, as a bearer header.
+ * `limited`: the Limited key in the path (the rotation link), without the master key (the
+ * credential's `authenticate` leaves it out). `none`: no key (a probe of the Base URL, made for a
+ * credential that has no master key).
+ */
+export type RequestKey = 'master' | 'limited' | 'none';
+
+/** How a wallet that is short speaks of what the money was for. */
+export interface WalletUse {
+	/** What was to be paid, after "short for", e.g. "this purchase". */
+	what: string;
+	/** How to spend less, after "Top up the wallet, or", e.g. "buy fewer proxies or for a shorter time". */
+	less?: string;
+}
+
+/** How a failed change names what it may have done, e.g. "The IPv4 setting". */
+export interface ChangeNote {
+	/** The change, as the subject of a sentence, e.g. "The authentication change". */
+	what: string;
+	/** How to see whether it was made, e.g. "Read the proxy (Proxy Account > Get)". */
+	check: string;
+	/** The change is paid from the wallet (a purchase): a refusal then says nothing was charged. */
+	money?: boolean;
+}
+
+const HTTP_TIMEOUT_CODES = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_CONNECT_TIMEOUT',
+]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE', 'UND_ERR_SOCKET']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+/** A TLS handshake that failed: nothing was sent (e.g. https:// to a plain-http port, a bad certificate). */
+const TLS_CODE =
+	/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/;
+
+function findCode(error: unknown): { code: string; message: string } {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) {
+			return {
+				code: candidate.code,
+				message: typeof candidate.message === 'string' ? candidate.message : '',
+			};
+		}
+		current = candidate.cause;
+	}
+	const message = error instanceof Error ? error.message : '';
+	return { code: '', message };
+}
+
+/** Classifies an exception thrown by the HTTP helper (no HTTP response was received). */
+export function classifyThrown(error: unknown): RequestFailure {
+	const { code, message } = findCode(error);
+	let reason: Extract<RequestFailure, { kind: 'network' }>['reason'] = 'other';
+	if (code === 'ECONNREFUSED') reason = 'refused';
+	else if (HTTP_TIMEOUT_CODES.has(code) || /timeout/i.test(message)) reason = 'timeout';
+	else if (RESET_CODES.has(code) || /socket hang up|aborted|reset/i.test(message)) reason = 'reset';
+	else if (DNS_CODES.has(code)) reason = 'dns';
+	else if (TLS_CODE.test(code)) reason = 'tls';
+	else if (code === 'ERR_CANCELED') reason = 'aborted';
+	return { kind: 'network', reason, code: code || 'UNKNOWN' };
+}
+
+/** Parses `retry-after`: delay in seconds or an HTTP date (relative to the service's `date`). */
+export function parseRetryAfter(value: unknown, serverNow: number): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+	const at = Date.parse(text);
+	if (Number.isNaN(at)) return undefined;
+	return Math.max(0, (at - serverNow) / 1000);
+}
+
+export function parseErrorBody(text: string): ErrorBody | undefined {
+	try {
+		const parsed = errorBodySchema.safeParse(JSON.parse(text));
+		return parsed.success ? parsed.data : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A value as a trimmed text of at most `limit` characters, or undefined when it is none. */
+export function textOf(value: unknown, limit = 300): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') {
+		const trimmed = value.trim();
+		return trimmed.length > limit ? `${trimmed.slice(0, limit)}…` : trimmed;
+	}
+	return undefined;
+}
+
+/** Every way a request can fail, as the user is told about it. */
+export type FailureKind =
+	| 'connection-refused'
+	| 'address-unknown'
+	| 'tls-failed'
+	| 'timeout'
+	| 'connection-closed'
+	| 'cancelled'
+	| 'network'
+	| 'redirect'
+	| 'web-page'
+	| 'proxy-not-found'
+	| 'wallet-short'
+	| 'input-refused'
+	| 'refused'
+	| 'key-refused'
+	| 'key-not-allowed'
+	| 'limited-key-refused'
+	| 'rate-limited'
+	| 'unreadable'
+	| 'server-trouble'
+	| 'no-endpoint'
+	| 'client-refused'
+	| 'unexpected-shape';
+
+/**
+ * What a business refusal (`ok: false`, status below 500) is about. Decided from the status and
+ * from structured `data` first. The service's wording is only a last hint, and never for a request
+ * that moves money: there an unrecognised refusal stays a plain refusal, quoted as the service
+ * worded it.
+ */
+function refusalKind(status: number, body: ErrorBody, info: RequestInfo): FailureKind {
+	const data = body.data as { funds?: unknown; diff?: unknown } | undefined;
+	if (data !== null && typeof data === 'object' && ('diff' in data || 'funds' in data))
+		return 'wallet-short';
+	if (status === 402) return 'wallet-short';
+	if (status === 404)
+		return info.proxyName || /prox/i.test(textOf(body.message) ?? '')
+			? 'proxy-not-found'
+			: 'no-endpoint';
+	if (status === 400 || status === 422) return 'input-refused';
+	if (info.chargesMoney) return 'refused';
+	const said = typeof body.message === 'string' ? body.message : '';
+	if (/insufficient|not enough (funds|balance)|funds/i.test(said)) return 'wallet-short';
+	if (/not found|unknown proxy|does not exist|no such/i.test(said)) return 'proxy-not-found';
+	if (/invalid|must be|required|not allowed/i.test(said)) return 'input-refused';
+	return 'refused';
+}
+
+export function failureKind(failure: RequestFailure, info: RequestInfo): FailureKind {
+	if (failure.kind === 'schema') return 'unexpected-shape';
+	if (failure.kind === 'network') {
+		const byReason = {
+			refused: 'connection-refused',
+			dns: 'address-unknown',
+			tls: 'tls-failed',
+			timeout: 'timeout',
+			reset: 'connection-closed',
+			aborted: 'cancelled',
+			other: 'network',
+		} as const;
+		return byReason[failure.reason];
+	}
+	const { status, body } = failure;
+	if (failure.redirectTo !== undefined) return 'redirect';
+	if (failure.bodyProblem === 'html') return 'web-page';
+	// On the rotation link a refusal of the key is the Limited key's, whatever the body says.
+	if (info.key === 'limited' && (status === 401 || status === 403)) return 'limited-key-refused';
+	if (body && body.ok === false && status < 500) return refusalKind(status, body, info);
+	if (status === 401) return 'key-refused';
+	if (status === 403) return 'key-not-allowed';
+	if (status === 429) return 'rate-limited';
+	if (failure.bodyProblem === 'malformed' || failure.bodyProblem === 'empty') return 'unreadable';
+	if (status >= 500) return 'server-trouble';
+	if (status === 404) return 'no-endpoint';
+	return 'client-refused';
+}
+
+/**
+ * Whether the service may have acted on a request that failed this way. Only a refusal is certain:
+ * a 4xx, or an `ok: false` body in a 2xx; and nothing reached the service when the connection was
+ * refused or its address was not found. Anything else (a redirect, a 5xx, a timeout, a cut
+ * connection, an answer that cannot be read or does not fit the document) may have come after the
+ * service acted. Decided from the status class and the body's `ok` flag only, never from wording.
+ */
+export function mayHaveActed(failure: RequestFailure): boolean {
+	if (failure.kind === 'network')
+		return failure.reason !== 'refused' && failure.reason !== 'dns' && failure.reason !== 'tls';
+	if (failure.kind === 'schema') return true;
+	if (failure.status >= 400 && failure.status < 500) return false;
+	const isAnswer =
+		failure.status >= 200 && failure.status < 300 && failure.bodyProblem === undefined;
+	return !(isAnswer && failure.body?.ok === false);
+}
+
+// ----- the table: what each kind says, and how to fix it ---------------------------------------------

@@ -92,6 +92,94 @@ function wantedProxies(
 	return { wanted, repeats };
 }
 
+/** What the sending of one run shares: the command, its options, the endpoint's pace, the clock. */
+interface Session {
+	command: DeviceCommand;
+	options: DeviceOptions;
+	pace: ReturnType<typeof endpointPace>;
+	/** The service's clock, from the list read and this machine's time since. */
+	now: () => number;
+}
+
+/** Why a proxy is not sent the command now: its last one, at `at`, is within the throttle. */
+function throttled({ command }: Session, at: string, agoMs: number, waitMs: number, about = '') {
+	return `the last ${command.label} was made at ${about}${at}, ${about}${seconds(agoMs)} s ago (perhaps by an earlier run or attempt), and the service allows one ${command.throttle}: allowed again in ${seconds(waitMs)} s`;
+}
+
+function notWaited({ options }: Session, reason: string) {
+	return options.waitUntilAllowed
+		? `${reason}, longer than Max Wait; no new one was made`
+		: `${reason}; no new one was made. Turn on Wait Until Allowed to wait for it`;
+}
+
+type Sent = { reply: Record<string, unknown> } | { skip: string } | { failed: unknown };
+
+/** Sends the command once the pace allows: the reply, or what to make of the 429. */
+async function sendPaced(
+	{ command, pace }: Session,
+	{ item, name }: Wanted,
+): Promise<Sent | { limited: number }> {
+	const ticket = await pace.acquire();
+	if ('refused' in ticket) return { skip: ticket.refused };
+	try {
+		const { result, rateLimit } = await command.send(name, item);
+		pace.settle(ticket, rateLimit, true);
+		return { reply: result };
+	} catch (error) {
+		const facts = requestErrorFacts(error);
+		pace.settle(ticket, facts?.rateLimit, false);
+		if (facts?.kind !== 'rate-limited') return { failed: error };
+		return { limited: Math.ceil((facts.retryAfterSeconds ?? 60) * 1000) };
+	}
+}
+
+/**
+ * Sends the command to one proxy, its throttle honoured: waited for within Max Wait when Wait Until
+ * Allowed is on, else skipped with the time of its last change. A 429 is read as the endpoint's
+ * rate limit (the run pauses, the proxy goes again) or as the proxy's own throttle.
+ */
+async function sendOnce(
+	session: Session,
+	wanted: Wanted,
+	last: number,
+	lastText: string,
+): Promise<Sent> {
+	const { command, options, pace, now } = session;
+	const waitMs = Number.isNaN(last) ? 0 : last + command.intervalMs - now();
+	if (waitMs > 0) {
+		const reason = throttled(session, lastText, now() - last, waitMs);
+		if (!options.waitUntilAllowed || waitMs + THROTTLE_MARGIN_MS > options.maxWaitMs)
+			return { skip: notWaited(session, reason) };
+		await sleep(waitMs + THROTTLE_MARGIN_MS);
+	}
+	let waited = waitMs > 0 ? waitMs + THROTTLE_MARGIN_MS : 0;
+	for (let attempt = 1; ; attempt++) {
+		const sent = await sendPaced(session, wanted);
+		if (!('limited' in sent)) return sent;
+		const asked = sent.limited;
+		// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
+		if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
+			pace.pause(asked);
+			if (attempt < RATE_LIMIT_ATTEMPTS) continue;
+			return {
+				skip: `the service refused it for now (429) and asked to wait ${seconds(asked)} s, ${RATE_LIMIT_ATTEMPTS} times`,
+			};
+		}
+		// Longer than the proxy's throttle lasts: the endpoint's limit, beyond what the run waits.
+		if (asked > command.intervalMs + THROTTLE_MARGIN_MS) return { skip: pace.stop(asked) };
+		// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
+		// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
+		const agoMs = Math.max(0, command.intervalMs - asked);
+		const reason = `the service refused another ${command.label} (429): ${throttled(session, new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
+		// Refused again after the wait: another run or attempt came first.
+		if (attempt > 1) return { skip: `${reason}; no new one was made` };
+		if (!options.waitUntilAllowed || waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
+			return { skip: notWaited(session, reason) };
+		await sleep(asked + THROTTLE_MARGIN_MS);
+		waited += asked + THROTTLE_MARGIN_MS;
+	}
+}
+
 /** Runs `command` for every input item's proxy; the output is one item per input item, in order. */
 export async function runDeviceCommand(
 	ctx: IExecuteFunctions,
@@ -121,94 +209,32 @@ export async function runDeviceCommand(
 		return finish();
 	}
 	const { byName, serverNow, readAt } = listed;
-	const now = () => serverNow + (Date.now() - readAt);
-	const pace = endpointPace();
-
-	/** Why a proxy is not sent the command now: its last one, at `at`, is within the throttle. */
-	const throttled = (at: string, agoMs: number, waitMs: number, about = '') =>
-		`the last ${command.label} was made at ${about}${at}, ${about}${seconds(agoMs)} s ago (perhaps by an earlier run or attempt), and the service allows one ${command.throttle}: allowed again in ${seconds(waitMs)} s`;
-	const notWaited = (reason: string) =>
-		options.waitUntilAllowed
-			? `${reason}, longer than Max Wait; no new one was made`
-			: `${reason}; no new one was made. Turn on Wait Until Allowed to wait for it`;
-
-	/** Sends the command once the pace allows: the reply, or what to make of the 429. */
-	const sendPaced = async (
-		w: Wanted,
-	): Promise<
-		| { reply: Record<string, unknown> }
-		| { skip: string }
-		| { limited: number }
-		| { failed: unknown }
-	> => {
-		const ticket = await pace.acquire();
-		if ('refused' in ticket) return { skip: ticket.refused };
-		try {
-			const { result, rateLimit } = await command.send(w.name, w.item);
-			pace.settle(ticket, rateLimit, true);
-			return { reply: result };
-		} catch (error) {
-			const facts = requestErrorFacts(error);
-			pace.settle(ticket, facts?.rateLimit, false);
-			if (facts?.kind !== 'rate-limited') return { failed: error };
-			return { limited: Math.ceil((facts.retryAfterSeconds ?? 60) * 1000) };
-		}
+	const session: Session = {
+		command,
+		options,
+		pace: endpointPace(),
+		now: () => serverNow + (Date.now() - readAt),
 	};
 
-	const one = async ({ item, name }: Wanted) => {
-		const record = byName?.get(name);
+	const one = async (w: Wanted) => {
+		const record = byName?.get(w.name);
 		if (byName && !record) {
-			run.fail(item, proxyNotFound(node, name, item, 'Nothing was sent.'));
+			run.fail(w.item, proxyNotFound(node, w.name, w.item, 'Nothing was sent.'));
 			return;
 		}
-		const skip = (reason: string) =>
-			run.set(item, {
-				proxy_name: name,
+		const lastText = String(record?.[command.field] ?? '');
+		const last = Date.parse(lastText);
+		const sent = await sendOnce(session, w, last, lastText);
+		if ('failed' in sent) return run.fail(w.item, asNodeError(ctx, sent.failed, w.item));
+		if ('skip' in sent) {
+			return run.set(w.item, {
+				proxy_name: w.name,
 				status: 'skipped',
-				reason,
+				reason: sent.skip,
 				[command.field]: record?.[command.field] ?? null,
 			});
-		const last = Date.parse(String(record?.[command.field] ?? ''));
-		const waitMs = Number.isNaN(last) ? 0 : last + command.intervalMs - now();
-		if (waitMs > 0) {
-			const reason = throttled(String(record?.[command.field]), now() - last, waitMs);
-			if (!options.waitUntilAllowed || waitMs + THROTTLE_MARGIN_MS > options.maxWaitMs)
-				return skip(notWaited(reason));
-			await sleep(waitMs + THROTTLE_MARGIN_MS);
 		}
-		let reply: Record<string, unknown> | undefined;
-		let waited = waitMs > 0 ? waitMs + THROTTLE_MARGIN_MS : 0;
-		for (let attempt = 1; reply === undefined; attempt++) {
-			const sent = await sendPaced({ item, name });
-			if ('skip' in sent) return skip(sent.skip);
-			if ('failed' in sent) return run.fail(item, asNodeError(ctx, sent.failed, item));
-			if ('reply' in sent) {
-				reply = sent.reply;
-				break;
-			}
-			const asked = sent.limited;
-			// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
-			if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
-				pace.pause(asked);
-				if (attempt < RATE_LIMIT_ATTEMPTS) continue;
-				return skip(
-					`the service refused it for now (429) and asked to wait ${seconds(asked)} s, ${RATE_LIMIT_ATTEMPTS} times`,
-				);
-			}
-			// Longer than the proxy's throttle lasts: the endpoint's limit, beyond what the run waits.
-			if (asked > command.intervalMs + THROTTLE_MARGIN_MS) return skip(pace.stop(asked));
-			// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
-			// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
-			const agoMs = Math.max(0, command.intervalMs - asked);
-			const reason = `the service refused another ${command.label} (429): ${throttled(new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
-			// Refused again after the wait: another run or attempt came first.
-			if (attempt > 1) return skip(`${reason}; no new one was made`);
-			if (!options.waitUntilAllowed || waited + asked + THROTTLE_MARGIN_MS > options.maxWaitMs)
-				return skip(notWaited(reason));
-			await sleep(asked + THROTTLE_MARGIN_MS);
-			waited += asked + THROTTLE_MARGIN_MS;
-		}
-		run.set(item, await outcome(ctx, name, item, reply, last, command, options));
+		run.set(w.item, await outcome(ctx, w.name, w.item, sent.reply, last, command, options));
 	};
 
 	// A few at a time: each proxy is its own request.

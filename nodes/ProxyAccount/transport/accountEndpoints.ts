@@ -5,7 +5,7 @@
  */
 import type { ActionReply, CallOptions, QuoteLine } from './endpoints';
 import { proxyPath, sendFor } from './endpoints';
-import type { ProxyAccountContext } from './request';
+import type { ProxyAccountContext } from './connection';
 import { apiRequest } from './request';
 import type {
 	AutoChangeData,

@@ -1,0 +1,78 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node that reads the shipped sources (node:fs, __dirname); never shipped */
+/**
+ * The size of the shipped code, measured with the TypeScript parser: no file in nodes/ or
+ * credentials/ over 450 lines and no function (declaration, method, arrow or expression with a body)
+ * over 120 lines. The largest of each is printed by `npm run size` and stated in the CHANGELOG.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = resolve(__dirname, '../..');
+const MAX_FILE_LINES = 450;
+const MAX_FUNCTION_LINES = 120;
+
+function files(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return files(path);
+		return name.endsWith('.ts') ? [path] : [];
+	});
+}
+
+interface Measure {
+	lines: number;
+	where: string;
+}
+
+function functionName(node: ts.Node): string {
+	const named = (node as { name?: ts.Node }).name;
+	if (named) return named.getText();
+	const parent = node.parent;
+	if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText();
+	if (ts.isCallExpression(parent)) return `callback of ${parent.expression.getText().slice(0, 40)}`;
+	return '(anonymous)';
+}
+
+function measure(): { fileSizes: Measure[]; functionSizes: Measure[] } {
+	const fileSizes: Measure[] = [];
+	const functionSizes: Measure[] = [];
+	for (const file of [...files(join(ROOT, 'nodes')), ...files(join(ROOT, 'credentials'))]) {
+		const text = readFileSync(file, 'utf8');
+		const path = relative(ROOT, file);
+		fileSizes.push({ lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), where: path });
+		const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+		const visit = (node: ts.Node) => {
+			if (ts.isFunctionLike(node) && (node as { body?: ts.Node }).body) {
+				const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+				const end = source.getLineAndCharacterOfPosition(node.end).line;
+				functionSizes.push({ lines: end - start + 1, where: `${path}:${start + 1} ${functionName(node)}` });
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	const bySize = (a: Measure, b: Measure) => b.lines - a.lines;
+	return { fileSizes: fileSizes.sort(bySize), functionSizes: functionSizes.sort(bySize) };
+}
+
+const { fileSizes, functionSizes } = measure();
+
+describe('size of the shipped code', () => {
+	it('measures every file and function', () => {
+		expect(fileSizes.length).toBeGreaterThan(50);
+		expect(functionSizes.length).toBeGreaterThan(300);
+		if (process.env.PRINT_SIZES) {
+			console.log(['largest files:', ...fileSizes.slice(0, 8).map((m) => `  ${m.lines} ${m.where}`)].join('\n'));
+			console.log(['largest functions:', ...functionSizes.slice(0, 12).map((m) => `  ${m.lines} ${m.where}`)].join('\n'));
+		}
+	});
+
+	it(`has no file over ${MAX_FILE_LINES} lines`, () => {
+		expect(fileSizes.filter((m) => m.lines > MAX_FILE_LINES)).toEqual([]);
+	});
+
+	it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
+		expect(functionSizes.filter((m) => m.lines > MAX_FUNCTION_LINES)).toEqual([]);
+	});
+});

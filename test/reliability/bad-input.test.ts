@@ -239,6 +239,7 @@ function refusedByN8n(row: string, field: string, run: Case['run']): void {
 }
 
 refusedByN8n('Get > Proxy', 'Proxy', () => ({ parameters: { resource: 'proxy', operation: 'get', proxyName: { __rl: true, mode: 'name', value: '' } } }));
+refused('Get > Include Password', '"yes"', 'Include Password must be true or false, but it is \u201cyes\u201d [item 0]', (sim) => getRun(names(sim)[0], { includePassword: 'yes' })());
 refused('Get > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', (sim) => getRun(names(sim)[0], { timeoutSeconds: 0 })());
 
 for (const [label, odd] of ODD_NAMES) {
@@ -339,6 +340,7 @@ refused(
 	getManyRun({ filters: { expiringWithinHours: 'abc' } }),
 );
 refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
+refused('Stock > Only Available', '"maybe"', 'Only Available must be true or false, but it is \u201cmaybe\u201d [item 0]', stockRun({ filters: { onlyAvailable: 'maybe' } }));
 refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
 
 // ----- the credential (through Stock > Get Many, the cheapest read)
@@ -476,6 +478,8 @@ triggerCase('1.5', { event: 'stockChanged', stockChange: 'reachedThreshold', thr
 triggerCase('"abc"', { event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 'abc' }, 'Threshold must be a whole number of 1 or more, but it is \u201cabc\u201d');
 triggerCase('unknown', { event: 'somethingElse' }, 'Event must be one of the events in the list, but it is \u201csomethingElse\u201d');
 triggerCase('unknown', { event: 'stockChanged', stockChange: 'sometimes' }, 'Stock Change must be one of the options in the list, but it is \u201csometimes\u201d');
+triggerCase('-1', { event: 'lowFunds', fundsThreshold: -1 }, 'Threshold must be an amount of 0 or more, but it is -1');
+triggerCase('"no"', { event: 'ipChanged', onlyAutoRotating: 'no' }, 'Only Auto-Rotating Proxies must be true or false, but it is \u201cno\u201d');
 
 // ----- running them
 

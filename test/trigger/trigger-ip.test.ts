@@ -56,11 +56,15 @@ describe('IP Changed', () => {
 		const [name] = [...sim.account().proxies.keys()];
 		const onlyAuto = trigger();
 		const any = trigger({ onlyAutoRotating: false });
+		// Off through an expression that resolves to the text "false": read as off, not as "set".
+		const anyByExpression = trigger({ onlyAutoRotating: '={{ "false" }}' });
 		expect(await poll(onlyAuto)).toBeNull();
 		expect(await poll(any)).toBeNull();
+		expect(await poll(anyByExpression)).toBeNull();
 		sim.account().proxies.get(name)!.last_ip_change = new Date(START + MINUTE).toISOString();
 		expect(await poll(onlyAuto)).toBeNull();
 		expect((await poll(any))!.map((e) => e.proxy_name)).toEqual([name]);
+		expect((await poll(anyByExpression))!.map((e) => e.proxy_name)).toEqual([name]);
 	});
 
 	it('a proxy missing from a partial list is kept: it comes back unchanged without an event, changed with one', async () => {

@@ -598,6 +598,11 @@ describe('parameters', () => {
 		[{ event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 0 }, /^Threshold must be a whole number of 1 or more, but it is 0$/],
 		[{ event: 'stockChanged', stockChange: 'reachedThreshold', threshold: 2.5 }, /^Threshold must be a whole number/],
 		[{ event: 'somethingElse' }, /^Event must be one of the events in the list/],
+		[{ event: 'lowFunds', fundsThreshold: -1 }, /^Threshold must be an amount of 0 or more, but it is -1$/],
+		[{ event: 'lowFunds', fundsThreshold: 50, belowUpcomingRenewals: 'sometimes' }, /^Below Upcoming Renewals must be true or false, but it is “sometimes”$/],
+		[{ event: 'ipChanged', onlyAutoRotating: 'no' }, /^Only Auto-Rotating Proxies must be true or false, but it is “no”$/],
+		[{ event: 'newProxy', options: { includePassword: 'yes' } }, /^Include Password must be true or false, but it is “yes”$/],
+		[{ event: 'proxyExpiring', options: { simplify: 'nope' } }, /^Simplify must be true or false, but it is “nope”$/],
 	])('%j is refused with a NodeOperationError naming the field, before anything is sent', async (parameters, message) => {
 		const t = trigger(parameters as INodeParameters);
 		sim.resetLogs();

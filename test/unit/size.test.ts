@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node that reads the shipped sources (node:fs, __dirname); never shipped */
+/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- npm run size prints the largest; a jest test run by Node that reads the shipped sources (node:fs, __dirname); never shipped */
 /**
  * The size of the shipped code, measured with the TypeScript parser: no file in nodes/ or
  * credentials/ over 450 lines and no function (declaration, method, arrow or expression with a body)

@@ -12,6 +12,7 @@ import {
 	numberFrom,
 	parseAmount,
 	parseBoolean,
+	parseChoice,
 	parseHours,
 	parseInterval,
 	parseLimit,
@@ -20,6 +21,7 @@ import {
 	parseTimeoutSeconds,
 	parseWholeNumber,
 	shown,
+	switchOption,
 } from '../../nodes/ProxyAccount/helpers/validation';
 import { NODE } from '../fixtures/records';
 
@@ -313,3 +315,66 @@ describe('parseAmount', () => {
 		expect(error.description).toBe('Enter the most the run may spend, in the currency of your wallet, e.g. 500.');
 	});
 });
+
+describe('parseWholeNumber without a maximum (Limit, the trigger\'s Threshold)', () => {
+	const parse = (value: unknown) => parseWholeNumber(NODE, undefined, value, 'Threshold', { min: 1 }, 'Enter a count, e.g. 5.');
+
+	it('accepts 1 and more, digit strings too', () => {
+		expect(parse(1)).toBe(1);
+		expect(parse(' 250 ')).toBe(250);
+	});
+
+	it.each([
+		[0, '0'],
+		[1.5, '1.5'],
+		['abc', '\u201cabc\u201d'],
+		[Number.MAX_SAFE_INTEGER + 2, String(Number.MAX_SAFE_INTEGER + 2)],
+	])('%p is refused, "of 1 or more", with no item for a trigger parameter', (value, what) => {
+		const error = thrown(() => parse(value));
+		expect(error.message).toBe(`Threshold must be a whole number of 1 or more, but it is ${what}`);
+		expect(error.description).toBe('Enter a count, e.g. 5.');
+	});
+});
+
+describe('parseAmount with its own fix (the trigger\'s Low Funds Threshold)', () => {
+	it('says how to fix it in the words of the field', () => {
+		const error = thrown(() => parseAmount(NODE, undefined, -5, 'Threshold', 'Enter a balance, e.g. 50.'));
+		expect(error.message).toBe('Threshold must be an amount of 0 or more, but it is -5');
+		expect(error.description).toBe('Enter a balance, e.g. 50.');
+	});
+});
+
+describe('parseChoice', () => {
+	const parse = (value: unknown) =>
+		parseChoice(NODE, undefined, value, 'Event', ['proxyExpiring', 'newProxy'] as const, 'the events in the list', 'Pick an event.');
+
+	it('accepts a value of the list, exactly', () => {
+		expect(parse('newProxy')).toBe('newProxy');
+	});
+
+	it.each([
+		['NewProxy', '\u201cNewProxy\u201d'],
+		['', 'empty'],
+		[3, '3'],
+		[undefined, 'empty'],
+	])('%p is refused', (value, what) => {
+		const error = thrown(() => parse(value));
+		expect(error.message).toBe(`Event must be one of the events in the list, but it is ${what}`);
+		expect(error.description).toBe('Pick an event.');
+	});
+});
+
+describe('switchOption', () => {
+	it('is its fallback when not set, and read as parseBoolean does when set', () => {
+		expect(switchOption(NODE, 0, {}, 'includePassword', 'Include Password')).toBe(false);
+		expect(switchOption(NODE, 0, {}, 'simplify', 'Simplify', true)).toBe(true);
+		expect(switchOption(NODE, 0, { simplify: 'false' }, 'simplify', 'Simplify', true)).toBe(false);
+		expect(switchOption(NODE, 0, { includePassword: 'true' }, 'includePassword', 'Include Password')).toBe(true);
+	});
+
+	it('refuses a value that is not true or false, so a typo is never read as off or on', () => {
+		const error = thrown(() => switchOption(NODE, 3, { includePassword: 'yes' }, 'includePassword', 'Include Password'));
+		expect(error.message).toBe('Include Password must be true or false, but it is \u201cyes\u201d [item 3]');
+	});
+});
+

@@ -3,6 +3,12 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
+/** The most proxies a device command (Rotate IP, Reboot) is sent to at the same time. */
+export const MAX_CONCURRENCY = 20;
+const DEFAULT_CONCURRENCY = 5;
+const DEFAULT_MAX_WAIT_SECONDS = 90;
+const DEVICE_TIMEOUT_SECONDS = 30;
+
 /*
  * The parameter descriptions of both nodes: the shared fields (so the same filter reads the same
  * everywhere), and `showOnlyFor`, which gives an operation's properties their display options.
@@ -328,3 +334,35 @@ export function cityField(what: string): INodeProperties {
 		description: `${what} (cities without stock for the chosen carrier say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 	};
 }
+
+/* The options of the device commands (Rotate IP, Reboot). */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+	default: DEFAULT_CONCURRENCY,
+	description: 'How many proxies are sent the command at the same time (1 to 20)',
+};
+
+/** The device commands' Wait Until Allowed and Max Wait, and their timeout. */
+export const waitUntilAllowedOptions: INodeProperties[] = [
+	{
+		displayName: 'Wait Until Allowed',
+		name: 'waitUntilAllowed',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to wait for a proxy the service does not allow the command yet (it was sent one too recently), within Max Wait, instead of skipping it',
+	},
+	{
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
+		default: DEFAULT_MAX_WAIT_SECONDS,
+		description:
+			'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
+	},
+	sentOnceTimeoutOption(DEVICE_TIMEOUT_SECONDS, 'A command'),
+];

@@ -1,7 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { carrierKey } from './carriers';
 import type { ProxyRecord, StockEntry } from '../transport';
+import { isSet, parseHours } from './validation';
 
 /** Filters on where a proxy or a stock entry is, as both nodes read them. */
 export interface PlaceFilters {
@@ -90,4 +91,15 @@ export function sameName(a: unknown, b: unknown): boolean {
 		typeof b === 'string' &&
 		a.trim().toLowerCase() === b.trim().toLowerCase()
 	);
+}
+
+/** The Expiring Within (Hours) filter of a Filters collection: undefined when it is not added. */
+export function readExpiringWithin(
+	node: INode,
+	itemIndex: number,
+	filters: IDataObject,
+): number | undefined {
+	return isSet(filters, 'expiringWithinHours')
+		? parseHours(node, itemIndex, filters.expiringWithinHours, 'Expiring Within (Hours)')
+		: undefined;
 }

@@ -246,22 +246,24 @@ export function proxyNotFound(
 }
 
 /**
- * The opening of an operation that takes one proxy per item: its run-wide options (`read`), the
- * refusals of the whole run (`refuse`) and its proxy-name reader. A failure of any refuses the
- * whole run before anything is sent: `output` is then the run's result.
+ * The opening of an operation that takes one proxy per item: its item results, its run-wide options
+ * (`read`), the refusals of the whole run (`refuse`) and its proxy-name reader. A failure of any
+ * refuses the whole run before anything is sent: `output` is then the run's result.
  */
 export function openRun<O>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	run: ReturnType<typeof itemResults>,
-	read: () => O,
-	refuse: (options: O) => Error | undefined,
-): { options: O; proxyNameOf: (itemIndex: number) => string } | { output: INodeExecutionData[] } {
+	read: (ctx: IExecuteFunctions, itemCount: number) => O,
+	refuse: (ctx: IExecuteFunctions, options: O) => Error | undefined,
+):
+	| { run: ReturnType<typeof itemResults>; options: O; proxyNameOf: (itemIndex: number) => string }
+	| { output: INodeExecutionData[] } {
+	const run = itemResults(ctx, items.length);
 	try {
-		const options = read();
-		const refusal = refuse(options);
+		const options = read(ctx, items.length);
+		const refusal = refuse(ctx, options);
 		if (refusal) return { output: run.failAll(refusal) };
-		return { options, proxyNameOf: proxyNameReader(ctx, items) };
+		return { run, options, proxyNameOf: proxyNameReader(ctx, items) };
 	} catch (error) {
 		return { output: run.failAll(error) };
 	}

@@ -1,7 +1,8 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { ProxyRecord, StockEntry } from '../transport';
 import { hoursUntil } from './time';
+import { switchOption } from './validation';
 
 /** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
 export const SIMPLE_PROXY_FIELDS = [
@@ -19,6 +20,18 @@ export const SIMPLE_PROXY_FIELDS = [
 	'username',
 	'auto_renew',
 ] as const;
+
+/**
+ * Whether the Options ask for the proxy's password (Include Password): off unless set, and an
+ * expression that resolves to anything but true or false is refused, never read as a yes.
+ */
+export function includePasswordOf(
+	node: INode,
+	itemIndex: number | undefined,
+	options: IDataObject,
+): boolean {
+	return switchOption(node, itemIndex, options, 'includePassword', 'Include Password');
+}
 
 /**
  * One proxy as an output item. The password leaves the node only when asked for; the simplified

@@ -11,7 +11,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS } from '../transport';
 import { limitOption } from './agent';
 import { DEFAULT_BATCH_SIZE, SENT_ONCE_TIMEOUT_SECONDS } from './descriptions';
-import { isSet, parseBoolean, parseTimeoutSeconds, parseWholeNumber, shown } from './validation';
+import {
+	isSet,
+	parseHours,
+	parseTimeoutSeconds,
+	parseWholeNumber,
+	shown,
+	switchOption,
+} from './validation';
 
 function hasExpression(raw: unknown): boolean {
 	if (typeof raw === 'string') return raw.startsWith('=');
@@ -111,6 +118,17 @@ export interface RunOptions {
 	wait: boolean;
 	/** Wait Timeout, in milliseconds. */
 	waitMs: number;
+	/** How many proxies a device command is sent to at the same time. */
+	concurrency: number;
+	waitUntilAllowed: boolean;
+	/** Max Wait, in milliseconds. */
+	maxWaitMs: number;
+	/** A switch of the operation's own, read as its declaration names it; off when not set. */
+	flag(name: string): boolean;
+	/** A whole-number option of the operation's own, within its declaration's bounds, or its default. */
+	whole(name: string): number;
+	/** A number of hours of the operation's own (e.g. a window): undefined when not set. */
+	hours(name: string): number | undefined;
 }
 
 /** The declaration of option `name` in the operation's Options collection. */
@@ -119,31 +137,53 @@ function declared(properties: INodeProperties[], name: string): INodeProperties 
 	return (collection?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
 }
 
+/** The fix a refused whole-number option suggests; the others say "Enter a whole number from…". */
+const WHOLE_HINTS: Record<string, (example: number) => string> = {
+	batchSize: (example) => `Enter how many proxies to send per request, e.g. ${example}.`,
+	waitTimeoutSeconds: (example) => `Enter how many seconds to wait, e.g. ${example}.`,
+};
+
 /** A whole-number option, within the bounds and with the default of its declaration. */
 function wholeOption(
 	ctx: IExecuteFunctions,
 	options: IDataObject,
 	property: INodeProperties | undefined,
-	hint: (example: number) => string,
 	fallback: number,
 ): number {
 	const example = typeof property?.default === 'number' ? property.default : fallback;
 	if (property === undefined || !isSet(options, property.name)) return example;
 	const bounds = property.typeOptions ?? {};
+	const range = {
+		min: Number(bounds.minValue ?? 0),
+		max: Number(bounds.maxValue ?? Number.MAX_SAFE_INTEGER),
+	};
+	const hint =
+		WHOLE_HINTS[property.name]?.(example) ??
+		`Enter a whole number from ${range.min} to ${range.max}, e.g. ${example}.`;
 	return parseWholeNumber(
 		ctx.getNode(),
 		undefined,
 		options[property.name],
 		property.displayName,
-		{ min: Number(bounds.minValue ?? 0), max: Number(bounds.maxValue ?? Number.MAX_SAFE_INTEGER) },
-		hint(example),
+		range,
+		hint,
 	);
 }
 
-function booleanOption(ctx: IExecuteFunctions, options: IDataObject, name: string, label: string) {
-	return isSet(options, name)
-		? parseBoolean(ctx.getNode(), undefined, options[name], label)
-		: false;
+/** A switch, off unless set; named in a refusal as its declaration names it. */
+function flagOption(
+	ctx: IExecuteFunctions,
+	options: IDataObject,
+	properties: INodeProperties[],
+	name: string,
+): boolean {
+	return switchOption(
+		ctx.getNode(),
+		undefined,
+		options,
+		name,
+		labelOf(properties, 'options', name),
+	);
 }
 
 /** The run's options (see `RunOptions`), the same for every item: a refusal names no item. */
@@ -160,29 +200,28 @@ export function readRunOptions(
 		options,
 		typeof timeout === 'number' ? timeout : SENT_ONCE_TIMEOUT_SECONDS,
 	);
+	const flag = (name: string) => flagOption(ctx, options, properties, name);
+	const whole = (name: string, neutral = 0) =>
+		wholeOption(ctx, options, declared(properties, name), neutral);
 	return {
 		raw: options,
-		dryRun: booleanOption(ctx, options, 'dryRun', 'Dry Run'),
+		dryRun: flag('dryRun'),
 		// As an AI agent's tool, a limit the agent filled in counts as none.
 		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
 		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
-		batchSize: wholeOption(
-			ctx,
-			options,
-			declared(properties, 'batchSize'),
-			(example) => `Enter how many proxies to send per request, e.g. ${example}.`,
-			DEFAULT_BATCH_SIZE,
-		),
+		batchSize: whole('batchSize', DEFAULT_BATCH_SIZE),
 		timeoutMs,
 		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
-		wait: booleanOption(ctx, options, 'waitForNewProxies', 'Wait for New Proxies'),
-		waitMs:
-			wholeOption(
-				ctx,
-				options,
-				declared(properties, 'waitTimeoutSeconds'),
-				(example) => `Enter how many seconds to wait, e.g. ${example}.`,
-				0,
-			) * 1000,
+		wait: flag('waitForNewProxies'),
+		waitMs: whole('waitTimeoutSeconds') * 1000,
+		concurrency: whole('concurrency', 1),
+		waitUntilAllowed: flag('waitUntilAllowed'),
+		maxWaitMs: whole('maxWaitSeconds') * 1000,
+		flag,
+		whole,
+		hours: (name) =>
+			isSet(options, name)
+				? parseHours(ctx.getNode(), undefined, options[name], labelOf(properties, 'options', name))
+				: undefined,
 	};
 }

@@ -159,17 +159,14 @@ export function parseHours(
 
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
 export function parseLimit(node: INode, itemIndex: number, value: unknown): number {
-	const number = wholeNumberFrom(value);
-	if (!Number.isInteger(number) || number < 1) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			'Limit',
-			`must be a whole number of 1 or more, but it is ${shown(value)}`,
-			'Enter how many results to return at most, e.g. 50, or turn on Return All.',
-		);
-	}
-	return number;
+	return parseWholeNumber(
+		node,
+		itemIndex,
+		value,
+		'Limit',
+		{ min: 1 },
+		'Enter how many results to return at most, e.g. 50, or turn on Return All.',
+	);
 }
 
 /** The longest Timeout (Seconds) accepted: ten minutes. */
@@ -224,26 +221,73 @@ export function parseBoolean(
 	);
 }
 
-/** A whole number from `min` to `max` (a string of digits from an expression too). */
+/**
+ * A whole number from `min` to `max`, or of `min` or more without a `max` (a string of digits from
+ * an expression too).
+ */
 export function parseWholeNumber(
 	node: INode,
 	itemIndex: number | undefined,
 	value: unknown,
 	field: string,
-	range: { min: number; max: number },
+	range: { min: number; max?: number },
 	fix: string,
 ): number {
 	const number = wholeNumberFrom(value);
-	if (!Number.isInteger(number) || number < range.min || number > range.max) {
+	const max = range.max ?? Number.MAX_SAFE_INTEGER;
+	if (!Number.isInteger(number) || number < range.min || number > max) {
+		const bounds =
+			range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
 		throw invalidParameter(
 			node,
 			itemIndex,
 			field,
-			`must be a whole number from ${range.min} to ${range.max}, but it is ${shown(value)}`,
+			`must be a whole number ${bounds}, but it is ${shown(value)}`,
 			fix,
 		);
 	}
 	return number;
+}
+
+/**
+ * One of a list of values (an options parameter, or an expression that must resolve to one).
+ * `what` names the list in the message, e.g. "the events in the list".
+ */
+export function parseChoice<T extends string>(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+	choices: readonly T[],
+	what: string,
+	fix: string,
+): T {
+	if (typeof value === 'string' && (choices as readonly string[]).includes(value))
+		return value as T;
+	throw invalidParameter(
+		node,
+		itemIndex,
+		field,
+		`must be one of ${what}, but it is ${shown(value)}`,
+		fix,
+	);
+}
+
+/**
+ * A switch of a collection (Options, Filters): `fallback` when it is not set, else read as
+ * `parseBoolean` does, so an expression that resolves to anything but true or false is refused.
+ */
+export function switchOption(
+	node: INode,
+	itemIndex: number | undefined,
+	collection: IDataObject,
+	name: string,
+	field: string,
+	fallback = false,
+): boolean {
+	return isSet(collection, name)
+		? parseBoolean(node, itemIndex, collection[name], field)
+		: fallback;
 }
 
 /** A positive amount of money, e.g. for Maximum Total Cost. */
@@ -252,6 +296,7 @@ export function parseAmount(
 	itemIndex: number | undefined,
 	value: unknown,
 	field: string,
+	fix = 'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
 ): number {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number < 0) {
@@ -260,7 +305,7 @@ export function parseAmount(
 			itemIndex,
 			field,
 			`must be an amount of 0 or more, but it is ${shown(value)}`,
-			'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
+			fix,
 		);
 	}
 	return number;

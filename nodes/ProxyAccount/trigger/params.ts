@@ -2,6 +2,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { ProxyFilters } from '../helpers/filters';
 import { readProxyFilters } from '../helpers/filters';
+import { includePasswordOf } from '../helpers/output';
+import { switchOption } from '../helpers/validation';
 
 /*
  * The parameter readers the events share. Each event reads and checks its own parameters in its
@@ -31,8 +33,9 @@ export function proxyFilters(ctx: IPollFunctions): ProxyFilters {
 /** The Options of the events that output a proxy record (Simplify, Include Password). */
 export function outputOptions(ctx: IPollFunctions): OutputOptions {
 	const options = collection(ctx, 'options');
+	const node = ctx.getNode();
 	return {
-		simplify: options.simplify !== false,
-		includePassword: options.includePassword === true,
+		simplify: switchOption(node, undefined, options, 'simplify', 'Simplify', true),
+		includePassword: includePasswordOf(node, undefined, options),
 	};
 }

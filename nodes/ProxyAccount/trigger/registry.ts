@@ -5,7 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { invalidParameter, shown } from '../helpers/validation';
+import { parseChoice } from '../helpers/validation';
 import type { CallOptions } from '../transport';
 import type { Detection, StoredState } from './state';
 import { sameJson } from './state';
@@ -159,16 +159,16 @@ export function triggerDescription(trigger: TriggerEvents): string {
 
 /** The event the node is set to, or a clear error naming the Event field. */
 export function chosenEvent(ctx: IPollFunctions, trigger: TriggerEvents): AnyTriggerEvent {
-	const value = ctx.getNodeParameter('event', trigger.defaultEvent) as string;
-	const module = trigger.events.find((candidate) => candidate.event.value === value);
-	if (module) return module;
-	throw invalidParameter(
+	const value = parseChoice(
 		ctx.getNode(),
 		undefined,
+		ctx.getNodeParameter('event', trigger.defaultEvent),
 		'Event',
-		`must be one of the events in the list, but it is ${shown(value)}`,
+		trigger.events.map((candidate) => candidate.event.value),
+		'the events in the list',
 		'Open the node and pick an event from the list.',
 	);
+	return trigger.events.find((candidate) => candidate.event.value === value) as AnyTriggerEvent;
 }
 
 /** The stored state of `event`, or null (first poll, another event, damaged data, unknown event). */

@@ -52,6 +52,15 @@ describe('Proxy > Set Authentication: username and password', () => {
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 
+	it('an Include Password that is not true or false is refused before the change is sent', async () => {
+		const name = names()[7];
+		const before = record(name).password;
+		const result = await run(auth({ password: 'Another-Pass-42', options: { includePassword: '={{ "yes" }}' } }), [{ name }]);
+		expect(result.error?.message).toBe('Include Password must be true or false, but it is \u201cyes\u201d [item 0]');
+		expect(apiRequests(sim)).toHaveLength(0);
+		expect(record(name).password).toBe(before);
+	});
+
 	it('a service error that repeats the password does not show it; a timeout is sent once', async () => {
 		sim.injectFault({ route: 'PATCH /v1/proxies/auth/basic/:name', kind: 'okFalse', status: 422, message: 'password Repeated-Secret-9 is too weak' });
 		const refused = await run(auth({ password: 'Repeated-Secret-9' }), [{ name: names()[8] }]);

@@ -30,7 +30,7 @@ import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { readRunOptions } from '../../helpers/runOptions';
 import { walletFloorRefusal } from '../../helpers/wallet';
-import { isSet, parseBoolean, parseName } from '../../helpers/validation';
+import { parseBoolean, parseName } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -129,12 +129,9 @@ interface Move {
 }
 
 function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
-	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
+	const { timeoutMs, waitMs, floor, flag } = readRunOptions(ctx, itemCount, properties);
 	// As an AI agent's tool, only the builder can allow it: a value the agent fills in does not count.
-	const allowed = isSet(raw, 'allowAsTool')
-		? parseBoolean(ctx.getNode(), undefined, raw.allowAsTool, 'Allow as AI Tool')
-		: undefined;
-	const allowAsTool = builderLimit(ctx, 'options.allowAsTool', allowed) === true;
+	const allowAsTool = builderLimit(ctx, 'options.allowAsTool', flag('allowAsTool')) === true;
 	return { timeoutMs, waitMs, allowAsTool, floor };
 }
 
@@ -238,11 +235,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	const read = () => readOptions(this, items.length);
-	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	const opened = openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
-	const { options, proxyNameOf } = opened;
+	const { run, options, proxyNameOf } = opened;
 	// What a move costs is not published: the wallet must hold the floor before any move is sent.
 	if (options.floor !== undefined) {
 		const low = await walletFloorRefusal(this, options.floor, 0, {

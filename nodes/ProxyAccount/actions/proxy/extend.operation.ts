@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isSet, parseHours, parseInterval } from '../../helpers/validation';
+import { parseInterval } from '../../helpers/validation';
 import type { AllocateLine } from '../../transport';
 import { allocateTime, listProxies, requestErrorFacts } from '../../transport';
 import {
@@ -132,13 +132,7 @@ type Repeats = Repeat[];
  */
 function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
-	const window = options.raw.onlyIfExpiringWithinHours;
-	return {
-		...options,
-		window: isSet(options.raw, 'onlyIfExpiringWithinHours')
-			? parseHours(ctx.getNode(), undefined, window, 'Only If Expiring Within (Hours)')
-			: undefined,
-	};
+	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
 }
 
 /**
@@ -150,11 +144,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	const read = () => readOptions(this, items.length);
-	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	const opened = openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
-	const { options, proxyNameOf } = opened;
+	const { run, options, proxyNameOf } = opened;
 	const { unique, repeats } = group(this, collect(this, items.length, proxyNameOf, run), run);
 	const finish = () => run.finishRepeats(repeats);
 	if (unique.length === 0) return finish();

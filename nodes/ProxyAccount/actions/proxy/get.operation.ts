@@ -14,7 +14,7 @@ import {
 	simplifyField,
 } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/itemLoop';
-import { paired, proxyOutput } from '../../helpers/output';
+import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { parseTimeoutSeconds } from '../../helpers/validation';
 import { getProxy } from '../../transport';
 import { proxyNameReader } from '../../helpers/proxySource';
@@ -44,12 +44,13 @@ export async function execute(
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+		const includePassword = includePasswordOf(this.getNode(), i, options);
 		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
 		return [
 			paired(
 				proxyOutput(proxy, {
 					simplify,
-					includePassword: options.includePassword === true,
+					includePassword,
 					now: serverTime,
 				}),
 				i,

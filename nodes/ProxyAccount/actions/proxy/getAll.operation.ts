@@ -19,10 +19,10 @@ import {
 	stateFilter,
 } from '../../helpers/descriptions';
 import { forEachItem, once } from '../../helpers/itemLoop';
-import { matchesProxyFilters, readProxyFilters } from '../../helpers/filters';
-import { paired, proxyOutput } from '../../helpers/output';
+import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
+import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import { isSet, parseHours, parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -101,10 +101,9 @@ export async function execute(
 		const sort = this.getNodeParameter('sort', i, 'none') as string;
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const window = isSet(filters, 'expiringWithinHours')
-			? parseHours(this.getNode(), i, filters.expiringWithinHours, 'Expiring Within (Hours)')
-			: undefined;
+		const window = readExpiringWithin(this.getNode(), i, filters);
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+		const includePassword = includePasswordOf(this.getNode(), i, options);
 
 		const { proxies, serverTime } = await load();
 		const place = readProxyFilters(filters);
@@ -129,7 +128,6 @@ export async function execute(
 				.map(({ proxy }) => proxy);
 		}
 		if (selected.length > limit) selected = selected.slice(0, limit);
-		const includePassword = options.includePassword === true;
 		return selected.map((proxy) =>
 			paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
 		);

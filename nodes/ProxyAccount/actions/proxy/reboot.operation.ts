@@ -1,13 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { proxyLocator, runWideOptionsCollection } from '../../helpers/descriptions';
-import { runDeviceCommand } from '../../helpers/deviceCommand';
 import {
 	concurrencyOption,
-	readDeviceOptions,
+	proxyLocator,
+	runWideOptionsCollection,
 	waitUntilAllowedOptions,
-} from '../../helpers/deviceCommandOptions';
+} from '../../helpers/descriptions';
+import type { DeviceOptions } from '../../helpers/deviceCommand';
+import { runDeviceCommand } from '../../helpers/deviceCommand';
 import { itemResults } from '../../helpers/itemLoop';
+import { readRunOptions } from '../../helpers/runOptions';
 import { rebootProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -29,9 +31,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	let options: ReturnType<typeof readDeviceOptions>;
+	let options: DeviceOptions;
 	try {
-		options = readDeviceOptions(this, properties);
+		options = { ...readRunOptions(this, items.length, properties), confirmMs: 0 };
 	} catch (error) {
 		return itemResults(this, items.length).failAll(error);
 	}

@@ -256,11 +256,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	const read = () => readOptions(this, items.length);
-	const opened = openRun(this, items, run, read, (options) => guards(this, options));
+	const opened = openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
-	const { options, proxyNameOf } = opened;
+	const { run, options, proxyNameOf } = opened;
 	const { first, repeats } = collect(items.length, proxyNameOf, run);
 	const finish = () => run.finishRepeats(repeats);
 	if (first.size === 0) return finish();

@@ -1,15 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { proxyLocator, runWideOptionsCollection } from '../../helpers/descriptions';
-import { runDeviceCommand } from '../../helpers/deviceCommand';
 import {
 	concurrencyOption,
-	readDeviceOptions,
+	proxyLocator,
+	runWideOptionsCollection,
 	waitUntilAllowedOptions,
-} from '../../helpers/deviceCommandOptions';
+} from '../../helpers/descriptions';
+import type { DeviceOptions } from '../../helpers/deviceCommand';
+import { runDeviceCommand } from '../../helpers/deviceCommand';
 import { itemResults } from '../../helpers/itemLoop';
-import { isSet, MAX_TIMEOUT_SECONDS, parseBoolean } from '../../helpers/validation';
+import { readRunOptions } from '../../helpers/runOptions';
+import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
 import { readCredential, rotateIp, rotateIpWithLink } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -59,19 +61,15 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	let options: ReturnType<typeof readDeviceOptions>;
+	let options: DeviceOptions;
 	let limitedKey: string | undefined;
 	let limitedOnly = false;
 	try {
-		options = readDeviceOptions(this, properties, {
-			option: 'waitForNewIp',
-			label: 'Wait for New IP',
-			timeoutOption: 'newIpTimeoutSeconds',
-		});
-		const useLink = isSet(options.raw, 'useRotationLink')
-			? parseBoolean(node, undefined, options.raw.useRotationLink, 'Use Rotation Link')
-			: false;
-		if (useLink) {
+		const run = readRunOptions(this, items.length, properties);
+		// Wait for New IP reads the proxy again, within New IP Timeout.
+		const confirmMs = run.flag('waitForNewIp') ? run.whole('newIpTimeoutSeconds') * 1000 : 0;
+		options = { ...run, confirmMs };
+		if (run.flag('useRotationLink')) {
 			const keys = await readCredential(this);
 			if (keys.limitedKey === '') {
 				throw new NodeOperationError(node, 'Use Rotation Link needs a Limited API Key', {

@@ -14,7 +14,7 @@ import {
 } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
-import { paired } from '../../helpers/output';
+import { includePasswordOf, paired } from '../../helpers/output';
 import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';
 import { proxyNameReader } from '../../helpers/proxySource';
@@ -167,6 +167,7 @@ export async function execute(
 		const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+		const includePassword = includePasswordOf(node, i, options);
 		if (method === 'ipWhitelist') {
 			const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
 			const { result, message } = await setWhitelist(this, name, entries, {
@@ -204,7 +205,7 @@ export async function execute(
 		delete json.password;
 		json.username_generated = username === null;
 		json.password_generated = password === null;
-		if (options.includePassword === true) json.password = result.password;
+		if (includePassword) json.password = result.password;
 		if (message !== undefined) json.message = message;
 		return [paired(json, i)];
 	});

@@ -18,7 +18,7 @@ import {
 import { forEachItem, once } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, stockOutput } from '../../helpers/output';
-import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import { parseLimit, parseTimeoutSeconds, switchOption } from '../../helpers/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -65,6 +65,13 @@ export async function execute(
 		const limit = returnAll
 			? Infinity
 			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+		const onlyAvailable = switchOption(
+			this.getNode(),
+			i,
+			filters,
+			'onlyAvailable',
+			'Only Available',
+		);
 		const place = readPlaceFilters(filters);
 		const { entries } = await load();
 		const out: INodeExecutionData[] = [];
@@ -75,8 +82,7 @@ export async function execute(
 			const matchedKeys = Object.keys(entry.carriers).filter((key) => carrierPasses(place, key));
 			if (filtered && matchedKeys.length === 0) continue;
 			const relevant = matchedKeys.map((key) => entry.carriers[key]);
-			if (filters.onlyAvailable === true && !(entry.open && relevant.some((count) => count > 0)))
-				continue;
+			if (onlyAvailable && !(entry.open && relevant.some((count) => count > 0))) continue;
 			out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
 		}
 		return out;

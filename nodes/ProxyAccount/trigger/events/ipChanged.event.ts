@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/filters';
+import { parseBoolean } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import type { OutputOptions, ProxyFilters } from '../params';
 import { outputOptions, proxyFilters } from '../params';
@@ -54,7 +55,12 @@ export const properties: INodeProperties[] = [
 export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
 	return {
 		event: 'ipChanged',
-		onlyAutoRotating: ctx.getNodeParameter('onlyAutoRotating', true) !== false,
+		onlyAutoRotating: parseBoolean(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('onlyAutoRotating', true),
+			'Only Auto-Rotating Proxies',
+		),
 		filters: proxyFilters(ctx),
 		output: outputOptions(ctx),
 	};

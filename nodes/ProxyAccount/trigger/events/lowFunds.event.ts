@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { invalidParameter, numberFrom, shown } from '../../helpers/validation';
+import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/validation';
 import type { CallOptions, FundsData } from '../../transport';
 import { getFunds } from '../../transport';
 import type { TriggerEventModule } from '../registry';
@@ -104,18 +104,19 @@ export function detectLowFunds(
 /** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
 export function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
 	const node = ctx.getNode();
-	const raw = ctx.getNodeParameter('fundsThreshold', 0);
-	const amount = numberFrom(raw);
-	if (!Number.isFinite(amount) || amount < 0) {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Threshold',
-			`must be an amount of 0 or more, but it is ${shown(raw)}`,
-			'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
-		);
-	}
-	const belowUpcomingRenewals = ctx.getNodeParameter('belowUpcomingRenewals', false) === true;
+	const amount = parseAmount(
+		node,
+		undefined,
+		ctx.getNodeParameter('fundsThreshold', 0),
+		'Threshold',
+		'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
+	);
+	const belowUpcomingRenewals = parseBoolean(
+		node,
+		undefined,
+		ctx.getNodeParameter('belowUpcomingRenewals', false),
+		'Below Upcoming Renewals',
+	);
 	if (amount === 0 && !belowUpcomingRenewals) {
 		throw invalidParameter(
 			node,

@@ -1,11 +1,11 @@
-import type { IDataObject, INodeProperties, INode, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { carrierDisplayName } from '../../helpers/carriers';
 import { carrierFilter, cityFilter, stateFilter } from '../../helpers/descriptions';
 import type { PlaceFilters } from '../../helpers/filters';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { stockOutput } from '../../helpers/output';
-import { invalidParameter, numberFrom, shown } from '../../helpers/validation';
+import { parseChoice, parseWholeNumber } from '../../helpers/validation';
 import type { CallOptions, StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
@@ -104,35 +104,29 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export function parseThreshold(node: INode, value: unknown): number {
-	const number = numberFrom(value);
-	if (!Number.isInteger(number) || number < 1) {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Threshold',
-			`must be a whole number of 1 or more, but it is ${shown(value)}`,
-			'Enter the count a carrier must reach in a city, e.g. 5.',
-		);
-	}
-	return number;
-}
-
 /** Reads and checks the Stock Changed parameters. */
 export function readStockParameters(ctx: IPollFunctions): StockParams {
 	const node = ctx.getNode();
-	const change = ctx.getNodeParameter('stockChange', 'becameAvailable') as StockChange;
-	if (!STOCK_CHANGES.includes(change)) {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Stock Change',
-			`must be one of the options in the list, but it is ${shown(change)}`,
-			'Open the node and pick a stock change from the list.',
-		);
-	}
+	const change = parseChoice(
+		node,
+		undefined,
+		ctx.getNodeParameter('stockChange', 'becameAvailable'),
+		'Stock Change',
+		STOCK_CHANGES,
+		'the options in the list',
+		'Open the node and pick a stock change from the list.',
+	);
 	const threshold =
-		change === 'reachedThreshold' ? parseThreshold(node, ctx.getNodeParameter('threshold', 5)) : 1;
+		change === 'reachedThreshold'
+			? parseWholeNumber(
+					node,
+					undefined,
+					ctx.getNodeParameter('threshold', 5),
+					'Threshold',
+					{ min: 1 },
+					'Enter the count a carrier must reach in a city, e.g. 5.',
+				)
+			: 1;
 	const filters = collection(ctx, 'stockFilters');
 	return { event: 'stockChanged', change, threshold, filters: readPlaceFilters(filters) };
 }

@@ -196,80 +196,116 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
 	}));
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	// Both hold for the whole run: an expression that gives items different values is refused.
-	let simplify: boolean;
-	let combine: boolean;
+/**
+ * Simplify and Combine All Items Into One Quote, which hold for the whole run: an expression that
+ * gives items different values is refused (every item carries the refusal, or the node stops).
+ */
+function readMode(
+	ctx: IExecuteFunctions,
+	count: number,
+): { simplify: boolean; combine: boolean } | { output: INodeExecutionData[] } {
 	try {
-		simplify = runWideParameter(this, items.length, properties, 'simplify', true) as boolean;
-		combine = runWideParameter(this, items.length, properties, 'combineItems', false) as boolean;
+		return {
+			simplify: runWideParameter(ctx, count, properties, 'simplify', true) as boolean,
+			combine: runWideParameter(ctx, count, properties, 'combineItems', false) as boolean,
+		};
 	} catch (error) {
-		const refusal = asNodeError(this, error);
-		if (!this.continueOnFail()) throw refusal;
-		return items.map((_, i) => errorItem(refusal, i));
+		const refusal = asNodeError(ctx, error);
+		if (!ctx.continueOnFail()) throw refusal;
+		return { output: Array.from({ length: count }, (_, i) => errorItem(refusal, i)) };
 	}
-	if (!combine) {
-		return await forEachItem(this, items, async (i) => {
-			const lines = readLines(this, i);
-			const timeoutMs = timeoutOf(this, i);
-			let quote: QuoteData;
-			try {
-				({ quote } = await quotePrices(this, lines, { itemIndex: i, timeoutMs }));
-			} catch (error) {
-				throw asNodeError(
-					this,
-					explainRefusal(
-						this,
-						error,
-						lines,
-						lines.map(() => i),
-					),
-					i,
-				);
-			}
-			if (!simplify) return [{ json: quote as IDataObject, pairedItem: { item: i } }];
-			return simplifyQuote(lines, quote).map((json) => ({ json, pairedItem: { item: i } }));
-		});
-	}
+}
 
-	// One quote for all items: every item's lines are checked before the single request.
+/**
+ * One quote request for `lines` (`owners[n]` is the item of line n): a refusal of the service is
+ * explained by the lines it names. The timeout is the first owner's.
+ */
+async function requestQuote(
+	ctx: IExecuteFunctions,
+	lines: QuoteLine[],
+	owners: number[],
+): Promise<QuoteData> {
+	const timeoutMs = timeoutOf(ctx, owners[0]);
+	try {
+		return (await quotePrices(ctx, lines, { itemIndex: owners[0], timeoutMs })).quote;
+	} catch (error) {
+		throw asNodeError(ctx, explainRefusal(ctx, error, lines, owners), owners[0]);
+	}
+}
+
+/** The output of a quote: as returned, paired with `pairedItem`, or one item per line (Simplify). */
+function quoteItems(
+	lines: QuoteLine[],
+	owners: number[],
+	quote: QuoteData,
+	simplify: boolean,
+	pairedItem: IPairedItemData | IPairedItemData[],
+): INodeExecutionData[] {
+	if (!simplify) return [{ json: quote as IDataObject, pairedItem }];
+	return simplifyQuote(lines, quote).map((json, n) => ({ json, pairedItem: { item: owners[n] } }));
+}
+
+/** One quote per input item. */
+async function quoteEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	simplify: boolean,
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(ctx, items, async (i) => {
+		const lines = readLines(ctx, i);
+		const owners = lines.map(() => i);
+		const quote = await requestQuote(ctx, lines, owners);
+		return quoteItems(lines, owners, quote, simplify, { item: i });
+	});
+}
+
+/**
+ * One quote for all items: every item's lines are checked before the single request; an item whose
+ * lines are bad fails alone, and a failed quote fails every item whose lines were in it.
+ */
+async function quoteAllItems(
+	ctx: IExecuteFunctions,
+	count: number,
+	simplify: boolean,
+): Promise<INodeExecutionData[]> {
 	const lines: QuoteLine[] = [];
 	const owners: number[] = [];
 	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
+	const failed = (error: unknown, items: number[]) => {
+		const nodeError = asNodeError(ctx, error, items[0]);
+		if (!ctx.continueOnFail()) throw nodeError;
+		for (const item of items) out.push(errorItem(nodeError, item));
+	};
+	for (let i = 0; i < count; i++) {
 		try {
-			for (const line of readLines(this, i)) {
+			for (const line of readLines(ctx, i)) {
 				lines.push(line);
 				owners.push(i);
 			}
 		} catch (error) {
-			const nodeError = asNodeError(this, error, i);
-			if (!this.continueOnFail()) throw nodeError;
-			out.push(errorItem(nodeError, i));
+			failed(error, [i]);
 		}
 	}
 	if (lines.length === 0) return out;
-	const pairedItem: IPairedItemData[] = [...new Set(owners)].map((item) => ({ item }));
+	const quoted = [...new Set(owners)];
 	try {
-		const { quote } = await quotePrices(this, lines, {
-			itemIndex: owners[0],
-			timeoutMs: timeoutOf(this, owners[0]),
-		});
-		if (!simplify) {
-			out.push({ json: quote as IDataObject, pairedItem });
-		} else {
-			simplifyQuote(lines, quote).forEach((json, n) =>
-				out.push({ json, pairedItem: { item: owners[n] } }),
-			);
-		}
+		const quote = await requestQuote(ctx, lines, owners);
+		const pairedItem = quoted.map((item) => ({ item }));
+		out.push(...quoteItems(lines, owners, quote, simplify, pairedItem));
 	} catch (error) {
-		const nodeError = asNodeError(this, explainRefusal(this, error, lines, owners), owners[0]);
-		if (!this.continueOnFail()) throw nodeError;
-		// Every item whose lines were in the quote failed with it, each on its own error item.
-		for (const { item } of pairedItem) out.push(errorItem(nodeError, item));
+		failed(error, quoted);
 	}
 	return out;
+}
+
+/** Price > Quote: the run's mode, then one quote per item or one for all of them. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const mode = readMode(this, items.length);
+	if ('output' in mode) return mode.output;
+	return mode.combine
+		? await quoteAllItems(this, items.length, mode.simplify)
+		: await quoteEachItem(this, items, mode.simplify);
 }

@@ -39,3 +39,17 @@ export function outputOptions(ctx: IPollFunctions): OutputOptions {
 		includePassword: includePasswordOf(node, undefined, options),
 	};
 }
+
+/** The parameters of an event that outputs proxy records: its Filters and its Options, besides its own. */
+export interface ProxyEventParams<E extends string> {
+	event: E;
+	filters: ProxyFilters;
+	output: OutputOptions;
+}
+
+/** The Filters and the Options of an event that outputs proxy records. */
+export function proxyEventParameters(
+	ctx: IPollFunctions,
+): Pick<ProxyEventParams<string>, 'filters' | 'output'> {
+	return { filters: proxyFilters(ctx), output: outputOptions(ctx) };
+}

@@ -182,25 +182,36 @@ export function withGrace<S extends StoredState, T>(grace: Grace<T>, build: () =
 }
 
 /**
- * The next state of an event that keeps one map (key => value), listed entries first (`next`), then
- * the stored entries of `stored` missing from this poll (`listed` are the keys listed) while their
- * grace period lasts.
+ * The stored state of an event that keeps one map in its field `K` (proxy name or city key =>
+ * value), with the marks of its entries missing from the latest list (left out when none).
  */
-export function nextMapState<S extends StoredState, T>(
-	previous: (S & { gone?: MissingMarks }) | null,
-	stored: Record<string, T> | undefined,
+export type MapState<E extends string, K extends string, T = string> = StoredState & {
+	event: E;
+} & { [field in K]: Record<string, T> };
+
+/**
+ * The next state of an event that keeps one map (its field `field`): listed entries first (`next`),
+ * then the stored entries missing from this poll (`listed` are the keys listed) while their grace
+ * period lasts.
+ */
+export function nextMapState<E extends string, K extends string, T>(
+	previous: MapState<E, K, T> | null,
+	event: E,
+	field: K,
 	listed: ReadonlySet<string>,
 	now: number,
 	next: Array<[string, T]>,
-	build: (map: Record<string, T>) => S,
-): S {
+): MapState<E, K, T> {
 	const grace: Grace<T> = {
-		missing: previous ? missingFrom(stored, listed) : [],
+		missing: previous ? missingFrom(previous[field], listed) : [],
 		marks: previous?.gone,
 		now,
 		keep: (key, value) => next.push([key, value]),
 	};
-	return withGrace(grace, () => build(Object.fromEntries(next)));
+	return withGrace(
+		grace,
+		() => ({ v: STATE_VERSION, event, [field]: Object.fromEntries(next) }) as MapState<E, K, T>,
+	);
 }
 
 /**

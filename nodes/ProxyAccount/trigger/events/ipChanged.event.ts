@@ -3,8 +3,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { matchesProxyFilters } from '../../helpers/filters';
 import { parseBoolean } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
-import type { OutputOptions, ProxyFilters } from '../params';
-import { outputOptions, proxyFilters } from '../params';
+import type { OutputOptions, ProxyEventParams } from '../params';
+import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	compare,
@@ -18,25 +18,16 @@ import {
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks } from '../state';
-import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
+import type { Detection, MapState } from '../state';
+import { loadStringMapState, nextMapState } from '../state';
 
-export interface IpChangedParams {
-	event: 'ipChanged';
+export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
 	onlyAutoRotating: boolean;
-	filters: ProxyFilters;
-	output: OutputOptions;
 }
 
-export interface IpState {
-	v: typeof STATE_VERSION;
-	event: 'ipChanged';
-	/** Proxy name => its last `last_ip_change`. */
-	ips: Record<string, string>;
-	/** Marks of the proxies in `ips` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+/** Proxy name => its last `last_ip_change`. */
+export type IpState = MapState<'ipChanged', 'ips'>;
 
 export const properties: INodeProperties[] = [
 	{
@@ -61,8 +52,7 @@ export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
 			ctx.getNodeParameter('onlyAutoRotating', true),
 			'Only Auto-Rotating Proxies',
 		),
-		filters: proxyFilters(ctx),
-		output: outputOptions(ctx),
+		...proxyEventParameters(ctx),
 	};
 }
 
@@ -118,11 +108,7 @@ export function detectIpChanges(
 		if (moved && counts(proxy, params))
 			events.push(ipChangedItem(proxy, before, params.output, observation.now));
 	}
-	const nextState = nextMapState(previous, previous?.ips, names, observation.now, next, (ips) => ({
-		v: STATE_VERSION,
-		event: 'ipChanged' as const,
-		ips,
-	}));
+	const nextState = nextMapState(previous, 'ipChanged', 'ips', names, observation.now, next);
 	return { events, nextState };
 }
 

@@ -4,8 +4,8 @@ import { matchesProxyFilters } from '../../helpers/filters';
 import type { ProxyRecord } from '../../transport';
 import type { PaidTime } from '../moves';
 import { pairMoves } from '../moves';
-import type { OutputOptions, ProxyFilters } from '../params';
-import { outputOptions, proxyFilters } from '../params';
+import type { OutputOptions, ProxyEventParams } from '../params';
+import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	compare,
@@ -22,11 +22,7 @@ import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks } from '../state';
 import { isRecord, loadStored, STATE_VERSION, withGrace } from '../state';
 
-export interface NewProxyParams {
-	event: 'newProxy';
-	filters: ProxyFilters;
-	output: OutputOptions;
-}
+export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
 /**
  * A proxy's paid time as New Proxy keeps it, to recognize a move (see moves.ts): its `expires_at`,
@@ -58,7 +54,7 @@ export const properties: INodeProperties[] = [proxyFiltersProperty, outputOption
 
 /** Reads and checks the New Proxy parameters. */
 export function readNewProxyParameters(ctx: IPollFunctions): NewProxyParams {
-	return { event: 'newProxy', filters: proxyFilters(ctx), output: outputOptions(ctx) };
+	return { event: 'newProxy', ...proxyEventParameters(ctx) };
 }
 
 function isPaidTuple(value: unknown): value is PaidTuple {

@@ -4,8 +4,8 @@ import { matchesProxyFilters } from '../../helpers/filters';
 import { expiresWithin, hoursUntil } from '../../helpers/time';
 import { parseHours } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
-import type { OutputOptions, ProxyFilters } from '../params';
-import { outputOptions, proxyFilters } from '../params';
+import type { ProxyEventParams } from '../params';
+import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	compare,
@@ -20,24 +20,15 @@ import {
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks } from '../state';
-import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
+import type { Detection, MapState } from '../state';
+import { loadStringMapState, nextMapState } from '../state';
 
-export interface ExpiringParams {
-	event: 'proxyExpiring';
+export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
-	filters: ProxyFilters;
-	output: OutputOptions;
 }
 
-export interface ExpiringState {
-	v: typeof STATE_VERSION;
-	event: 'proxyExpiring';
-	/** Proxy name => the `expires_at` it was last reported (or, at the baseline, seen) within the window for. */
-	reported: Record<string, string>;
-	/** Marks of the proxies in `reported` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+/** Proxy name => the `expires_at` it was last reported (or, at the baseline, seen) within the window for. */
+export type ExpiringState = MapState<'proxyExpiring', 'reported'>;
 
 export const properties: INodeProperties[] = [
 	{
@@ -68,8 +59,7 @@ export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
 	return {
 		event: 'proxyExpiring',
 		withinHours: parseWithinHours(ctx.getNode(), ctx.getNodeParameter('withinHours', 24)),
-		filters: proxyFilters(ctx),
-		output: outputOptions(ctx),
+		...proxyEventParameters(ctx),
 	};
 }
 
@@ -135,15 +125,11 @@ export function detectExpiring(
 	}
 	const nextState = nextMapState(
 		previous,
-		previous?.reported,
+		'proxyExpiring',
+		'reported',
 		names,
 		observation.now,
 		next,
-		(reported) => ({
-			v: STATE_VERSION,
-			event: 'proxyExpiring' as const,
-			reported,
-		}),
 	);
 	return { events, nextState };
 }

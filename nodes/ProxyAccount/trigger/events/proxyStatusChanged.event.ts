@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { matchesProxyFilters } from '../../helpers/filters';
 import type { ProxyRecord } from '../../transport';
-import type { OutputOptions, ProxyFilters } from '../params';
-import { outputOptions, proxyFilters } from '../params';
+import type { OutputOptions, ProxyEventParams } from '../params';
+import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	listedProxies,
@@ -16,26 +16,17 @@ import {
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks } from '../state';
-import { loadStringMapState, nextMapState, STATE_VERSION } from '../state';
+import type { Detection, MapState } from '../state';
+import { loadStringMapState, nextMapState } from '../state';
 
-export interface StatusParams {
-	event: 'proxyStatusChanged';
+export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
 	fromStatus: string;
 	toStatus: string;
-	filters: ProxyFilters;
-	output: OutputOptions;
 }
 
-export interface StatusState {
-	v: typeof STATE_VERSION;
-	event: 'proxyStatusChanged';
-	/** Proxy name => its last `network_status`. */
-	status: Record<string, string>;
-	/** Marks of the proxies in `status` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+/** Proxy name => its last `network_status`. */
+export type StatusState = MapState<'proxyStatusChanged', 'status'>;
 
 export const properties: INodeProperties[] = [
 	{
@@ -70,8 +61,7 @@ export function readStatusParameters(ctx: IPollFunctions): StatusParams {
 		event: 'proxyStatusChanged',
 		fromStatus: statusText(ctx.getNodeParameter('fromStatus', '')),
 		toStatus: statusText(ctx.getNodeParameter('toStatus', '')),
-		filters: proxyFilters(ctx),
-		output: outputOptions(ctx),
+		...proxyEventParameters(ctx),
 	};
 }
 
@@ -121,15 +111,11 @@ export function detectStatusChanges(
 	}
 	const nextState = nextMapState(
 		previous,
-		previous?.status,
+		'proxyStatusChanged',
+		'status',
 		names,
 		observation.now,
 		next,
-		(status) => ({
-			v: STATE_VERSION,
-			event: 'proxyStatusChanged' as const,
-			status,
-		}),
 	);
 	return { events, nextState };
 }

@@ -10,8 +10,8 @@ import type { CallOptions, StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks, StateFields } from '../state';
-import { isRecord, loadStored, nextMapState, STATE_VERSION } from '../state';
+import type { Detection, MapState, StateFields } from '../state';
+import { isRecord, loadStored, nextMapState } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
@@ -32,14 +32,8 @@ export interface CityState {
 	c: Record<string, number>;
 }
 
-export interface StockState {
-	v: typeof STATE_VERSION;
-	event: 'stockChanged';
-	/** By city key (`city|state`), the cities listed and the cities kept while missing. */
-	stock: Record<string, CityState>;
-	/** Marks of the cities in `stock` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+/** By city key (`city|state`), the cities listed and the cities kept while missing. */
+export type StockState = MapState<'stockChanged', 'stock', CityState>;
 
 export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
 
@@ -280,18 +274,7 @@ export function detectStockChanges(
 				);
 		}
 	}
-	const nextState = nextMapState(
-		previous,
-		previous?.stock,
-		keys,
-		observation.now,
-		next,
-		(stock) => ({
-			v: STATE_VERSION,
-			event: 'stockChanged' as const,
-			stock,
-		}),
-	);
+	const nextState = nextMapState(previous, 'stockChanged', 'stock', keys, observation.now, next);
 	return { events, nextState };
 }
 

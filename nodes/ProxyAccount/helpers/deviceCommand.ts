@@ -138,7 +138,7 @@ async function sendPaced(
  * Allowed is on, else skipped with the time of its last change. A 429 is read as the endpoint's
  * rate limit (the run pauses, the proxy goes again) or as the proxy's own throttle.
  */
-async function sendOnce(
+async function sendWithinThrottle(
 	session: Session,
 	wanted: Wanted,
 	last: number,
@@ -224,7 +224,7 @@ export async function runDeviceCommand(
 		}
 		const lastText = String(record?.[command.field] ?? '');
 		const last = Date.parse(lastText);
-		const sent = await sendOnce(session, w, last, lastText);
+		const sent = await sendWithinThrottle(session, w, last, lastText);
 		if ('failed' in sent) return run.fail(w.item, asNodeError(ctx, sent.failed, w.item));
 		if ('skip' in sent) {
 			return run.set(w.item, {

@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { carrierKey } from './carriers';
 import type { ProxyRecord, StockEntry } from '../transport';
-import { isSet, parseHours } from './validation';
+import { hoursOption } from './validation';
 
 /** Filters on where a proxy or a stock entry is, as both nodes read them. */
 export interface PlaceFilters {
@@ -99,7 +99,5 @@ export function readExpiringWithin(
 	itemIndex: number,
 	filters: IDataObject,
 ): number | undefined {
-	return isSet(filters, 'expiringWithinHours')
-		? parseHours(node, itemIndex, filters.expiringWithinHours, 'Expiring Within (Hours)')
-		: undefined;
+	return hoursOption(node, itemIndex, filters, 'expiringWithinHours', 'Expiring Within (Hours)');
 }

@@ -12,8 +12,8 @@ import { DEFAULT_TIMEOUT_MS } from '../transport';
 import { limitOption } from './agent';
 import { DEFAULT_BATCH_SIZE, SENT_ONCE_TIMEOUT_SECONDS } from './descriptions';
 import {
+	hoursOption,
 	isSet,
-	parseHours,
 	parseTimeoutSeconds,
 	parseWholeNumber,
 	shown,
@@ -44,14 +44,21 @@ function differs(
 	);
 }
 
+/** The declaration of option `name` in the collection `collection` of an operation's properties. */
+function declared(
+	properties: INodeProperties[],
+	name: string,
+	collection = 'options',
+): INodeProperties | undefined {
+	const parent = properties.find((property) => property.name === collection);
+	return (parent?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
+}
+
 /** The display name of a parameter (or of an option inside a collection) in an operation's properties. */
 function labelOf(properties: INodeProperties[], name: string, option?: string): string {
-	const parameter = properties.find((property) => property.name === name);
-	if (option === undefined) return parameter?.displayName ?? name;
-	const inner = (parameter?.options as INodeProperties[] | undefined)?.find(
-		(candidate) => candidate.name === option,
-	);
-	return inner?.displayName ?? option;
+	if (option === undefined)
+		return properties.find((property) => property.name === name)?.displayName ?? name;
+	return declared(properties, option, name)?.displayName ?? option;
 }
 
 /**
@@ -131,12 +138,6 @@ export interface RunOptions {
 	hours(name: string): number | undefined;
 }
 
-/** The declaration of option `name` in the operation's Options collection. */
-function declared(properties: INodeProperties[], name: string): INodeProperties | undefined {
-	const collection = properties.find((property) => property.name === 'options');
-	return (collection?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
-}
-
 /** The fix a refused whole-number option suggests; the others say "Enter a whole number from…". */
 const WHOLE_HINTS: Record<string, (example: number) => string> = {
 	batchSize: (example) => `Enter how many proxies to send per request, e.g. ${example}.`,
@@ -170,22 +171,6 @@ function wholeOption(
 	);
 }
 
-/** A switch, off unless set; named in a refusal as its declaration names it. */
-function flagOption(
-	ctx: IExecuteFunctions,
-	options: IDataObject,
-	properties: INodeProperties[],
-	name: string,
-): boolean {
-	return switchOption(
-		ctx.getNode(),
-		undefined,
-		options,
-		name,
-		labelOf(properties, 'options', name),
-	);
-}
-
 /** The run's options (see `RunOptions`), the same for every item: a refusal names no item. */
 export function readRunOptions(
 	ctx: IExecuteFunctions,
@@ -200,7 +185,9 @@ export function readRunOptions(
 		options,
 		typeof timeout === 'number' ? timeout : SENT_ONCE_TIMEOUT_SECONDS,
 	);
-	const flag = (name: string) => flagOption(ctx, options, properties, name);
+	const node = ctx.getNode();
+	const label = (name: string) => labelOf(properties, 'options', name);
+	const flag = (name: string) => switchOption(node, undefined, options, name, label(name));
 	const whole = (name: string, neutral = 0) =>
 		wholeOption(ctx, options, declared(properties, name), neutral);
 	return {
@@ -219,9 +206,6 @@ export function readRunOptions(
 		maxWaitMs: whole('maxWaitSeconds') * 1000,
 		flag,
 		whole,
-		hours: (name) =>
-			isSet(options, name)
-				? parseHours(ctx.getNode(), undefined, options[name], labelOf(properties, 'options', name))
-				: undefined,
+		hours: (name) => hoursOption(node, undefined, options, name, label(name)),
 	};
 }

@@ -290,6 +290,20 @@ export function switchOption(
 		: fallback;
 }
 
+/**
+ * A number of hours of a collection (Options, Filters), e.g. a window: undefined when it is not set,
+ * else read as `parseHours` does.
+ */
+export function hoursOption(
+	node: INode,
+	itemIndex: number | undefined,
+	collection: IDataObject,
+	name: string,
+	field: string,
+): number | undefined {
+	return isSet(collection, name) ? parseHours(node, itemIndex, collection[name], field) : undefined;
+}
+
 /** A positive amount of money, e.g. for Maximum Total Cost. */
 export function parseAmount(
 	node: INode,

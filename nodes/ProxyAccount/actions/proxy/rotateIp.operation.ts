@@ -65,11 +65,13 @@ export async function execute(
 	let limitedKey: string | undefined;
 	let limitedOnly = false;
 	try {
-		const run = readRunOptions(this, items.length, properties);
+		const runOptions = readRunOptions(this, items.length, properties);
 		// Wait for New IP reads the proxy again, within New IP Timeout.
-		const confirmMs = run.flag('waitForNewIp') ? run.whole('newIpTimeoutSeconds') * 1000 : 0;
-		options = { ...run, confirmMs };
-		if (run.flag('useRotationLink')) {
+		const confirmMs = runOptions.flag('waitForNewIp')
+			? runOptions.whole('newIpTimeoutSeconds') * 1000
+			: 0;
+		options = { ...runOptions, confirmMs };
+		if (runOptions.flag('useRotationLink')) {
 			const keys = await readCredential(this);
 			if (keys.limitedKey === '') {
 				throw new NodeOperationError(node, 'Use Rotation Link needs a Limited API Key', {

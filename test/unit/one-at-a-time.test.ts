@@ -12,7 +12,7 @@ const ctx = (id: string, baseUrl: string) =>
 		getCredentials: async () => ({ baseUrl, apiKey: 'k' }),
 	}) as unknown as IExecuteFunctions;
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+const tick = async () => await Promise.resolve();
 
 describe('oneAtATime', () => {
 	it('runs of one credential never overlap, in the order they came; a failure does not hold up the next', async () => {

@@ -119,6 +119,32 @@ describe('Proxy Account simulator network model', () => {
 		}
 	});
 
+	it('a rule may round Retry-After down (0 within the last second) and send headers that lie (claim); the limit itself still holds', async () => {
+		const sim = await ProxyAccountSimulator.start({ seed: 5, frozenClock: true });
+		try {
+			const api = simClient(sim.url, sim.demoApiKey);
+			const control = simClient(sim.url, null);
+			longAgo(sim);
+			const [a, b, c] = [...sim.account().proxies.keys()].map((name) => `/v1/proxies/changeip/${encodeURIComponent(name)}`);
+			sim.setRateLimit('POST /v1/proxies/changeip/:name', { limit: 1, windowMs: 800, retryAfter: 'floor' });
+			expect((await api.call('POST', a)).status).toBe(202);
+			const zero = await api.call('POST', b);
+			expect([zero.status, zero.headers['retry-after']]).toEqual([429, '0']);
+			const set = await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1_000, headers: 'x', claim: { limit: '0', remaining: '-1' } } });
+			expect(set.json.data.rule).toEqual({ limit: 2, windowMs: 1_000, headers: 'x', claim: { limit: '0', remaining: '-1' } });
+			const lying = await api.call('POST', b);
+			expect(lying.status).toBe(202);
+			expect([lying.headers['x-ratelimit-limit'], lying.headers['x-ratelimit-remaining']]).toEqual(['0', '-1']);
+			expect(Number(lying.headers['x-ratelimit-reset'])).toBe(Math.ceil((sim.clock.now() + 1_000) / 1000));
+			expect((await api.call('POST', c)).status).toBe(202);
+			expect((await api.call('POST', a)).status).toBe(429);
+			expect((await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1, retryAfter: 'round' } })).status).toBe(400);
+			expect((await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1, claim: { limit: 0 } } })).status).toBe(400);
+		} finally {
+			await sim.stop();
+		}
+	});
+
 	it('--network-model sets the model on the command line', () => {
 		expect(parseArgs(['--network-model'], {})).toMatchObject({ network: NETWORK_MODEL.network, rateLimit: NETWORK_MODEL.rateLimit });
 	});

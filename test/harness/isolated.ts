@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling: forks a child process and watches it with timers; never shipped */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling: forks a child process and watches it with timers; never shipped */
 /**
  * `runNodeIsolated`: a node run in a child process (isolated-child.ts) watched from the test's own
  * process, so a run that never awaits (a loop that freezes the event loop) fails the test instead
@@ -44,9 +44,10 @@ export async function runNodeIsolated(
 		};
 		const watch = setInterval(() => {
 			const now = Date.now();
-			if (runStarted === undefined) return;
-			if (now - lastBeat > frozenMs) end(() => reject(new Error(`the run froze the event loop: no heartbeat for ${now - lastBeat} ms, ${now - runStarted} ms into the run`)));
-			else if (now - runStarted > deadlineMs) end(() => reject(new Error(`the run did not end within ${deadlineMs} ms`)));
+			const started = runStarted;
+			if (started === undefined) return;
+			if (now - lastBeat > frozenMs) end(() => reject(new Error(`the run froze the event loop: no heartbeat for ${now - lastBeat} ms, ${now - started} ms into the run`)));
+			else if (now - started > deadlineMs) end(() => reject(new Error(`the run did not end within ${deadlineMs} ms`)));
 		}, 100);
 		child.on('message', (message: IsolatedReply) => {
 			lastBeat = Date.now();

@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, RUN_WAIT_DEFAULT_MS, seconds } from './devicePace';
+import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
 import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
 import { proxyNameReader } from './proxySource';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
@@ -236,19 +236,7 @@ export async function runDeviceCommand(
 	const session: Session = {
 		command,
 		options,
-		pace: endpointPace(
-			options.waitUntilAllowed
-				? {
-						waitMs: options.maxWaitMs,
-						longWaits: true,
-						label: `Max Wait (${seconds(options.maxWaitMs)} s)`,
-					}
-				: {
-						waitMs: RUN_WAIT_DEFAULT_MS,
-						longWaits: false,
-						label: `the ${seconds(RUN_WAIT_DEFAULT_MS)} s a run waits without Wait Until Allowed`,
-					},
-		),
+		pace: endpointPace(paceBounds(options.waitUntilAllowed, options.maxWaitMs)),
 		now: () => serverNow + (Date.now() - readAt),
 	};
 

@@ -40,6 +40,17 @@ export interface PaceBounds {
 	label: string;
 }
 
+/** The run's bound: Max Wait with Wait Until Allowed, else RUN_WAIT_DEFAULT_MS and no long wait. */
+export function paceBounds(waitUntilAllowed: boolean, maxWaitMs: number): PaceBounds {
+	return waitUntilAllowed
+		? { waitMs: maxWaitMs, longWaits: true, label: `Max Wait (${seconds(maxWaitMs)} s)` }
+		: {
+				waitMs: RUN_WAIT_DEFAULT_MS,
+				longWaits: false,
+				label: `the ${seconds(RUN_WAIT_DEFAULT_MS)} s a run waits without Wait Until Allowed`,
+			};
+}
+
 /** A request the pace lets go: hand it back to `settle` with its reply or failure. */
 export interface Ticket {
 	seq: number;
@@ -79,6 +90,36 @@ function nextSpacing(spacingMs: number, askedMs: number, accepted: number, capMs
 	return Math.min(spacing, capMs, RATE_LIMIT_PAUSE_MAX_MS);
 }
 
+/**
+ * What is left of the quota after request `seq` by its reply's headers (less the `olderInFlight`
+ * requests sent before it and not answered yet), when the whole quota is back, and how much comes
+ * back then; undefined when the headers give nothing usable.
+ */
+interface Quota {
+	seq: number;
+	remaining: number;
+	backAt: number;
+	whole: number;
+}
+
+function quotaOf(
+	seq: number,
+	rateLimit: RateLimitFacts | undefined,
+	olderInFlight: number,
+): Quota | undefined {
+	const remaining = count(rateLimit?.remaining);
+	const reset = rateLimit?.resetSeconds;
+	if (remaining === undefined || reset === undefined || !(reset >= 0)) return undefined;
+	const limit = count(rateLimit?.limit);
+	return {
+		seq,
+		remaining: remaining - olderInFlight,
+		backAt: Date.now() + Math.min(reset, 1e9) * 1000 + RESET_MARGIN_MS,
+		// A limit of 0 (or none) cannot be what comes back: one request, then the next reply tells.
+		whole: limit !== undefined && limit > 0 ? limit : 1,
+	};
+}
+
 export function endpointPace(bounds: PaceBounds): EndpointPace {
 	// After a 429: every request holds back until `resumeAt`, then they go out `spacingMs` apart.
 	let resumeAt = 0;
@@ -95,7 +136,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 	// back (`limit` requests, or one when the headers give no usable limit).
 	let sent = 0;
 	const inFlight = new Set<number>();
-	let quota: { seq: number; remaining: number; backAt: number; whole: number } | undefined;
+	let quota: Quota | undefined;
 	let stopped: string | undefined;
 	let waiters: Array<() => void> = [];
 
@@ -166,20 +207,11 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 				acceptedSincePause++;
 				acceptedTotal++;
 			}
-			const remaining = count(rateLimit?.remaining);
-			const reset = rateLimit?.resetSeconds;
 			// The reply of the latest request sent is the freshest word; the earlier ones still in
 			// flight may not be counted in it yet.
-			if (remaining !== undefined && reset !== undefined && reset >= 0 && (quota?.seq ?? 0) < seq) {
+			if ((quota?.seq ?? 0) < seq) {
 				const olderInFlight = [...inFlight].filter((other) => other < seq).length;
-				const limit = count(rateLimit?.limit);
-				quota = {
-					seq,
-					remaining: remaining - olderInFlight,
-					backAt: Date.now() + Math.min(reset, 1e9) * 1000 + RESET_MARGIN_MS,
-					// A limit of 0 (or none) cannot be what comes back: one request, then the next reply tells.
-					whole: limit !== undefined && limit > 0 ? limit : 1,
-				};
+				quota = quotaOf(seq, rateLimit, olderInFlight) ?? quota;
 			}
 			const waiting = waiters;
 			waiters = [];

@@ -117,6 +117,7 @@ async function main() {
 		return picked;
 	};
 	context.stockCity = stockCity;
+	context.overlap = {};
 
 	for (const [name, scenario] of Object.entries(scenarios)) {
 		if (options.only && !options.only.includes(name)) continue;
@@ -130,6 +131,7 @@ async function main() {
 		await s.clearFaults();
 	}
 	if (model.errors.length > 0) log(`model script errors: ${model.errors.join('; ')}`);
+	for (const [what, overlap] of Object.entries(context.overlap)) log(`measured overlap, ${what}: ${overlap.text}`);
 }
 
 /**

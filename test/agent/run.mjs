@@ -19,6 +19,7 @@ import { createChecks, runSuite } from '../e2e/checks.mjs';
 import { startN8n } from '../e2e/n8n-server.mjs';
 import { buildAndPack, onCleanup, runCleanups, startSimulator } from '../e2e/support.mjs';
 import { startModelServer } from './model-server.mjs';
+import { startSmtpServer } from './smtp-server.mjs';
 import { scenarios } from './scenarios.mjs';
 import { simHelpers } from './sim.mjs';
 import { agentWorkflow, toolParameters, V22_TOOLS } from './workflows.mjs';
@@ -53,6 +54,18 @@ async function importAndActivate(n8n, workflow) {
 	return created;
 }
 
+/** Waits until n8n has registered a workflow's POST webhook (a GET then asks for POST instead of 404 “not registered”). */
+async function webhookReady(n8n, path, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${n8n.url}/webhook/${path}`);
+		const text = await response.text();
+		if (response.status !== 404 || /POST/.test(text.replace(/"POST [^"]*"/, ''))) return;
+		if (Date.now() > deadline) throw new Error(`the webhook ${path} is not registered after ${timeoutMs / 1000} s: ${text.slice(0, 200)}`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
 /** Calls a workflow's webhook: runs the agent once; resolves when the agent answered (or failed). */
 function runnerFor(n8n, path) {
 	return async (scenario, { prompt = '', proxyName = '', timeoutMs = 90_000 } = {}) => {
@@ -76,6 +89,8 @@ async function main() {
 	const model = await startModelServer();
 	onCleanup(() => model.stop());
 	log(`scripted model at ${model.url}`);
+	const smtp = await startSmtpServer();
+	onCleanup(() => smtp.stop());
 	const n8n = await startN8n({ version: N8N_VERSION, packageTgz: tgz, log, env: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all' } });
 	onCleanup(() => n8n.stop());
 
@@ -83,13 +98,15 @@ async function main() {
 	const credentials = {
 		proxyAccount: await n8n.createCredential('Proxy Account (simulator)', 'proxyAccountApi', { baseUrl: sim.url, apiKey: sim.apiKey }),
 		openAi: await n8n.createCredential('Scripted model', 'openAiApi', { apiKey: 'sk-scripted-model', url: model.url, header: false }),
+		smtp: await n8n.createCredential('Reviewer mail', 'smtp', { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true }),
 	};
 	const shortRef = (c) => ({ id: c.id, name: c.name });
 	credentials.proxyAccount = shortRef(credentials.proxyAccount);
 	credentials.openAi = shortRef(credentials.openAi);
+	credentials.smtp = shortRef(credentials.smtp);
 
 	// Limits that depend on the simulator's prices, read before the workflows are built.
-	const context = { n8n, sim, s, model, check, assert, log, limits: {} };
+	const context = { n8n, sim, s, model, smtp, check, assert, log, limits: {} };
 	const stockCity = (await s.api('GET', '/v1/stock')).find((c) => c.open && c.tmobile > 0)?.city ?? (await s.api('GET', '/v1/stock'))[0].city;
 	context.buyLine = { isp: 'T-Mobile', location: stockCity, interval: 1, period: 'weekly' };
 	const weekly = await s.price(context.buyLine);
@@ -103,6 +120,18 @@ async function main() {
 	const main22 = agentWorkflow({ name: 'Agent 2.2 with Proxy Account tools', path: 'agent-22', agentVersion: 2.2, tools: Object.fromEntries(V22_TOOLS.map((t) => [t, tools[t]])), credentials });
 	context.workflow31 = { ...(await importAndActivate(n8n, main31)), nodes: main31.nodes };
 	context.workflow22 = { ...(await importAndActivate(n8n, main22)), nodes: main22.nodes };
+	const reviewed = agentWorkflow({
+		name: 'Agent 3.1 with a reviewed Extend',
+		path: 'agent-review',
+		agentVersion: 3.1,
+		tools: { extend_reviewed: tools.extend_proxy, get_funds: tools.get_funds },
+		reviewed: ['extend_reviewed'],
+		responseMode: 'onReceived',
+		credentials,
+	});
+	context.workflowReview = { ...(await importAndActivate(n8n, reviewed)), nodes: reviewed.nodes };
+	context.runReview = runnerFor(n8n, 'agent-review');
+	for (const path of ['agent-31', 'agent-22', 'agent-review']) await webhookReady(n8n, path);
 	context.run31 = runnerFor(n8n, 'agent-31');
 	context.run22 = runnerFor(n8n, 'agent-22');
 	log(`workflows active: "${main31.name}" (${Object.keys(tools).length} tools), "${main22.name}" (${V22_TOOLS.length} tools)`);
@@ -129,6 +158,11 @@ async function main() {
 			log(`  FAIL ${name}: the scenario stopped: ${error.stack ?? error.message}`);
 		}
 		await s.clearFaults();
+	}
+	if (process.env.AGENT_DEBUG) {
+		const { json } = await n8n.rest.request('GET', `/rest/executions?limit=20`);
+		for (const e of (json?.data ?? json).results ?? []) log(`execution ${e.id}: workflow ${e.workflowId} ${e.status} ${e.mode}`);
+		log(n8n.logTail().split('\n').slice(-25).join('\n'));
 	}
 	if (model.errors.length > 0) log(`model script errors: ${model.errors.join('; ')}`);
 	for (const [what, overlap] of Object.entries(context.overlap)) log(`measured overlap, ${what}: ${overlap.text}`);

@@ -517,4 +517,60 @@ async function secrets(ctx) {
 	});
 }
 
-export const scenarios = { reads, device, targets, declared, outcomes, remove, move, autoRenew, access, floors, nickname, v22, secrets };
+/**
+ * Human review (n8n 2.41.1's human-in-the-loop for tools): the Email Send node's review variant
+ * (`n8n-nodes-base.emailSendHitlTool`) gates the Extend tool; its mail reaches test/agent/smtp-server.mjs
+ * and the suite follows the approve or the decline link (signed webhook-waiting URLs), as a reviewer.
+ */
+async function review(ctx) {
+	const { s, model, smtp, check, assert, log } = ctx;
+	const [approved, denied] = ctx.take(2);
+	for (const name of [approved, denied]) await s.expireIn(name, 5);
+	const waitFor = async (what, fn, timeoutMs = 45_000) => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const value = await fn();
+			if (value) return value;
+			if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	};
+	for (const [id, name, decision] of [
+		['review_approve', approved, 'approve'],
+		['review_deny', denied, 'decline'],
+	]) {
+		model.script(id, [{ calls: [{ tool: 'extend_reviewed', args: { toolParameters: { proxy_name: name, days: 1 }, hitlParameters: {} } }] }, { content: 'done' }]);
+		const mark = await s.mark();
+		const mails = smtp.messages.length;
+		const reply = await ctx.runReview(id);
+		await check(`human review, ${decision}: the reviewer's mail comes with signed approve and decline links; nothing is charged before the decision`, async () => {
+			assert(reply.status === 200, `HTTP ${reply.status}: ${short(reply.text, 200)}`);
+			const mail = await smtp.waitForMail(mails);
+			const links = mail.links.filter((l) => l.includes('/webhook-waiting/'));
+			assert(links.length === 2 && links.some((l) => /approved=true/.test(l)) && links.some((l) => /approved=false/.test(l)), `links: ${mail.links.join(', ')}`);
+			assert((await s.chargesSince(mark)).length === 0, 'charged before the review');
+			const link = links.find((l) => /approved=(true|false)/.exec(l)[1] === String(decision === 'approve'));
+			// As the reviewer's browser: n8n answers a link preview (a bot's user agent, e.g. Node's fetch) with nothing.
+			const followed = await fetch(link, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' } });
+			await followed.text();
+			assert(followed.ok, `the ${decision} link answered HTTP ${followed.status}`);
+			return `${new URL(links[0]).pathname}; ${decision} link → HTTP ${followed.status}`;
+		});
+		await check(`human review, ${decision}: ${decision === 'approve' ? 'one charge for the named proxy, and the model reads it' : 'no charge, and the model reads the rejection'}`, async () => {
+			const result = await waitFor("the tool result reaching the model", async () => model.toolResults(id).find((r) => r.tool === "extend_reviewed" && typeof r.content === "string"), 15_000);
+			const charges = await s.chargesSince(mark);
+			if (decision === 'approve') {
+				assert(charges.length === 1 && charges[0].proxy_name === name, `ledger: ${JSON.stringify(charges)}`);
+				assert(/"status":\s*"extended"/.test(result.content), short(result.content, 300));
+			} else {
+				assert(charges.length === 0, `ledger: ${JSON.stringify(charges)}`);
+				assert((await s.since(mark, 'POST', '/v1/proxies/allocate')).length === 0, 'an extension request was sent');
+				assert(/reject/i.test(result.content), short(result.content, 300));
+			}
+			return short(result.content, 160);
+		});
+	}
+	log(`  measured: the reviewed tool is declared to the model as ${JSON.stringify(model.toolsDeclared('review_approve').find((t) => t.name === 'extend_reviewed')?.parameters?.properties ?? {}).slice(0, 200)}`);
+}
+
+export const scenarios = { reads, device, targets, declared, outcomes, remove, move, autoRenew, access, floors, nickname, v22, review, secrets };

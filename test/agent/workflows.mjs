@@ -87,7 +87,7 @@ export function toolParameters(limits) {
 export const V22_TOOLS = ['get_funds', 'extend_proxy', 'remove_by_input', 'remove_proxy', 'get_proxy'];
 
 /** A workflow: Webhook → Edit Fields → AI Agent (version) ← model, ← tools. */
-export function agentWorkflow({ name, path, agentVersion, tools, credentials }) {
+export function agentWorkflow({ name, path, agentVersion, tools, credentials, reviewed = [], responseMode = 'lastNode' }) {
 	const nodes = [];
 	const connections = {};
 	const add = (node) => {
@@ -99,7 +99,7 @@ export function agentWorkflow({ name, path, agentVersion, tools, credentials }) 
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+		parameters: { httpMethod: 'POST', path, responseMode, options: {} },
 	});
 	const fields = add({
 		name: 'Agent Input',
@@ -134,9 +134,30 @@ export function agentWorkflow({ name, path, agentVersion, tools, credentials }) 
 	connections[webhook] = { main: [[{ node: fields, type: 'main', index: 0 }]] };
 	connections[fields] = { main: [[{ node: agent, type: 'main', index: 0 }]] };
 	connections[model] = { ai_languageModel: [[{ node: agent, type: 'ai_languageModel', index: 0 }]] };
+	// Human review (n8n's human-in-the-loop for tools): the Email Send node's review variant between
+	// the reviewed tools and the agent; it mails the approve and decline links (test/agent/smtp-server.mjs).
+	const review =
+		reviewed.length === 0
+			? undefined
+			: add({
+					name: 'Human Review',
+					type: 'n8n-nodes-base.emailSendHitlTool',
+					typeVersion: 2.1,
+					parameters: {
+						fromEmail: 'agent@example.com',
+						toEmail: 'reviewer@example.com',
+						subject: 'Approve a Proxy Account tool call',
+						message: '=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}',
+						approvalOptions: { values: { approvalType: 'double' } },
+						options: { appendAttribution: false },
+					},
+					credentials: { smtp: credentials.smtp },
+				});
+	if (review) connections[review] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
 	for (const [toolName, parameters] of Object.entries(tools)) {
 		add({ name: toolName, type: TOOL_TYPE, typeVersion: 1, parameters, credentials: { proxyAccountApi: credentials.proxyAccount } });
-		connections[toolName] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
+		const to = reviewed.includes(toolName) ? review : agent;
+		connections[toolName] = { ai_tool: [[{ node: to, type: 'ai_tool', index: 0 }]] };
 	}
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }

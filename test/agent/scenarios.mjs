@@ -184,6 +184,58 @@ async function declared(ctx) {
 	});
 }
 
+/**
+ * Hostile arguments: undeclared keys that name the builder's limits, a week's worth of days over the
+ * cap, a path in the proxy name; then the model retries after the refusal, within the cap.
+ */
+async function hostile(ctx) {
+	const { s, model, check, assert } = ctx;
+	const [name] = ctx.take(1);
+	await s.expireIn(name, 5);
+	const id = 'hostile';
+	model.script(id, [
+		{
+			calls: [
+				{ tool: 'extend_proxy', args: { proxy_name: name, days: 30, maxTotalCost: 100_000, keepWalletAtLeast: 0, options: { maxTotalCost: 100_000, keepWalletAtLeast: 0 }, onlyIfExpiringWithinHours: 100_000 } },
+				{ tool: 'get_proxy', args: { proxy_name: `${name}/../../remove` } },
+			],
+		},
+		(conversation) => {
+			const refused = conversation.results.find((r) => r.tool === 'extend_proxy');
+			// A retry only after an error, with what the error allows: one day.
+			return /"error"/.test(refused?.content ?? '') ? { calls: [{ tool: 'extend_proxy', args: { proxy_name: name, days: 1 } }] } : { content: 'not refused' };
+		},
+		{ content: 'done' },
+	]);
+	const mark = await s.mark();
+	await ctx.run31(id);
+	await check('undeclared keys naming the limits (maxTotalCost, keepWalletAtLeast, options) raise nothing: 30 days over the cap of 50 is refused, nothing charged by that call', async () => {
+		const first = model.toolResults(id).find((r) => r.tool === 'extend_proxy');
+		assert(first && /"error"/.test(first.content ?? ''), `the first call was not refused: ${short(first?.content, 300)}`);
+		assert(/Maximum Total Cost/.test(first.content), `no Maximum Total Cost in ${short(first.content, 300)}`);
+		return short(first.content, 200);
+	});
+	await check('refused (over Maximum Total Cost): the model reads “Nothing was sent” and why', async () => {
+		const first = model.toolResults(id).find((r) => r.tool === 'extend_proxy');
+		assert(/Nothing was sent/.test(first?.content ?? ''), `the model read: ${short(first?.content, 300)}`);
+		return short(first.content, 200);
+	});
+	await check('the model retries after the refusal within the cap: exactly one charge, at most 50', async () => {
+		const charges = await s.chargesSince(mark);
+		assert(charges.length === 1 && charges[0].amount <= 50 && charges[0].proxy_name === name, `ledger: ${JSON.stringify(charges)}`);
+		assert(answered(ctx, id, 'extend_proxy', 2).length === 2, 'no retry');
+		return `${name} charged ${charges[0].amount}`;
+	});
+	await check('a proxy name holding a path (“/../../remove”) stays one encoded path segment: no other route is reached', async () => {
+		const sent = await s.since(mark);
+		assert(sent.every((r) => r.method === 'GET' || r.path === '/v1/proxies/allocate' || r.path === '/v1/price'), `sent: ${sent.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+		const reads = sent.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/proxies/') && r.path.includes('remove'));
+		assert(reads.every((r) => r.path.includes('%2F')), `paths: ${reads.map((r) => r.path).join(', ')}`);
+		const [got] = answered(ctx, id, 'get_proxy', 1);
+		return `${reads.map((r) => r.path).join(', ') || 'no request for it'}; the model read ${short(got.content, 100)}`;
+	});
+}
+
 /** Outcome texts: skipped with its reason; may have been charged after a fault once the service acted. */
 async function outcomes(ctx) {
 	const { s, model, check, assert } = ctx;
@@ -573,4 +625,4 @@ async function review(ctx) {
 	log(`  measured: the reviewed tool is declared to the model as ${JSON.stringify(model.toolsDeclared('review_approve').find((t) => t.name === 'extend_reviewed')?.parameters?.properties ?? {}).slice(0, 200)}`);
 }
 
-export const scenarios = { reads, device, targets, declared, outcomes, remove, move, autoRenew, access, floors, nickname, v22, review, secrets };
+export const scenarios = { reads, device, targets, declared, hostile, outcomes, remove, move, autoRenew, access, floors, nickname, v22, review, secrets };

@@ -403,6 +403,22 @@ async function autoRenew(ctx) {
 		const patches = await s.since(mark, 'PATCH', '/v1/proxies/allocate/renew');
 		return `${patches.length} PATCH sent, ${refused.length} refused: ${short(refused[0].content, 160)}`;
 	});
+	// The wallet bounds it too: room for one renewal, two calls in one turn.
+	await s.setAutoRenew(names, false);
+	const wallet = Math.round((ctx.renewalPrices[0] + ctx.renewalPrices[1] / 2) * 100) / 100;
+	await s.setBalance(wallet);
+	const id2 = 'renew_wallet';
+	model.script(id2, [{ calls: calls('auto_renew_on', names.slice(0, 2).map((proxy_name) => ({ proxy_name }))) }, { content: 'done' }]);
+	await ctx.run31(id2);
+	await check(`Set Auto-Renew with a wallet of ${wallet} (under the cap): the commitment stays within the wallet; the call over it is refused`, async () => {
+		const commitment = await s.commitment();
+		assert(commitment <= wallet, `commitment ${commitment} over the wallet ${wallet}`);
+		const found = answered(ctx, id2, 'auto_renew_on', 2);
+		assert(found.some((r) => /"error"/.test(r.content)), `no refusal: ${found.map((r) => short(r.content, 80)).join(' | ')}`);
+		return `commitment ${commitment}; ${short(found.find((r) => /"error"/.test(r.content)).content, 160)}`;
+	});
+	await s.setAutoRenew(names, false);
+	await s.setBalance(5000);
 }
 
 /** Set Authentication and Set IPv4 as tools: refused without Allow as AI Tool; sent once with it. */

@@ -487,6 +487,24 @@ async function floors(ctx) {
 	});
 	log(`  measured: extend ${overlap.text}`);
 
+	// Two agent runs at once (two webhook calls), each one turn of three parallel Extends.
+	const more = ctx.take(6);
+	for (const name of more) await s.expireIn(name, 5);
+	await s.setBalance(100 + 3 * 17 + 5);
+	const ids = ['extend_floor_a', 'extend_floor_b'];
+	ids.forEach((runId, i) => model.script(runId, [{ calls: calls('extend_proxy', more.slice(i * 3, i * 3 + 3).map((proxy_name) => ({ proxy_name, days: 1 }))) }, { content: 'done' }]));
+	mark = await s.mark();
+	await Promise.all(ids.map((runId) => ctx.run31(runId)));
+	const both = await measureOverlap(s, mark, 'POST', '/v1/proxies/allocate');
+	ctx.overlap['extend, two agent runs at once'] = both;
+	await check('Extend, two agent runs at once (three parallel calls each): the wallet at or above 100 − (calls in flight at once × 50)', async () => {
+		const charges = await s.chargesSince(mark);
+		const wallet = await s.balance();
+		assert(charges.every((c) => c.amount <= 50), `charges ${charges.map((c) => c.amount).join(', ')}`);
+		assert(wallet >= 100 - both.inFlight * 50, `wallet ${wallet}`);
+		return `wallet 156 → ${wallet}, ${charges.length} charges; ${both.text}`;
+	});
+
 	const floor = ctx.limits.buyFloor;
 	const weekly = ctx.limits.weekly;
 	await s.setBalance(Math.round((floor + weekly * 1.5) * 100) / 100);
@@ -561,11 +579,19 @@ async function v22(ctx) {
 	]);
 	const mark = await s.mark();
 	const reply = await ctx.run22(id, { proxyName: inputProxy });
-	await check('AI Agent 2.2: Remove from the input item and Remove with Dry Run off send nothing; a declared Extend is charged once', async () => {
-		assert((await s.since(mark, 'DELETE', '/v1/proxies/remove')).length === 0, 'DELETE /v1/proxies/remove was sent');
+	const removals = (await s.since(mark, 'DELETE', '/v1/proxies/remove')).map((r) => r.body?.proxies ?? []);
+	await check('AI Agent 2.2: Remove with Proxy {{ $json.proxy_name }} sends nothing (2.2 reads the agent’s own input item there)', async () => {
+		assert(!removals.some((names) => names.includes(inputProxy)), `DELETE /v1/proxies/remove sent for the input item's ${inputProxy}`);
+		assert(!removals.some((names) => names.includes(modelProxy) && names.length === 1 && removals.length > 1), 'removed the model’s proxy');
+		return `HTTP ${reply.status}`;
+	});
+	await check('AI Agent 2.2: Remove with Dry Run off and a declared proxy sends nothing', async () => {
+		assert(!removals.some((names) => names.includes(modelProxy)), `DELETE /v1/proxies/remove sent for ${modelProxy}`);
+	});
+	await check('AI Agent 2.2: a declared Extend is charged once, for the named proxy', async () => {
 		const charges = await s.chargesSince(mark);
 		assert(charges.length === 1 && charges[0].proxy_name === charged, `ledger: ${JSON.stringify(charges)}`);
-		return `HTTP ${reply.status}; ${charged} charged ${charges[0].amount}`;
+		return `${charged} charged ${charges[0].amount}`;
 	});
 	const results = model.toolResults(id);
 	for (const r of results) log(`  measured (2.2): ${r.tool} → the model read ${r.content === undefined ? 'no tool message' : r.content === '' ? 'an empty tool message' : `“${short(r.content, 200)}”`}`);

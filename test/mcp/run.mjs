@@ -197,7 +197,7 @@ async function listScenario({ client, workflow }) {
 	});
 	await check("the server's instructions tell the agent the limits of Extend", async () => {
 		const instructions = client.getInstructions() ?? '';
-		for (const word of [/charges/, /wallet/, /at most 50/, /less than 100/]) assert(word.test(instructions), `no ${word} in “${instructions}”`);
+		for (const word of [/charges/, /wallet/, /at most 50/, /below 100/, /within 12 hours/, /same moment/, /may have been made/]) assert(word.test(instructions), `no ${word} in “${instructions}”`);
 	});
 	const describe = (name) => tools.find((t) => t.name === name)?.description ?? '';
 	await check("Extend's description says it charges the wallet within the builder's Maximum Total Cost", async () => {
@@ -251,7 +251,7 @@ async function callsScenario({ client, sim, proxies }) {
 		assert(cents(before - (await balance(sim))) === charges[0].amount, 'the wallet did not move by the charge');
 		return `${name} charged ${charges[0].amount} (cap 50)`;
 	});
-	await check('the same Extend again pays nothing (the proxy is no longer expiring within 24 hours)', async () => {
+	await check('the same Extend again pays nothing (the proxy is no longer expiring within 12 hours)', async () => {
 		const outcome = remember(await call(client, 'Extend_Proxy', { proxy_name: proxies[0].proxy_name, days: 1 }));
 		assert(/skipped/.test(outcome.text), outcome.text.slice(0, 300));
 		assert((await ledger(sim)).length === 1, 'charged again');
@@ -266,6 +266,20 @@ async function callsScenario({ client, sim, proxies }) {
 		const sent = await requests(sim, 'POST', '/v1/proxies/changeip/');
 		assert(sent.length === 1 && decodeURIComponent(sent[0].path).includes(target.proxy_name), `changeip requests: ${sent.map((r) => r.path).join(', ')}`);
 		return `POST ${sent[0].path}`;
+	});
+}
+
+async function expiredScenario({ client, sim, proxies }) {
+	await check('an expired proxy extended once (1 day) is not charged again by later calls', async () => {
+		const name = proxies[9].proxy_name;
+		await expireIn(sim, name, -72);
+		const before = (await ledger(sim)).length;
+		const outcomes = [];
+		for (let call = 0; call < 4; call++) outcomes.push(remember(await call(client, 'Extend_Proxy', { proxy_name: name, days: 1 })));
+		const charges = (await ledger(sim)).slice(before);
+		assert(charges.length === 1 && charges[0].proxy_name === name, `${charges.length} charges: ${JSON.stringify(charges)}`);
+		assert(outcomes.slice(1).every((o) => /skipped/.test(o.text)), outcomes.map((o) => o.text.slice(0, 120)).join(' | '));
+		return `1 charge of ${charges[0].amount}, then ${outcomes.length - 1} calls skipped`;
 	});
 }
 
@@ -293,28 +307,50 @@ async function limitsScenario({ client, sim, proxies }) {
 	}
 }
 
+const SESSIONS = 6;
+const CAP = 50;
+
 async function overlapScenario({ url, token, sim, proxies }) {
+	const clients = await Promise.all(Array.from({ length: SESSIONS }, () => connect(url, token)));
 	const name = proxies[2].proxy_name;
 	await expireIn(sim, name, 5);
-	await check('two clients extending one proxy at once: at most one charge per call, each within the cap', async () => {
-		const [a, b] = await Promise.all([connect(url, token), connect(url, token)]);
+	await check(`${SESSIONS} client sessions extending one proxy at once: every charge within the cap of ${CAP}`, async () => {
 		const before = (await ledger(sim)).length;
-		const outcomes = await Promise.all([a, b].map((client) => call(client, 'Extend_Proxy', { proxy_name: name, days: 1 })));
+		const outcomes = await Promise.all(clients.map((client) => call(client, 'Extend_Proxy', { proxy_name: name, days: 1 })));
 		outcomes.forEach(remember);
 		const charges = (await ledger(sim)).slice(before);
 		assert(charges.every((c) => c.proxy_name === name), `charged other proxies: ${JSON.stringify(charges)}`);
-		// README (Queue mode): two runs at the same time can both pay; each is bounded by its cap.
-		assert(charges.length <= 2, `${charges.length} charges for two calls`);
-		assert(charges.every((c) => c.amount <= 50), `a charge above the cap: ${charges.map((c) => c.amount).join(', ')}`);
+		// The instructions: calls sent at the same moment can each pass the checks; each is within its cap.
+		assert(charges.length >= 1 && charges.length <= SESSIONS, `${charges.length} charges for ${SESSIONS} calls`);
+		assert(charges.every((c) => c.amount <= CAP), `a charge above the cap: ${charges.map((c) => c.amount).join(', ')}`);
 		const statuses = outcomes.map((o) => /"status":\s*"(\w+)"/.exec(o.text)?.[1] ?? 'refused');
 		return `${charges.length} charge(s) of ${charges.map((c) => c.amount).join(' + ') || 0}; calls: ${statuses.join(', ')}`;
 	});
-	await check('a third Extend of that proxy afterwards pays nothing', async () => {
+	await check('a later Extend of that proxy pays nothing (extended in the last 12 hours)', async () => {
 		const before = (await ledger(sim)).length;
-		const outcome = remember(await call(await connect(url, token), 'Extend_Proxy', { proxy_name: name, days: 1 }));
+		const outcome = remember(await call(clients[0], 'Extend_Proxy', { proxy_name: name, days: 1 }));
 		assert(/skipped/.test(outcome.text), outcome.text.slice(0, 300));
 		assert((await ledger(sim)).length === before, 'charged');
 	});
+	const FLOOR = 100;
+	const names = proxies.slice(3, 3 + SESSIONS).map((p) => p.proxy_name);
+	await check(`${SESSIONS} sessions extending ${SESSIONS} proxies at once, room for one charge above the floor: the wallet ends at most ${SESSIONS - 1} calls' caps below it`, async () => {
+		for (const proxy of names) await expireIn(sim, proxy, 5);
+		await sim.control('POST', '/__sim/account', { balance: FLOOR + 20 });
+		const before = (await ledger(sim)).length;
+		const outcomes = await Promise.all(clients.map((client, i) => call(client, 'Extend_Proxy', { proxy_name: names[i], days: 1 })));
+		outcomes.forEach(remember);
+		const charges = (await ledger(sim)).slice(before);
+		const wallet = await balance(sim);
+		assert(charges.every((c) => c.amount <= CAP), `a charge above the cap: ${charges.map((c) => c.amount).join(', ')}`);
+		assert(wallet >= FLOOR - (SESSIONS - 1) * CAP, `the wallet went to ${wallet}`);
+		const refused = outcomes.filter((o) => /Keep Wallet At Least/.test(o.text));
+		assert(refused.length + charges.length === SESSIONS, `${refused.length} refused, ${charges.length} charged of ${SESSIONS}`);
+		assert(refused.every((o) => /Nothing was sent or charged/.test(o.text)), refused.map((o) => o.text.slice(0, 200)).join(' | '));
+		return `${charges.length} charged, ${refused.length} refused; wallet ${FLOOR + 20} → ${wallet} (floor ${FLOOR})`;
+	});
+	// Restore expiries for the floor scenario that follows.
+	for (const proxy of names) await expireIn(sim, proxy, 5);
 }
 
 async function floorScenario({ client, sim, proxies }) {
@@ -394,6 +430,7 @@ async function main() {
 	context.client = await connect(url, token);
 	await listScenario(context);
 	await callsScenario(context);
+	await expiredScenario(context);
 	await limitsScenario(context);
 	await overlapScenario(context);
 	await floorScenario(context);

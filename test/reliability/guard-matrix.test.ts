@@ -18,7 +18,7 @@ const harness = createHarness([asAgentTool()]);
 
 const ROWS = ['Proxy > Buy', 'Proxy > Extend', 'Proxy > Remove', 'Proxy > Change Location', 'Proxy > Set Auto-Renew', 'Proxy > Rotate IP'] as const;
 type Row = (typeof ROWS)[number];
-const COLUMNS = ['agent-filled limit', 'execution retry', 'item-dependent option', 'charge above the cap', 'echo mismatch'] as const;
+const COLUMNS = ['agent-filled limit', 'target from the tool input', 'execution retry', 'item-dependent option', 'charge above the cap', 'echo mismatch'] as const;
 type Column = (typeof COLUMNS)[number];
 
 results.declare('guards', [...ROWS], [...COLUMNS]);
@@ -26,6 +26,11 @@ afterAll(() => results.write());
 
 const locator = (value: string) => ({ __rl: true, mode: 'name', value });
 const byName = locator('={{ $json.name }}');
+/** As a tool, the proxy is the agent's declared choice: `$fromAI('name')`. */
+const chosenByAgent = locator("={{ $fromAI('name', 'the proxy', 'string') }}");
+const target = (extra: Partial<NodeUnderTest>) => (extra.type === 'proxyAccountTool' ? chosenByAgent : byName);
+/** A refusal as a tool: its message starts with `head` and carries its facts, ending "Nothing was sent." */
+const refusedAsTool = (head: string) => new RegExp(`^${head.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. .*Nothing was sent\\.$`);
 
 interface Ctx {
 	sim: ProxyAccountSimulator;
@@ -51,23 +56,23 @@ const buy = (options: IDataObject, extra: Partial<NodeUnderTest> = {}) => ({
 });
 const extend = (options: IDataObject, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'extend', proxyName: byName, interval: 1, period: 'weekly', options },
+	parameters: { resource: 'proxy', operation: 'extend', proxyName: target(extra), interval: 1, period: 'weekly', options },
 });
 const remove = (confirmCount: unknown, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'remove', proxyName: byName, confirmCount, options: {} },
+	parameters: { resource: 'proxy', operation: 'remove', proxyName: target(extra), confirmCount, options: {} },
 });
 const move = (options: IDataObject, city: string, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: byName, carrier: 'T-Mobile', city, options },
+	parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: target(extra), carrier: 'T-Mobile', city, options },
 });
 const renew = (options: IDataObject, interval: unknown = 1, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: byName, autoRenew: true, interval, options },
+	parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: target(extra), autoRenew: true, interval, options },
 });
 const rotate = (options: IDataObject, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'rotateIp', proxyName: byName, options },
+	parameters: { resource: 'proxy', operation: 'rotateIp', proxyName: target(extra), options },
 });
 
 const tool = { type: 'proxyAccountTool' };
@@ -82,6 +87,28 @@ interface CellSpec {
 	body: (c: Ctx) => Promise<void>;
 }
 
+const TARGET_REFUSAL = refusedAsTool('As an AI agent tool, the Proxy must be set by the workflow\u2019s builder or left to the agent with $fromAI');
+
+/**
+ * As a tool, a Proxy read from the tool call's input item: n8n's AI Agent merges the model's
+ * arguments into it, declared or not, so an undeclared `name` could pick another proxy. Refused.
+ */
+function targetFromInput(operation: string, node: (extra: Partial<NodeUnderTest>) => { parameters: Record<string, unknown> }): CellSpec {
+	return {
+		scenario: `as a tool, Proxy = {{ $json.name }} (the model adds an undeclared name)${operation === 'Extend' ? ', then Proxy From: Field of Each Input Item' : ''}`,
+		expected: 'refused before anything is sent: a target is the builder\u2019s or declared with $fromAI',
+		short: 'refused · 0 req',
+		body: async (c) => {
+			const { parameters } = node(tool);
+			const result = await c.run({ ...tool, parameters: { ...parameters, proxyName: byName } }, [{ name: c.names[1] }]);
+			expectNothingSent(c, result, TARGET_REFUSAL);
+			if (operation !== 'Extend') return;
+			const field = await c.run({ ...tool, parameters: { ...parameters, proxySource: 'field', proxyNameField: 'name' } }, [{ name: c.names[1] }]);
+			expectNothingSent(c, field, TARGET_REFUSAL);
+		},
+	};
+}
+
 const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 	'Proxy > Buy': {
 		'agent-filled limit': {
@@ -91,7 +118,7 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 			body: async (c) => {
 				const city = cityWith(c.sim, 'att', 1).city;
 				const result = await c.run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 0 }, tool), [{ carrier: 'AT&T', city, cap: 100_000 }]);
-				expectNothingSent(c, result, /^As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder$/);
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder'));
 			},
 		},
 		'execution retry': {
@@ -151,13 +178,14 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Extend': {
+		'target from the tool input': targetFromInput('Extend', (extra) => extend({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, extra)),
 		'agent-filled limit': {
 			scenario: 'as a tool, Maximum Total Cost = {{ $json.cap }} (the tool input)',
 			expected: 'counts as no cap: refused, nothing sent',
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(extend({ maxTotalCost: '={{ $json.cap }}', keepWalletAtLeast: 0 }, tool), [{ name: c.names[0], cap: 100_000 }]);
-				expectNothingSent(c, result, /^As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder$/);
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder'));
 			},
 		},
 		'execution retry': {
@@ -231,13 +259,16 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Remove': {
+		'target from the tool input': targetFromInput('Remove', (extra) => ({ parameters: { ...remove(0, extra).parameters, options: { dryRun: true } } })),
 		'agent-filled limit': {
-			scenario: "as a tool, Confirm Number of Proxies = {{ $fromAI('count') }}",
-			expected: 'counts as no confirmation: refused, nothing removed',
+			scenario: "as a tool, Confirm Number of Proxies = {{ $fromAI('count') }}, then a typed 1",
+			expected: 'as a tool Remove only previews: both refused, nothing removed',
 			short: 'refused · 0 req',
 			body: async (c) => {
-				const result = await c.run(remove("={{ $fromAI('count', '', 'number') }}", tool), [{ name: c.names[0], count: 1 }]);
-				expectNothingSent(c, result, /^As an AI agent tool, Remove needs Confirm Number of Proxies set by the workflow\u2019s builder$/);
+				const filled = await c.run(remove("={{ $fromAI('count', '', 'number') }}", tool), [{ name: c.names[0], count: 1 }]);
+				expectNothingSent(c, filled, refusedAsTool('As an AI agent tool, Remove needs Dry Run: as a tool it only previews what a removal would take'));
+				const result = await c.run(remove(1, tool), [{ name: c.names[0] }]);
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Remove needs Dry Run: as a tool it only previews what a removal would take'));
 			},
 		},
 		'execution retry': {
@@ -260,6 +291,7 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Change Location': {
+		'target from the tool input': targetFromInput('Change Location', (extra) => move({ allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0 }, 'Denver', extra)),
 		'agent-filled limit': {
 			scenario: "as a tool, Allow as AI Tool = {{ $fromAI('allow') }} (the agent passes true)",
 			expected: 'counts as not allowed: refused, nothing moved',
@@ -267,7 +299,7 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 			body: async (c) => {
 				const city = cityWith(c.sim, 'tmobile', 1).city;
 				const result = await c.run(move({ allowAsTool: "={{ $fromAI('allow', '', 'boolean') }}", keepWalletAtLeast: 0 }, city, tool), [{ name: c.names[0], allow: true }]);
-				expectNothingSent(c, result, /^As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder$/);
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder'));
 			},
 		},
 		'execution retry': {
@@ -308,13 +340,14 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Set Auto-Renew': {
+		'target from the tool input': targetFromInput('Set Auto-Renew', (extra) => renew({ maxRenewalCommitment: 100_000 }, 1, extra)),
 		'agent-filled limit': {
 			scenario: 'as a tool, turning auto-renew on with Maximum Renewal Commitment = {{ $json.commitment }}',
 			expected: 'counts as no commitment limit: refused, nothing sent',
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(renew({ maxRenewalCommitment: '={{ $json.commitment }}' }, 1, tool), [{ name: c.names[0], commitment: 1_000_000 }]);
-				expectNothingSent(c, result, /^As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder$/);
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder'));
 			},
 		},
 		'execution retry': {
@@ -362,6 +395,7 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Rotate IP': {
+		'target from the tool input': targetFromInput('Rotate IP', (extra) => rotate({}, extra)),
 		'execution retry': {
 			scenario: "n8n's Retry of a failed execution (mode retry) runs Rotate IP again",
 			expected: 'refused: a command the service accepted is never sent again',

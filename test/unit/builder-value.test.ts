@@ -2,7 +2,7 @@
  * Which raw parameter values are the builder's own (helpers/agent.ts `isBuilderValue`): a literal,
  * or an expression that reads no agent input. As an AI agent's tool, only those count as limits.
  */
-import { isBuilderValue } from '../../nodes/ProxyAccount/helpers/agent';
+import { isBuilderOrDeclared, isBuilderValue } from '../../nodes/ProxyAccount/helpers/agent';
 
 describe('isBuilderValue', () => {
 	it.each([
@@ -36,5 +36,29 @@ describe('isBuilderValue', () => {
 		['={{ Math.min(100, $json.cap) }}', 'an expression that could only lower it'],
 	])('%p (%s) is not', (...[raw]: [unknown, string]) => {
 		expect(isBuilderValue(raw)).toBe(false);
+	});
+});
+
+describe('isBuilderOrDeclared (a target: the builder\u2019s, or the agent\u2019s declared choice)', () => {
+	it.each([
+		[undefined, 'not set (the node\u2019s own check names it)'],
+		['PRX-US-AU1-0001', 'a typed name'],
+		["={{ $('Config').first().json.proxy }}", 'another node by name'],
+		["={{ $fromAI('proxy_name', 'the proxy', 'string') }}", '$fromAI'],
+		["={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Proxy', ``, 'string') }}", "n8n's generated override"],
+		["={{ $fromai('proxy').trim() }}", '$fromai with a method'],
+		["={{ $fromAI('proxy') || $vars.defaultProxy }}", '$fromAI or a workflow variable'],
+	])('%p (%s) may pick the target', (...[raw]: [unknown, string]) => {
+		expect(isBuilderOrDeclared(raw)).toBe(true);
+	});
+
+	it.each([
+		['={{ $json.proxy_name }}', 'the tool input, which the model can overwrite'],
+		['={{ $input.first().json.proxy_name }}', 'the tool input through $input'],
+		["={{ $fromAI('proxy') || $json.proxy_name }}", '$fromAI with the tool input as a fallback'],
+		["={{ $fromAI('p', `${$json.x}`) }}", 'the tool input inside a template literal'],
+		['={{ $parameter.other }}', 'another parameter'],
+	])('%p (%s) may not', (...[raw]: [unknown, string]) => {
+		expect(isBuilderOrDeclared(raw)).toBe(false);
 	});
 });

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forAgentError, forAgentOutput, runsAsAgentTool } from '../helpers/agent';
 import { showOnlyFor } from '../helpers/descriptions';
 import type { OperationExecute } from '../helpers/itemLoop';
 
@@ -114,7 +115,10 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-/** Runs the operation the node is set to, over all input items. */
+/**
+ * Runs the operation the node is set to, over all input items. As an AI agent's tool, what the
+ * agent reads is bounded and every error's message carries its facts (see helpers/agent.ts).
+ */
 export async function route(
 	this: IExecuteFunctions,
 	resources: Resource[],
@@ -133,5 +137,10 @@ export async function route(
 			},
 		);
 	}
-	return [await module.execute.call(this, items)];
+	if (!runsAsAgentTool(this)) return [await module.execute.call(this, items)];
+	try {
+		return [forAgentOutput(await module.execute.call(this, items))];
+	} catch (error) {
+		throw forAgentError(error);
+	}
 }

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isSet, parseAmount } from './validation';
+import { isSet, parseAmount, switchOption } from './validation';
 
 /*
  * When the node runs as an AI agent's tool. n8n offers a node with `usableAsTool` to agents as a
@@ -10,7 +11,8 @@ import { isSet, parseAmount } from './validation';
  * (what `$json` reads there). A limit counts only when the builder set it.
  */
 export function runsAsAgentTool(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
-	if (ctx.getNode().type.endsWith('Tool')) return true;
+	const { type } = ctx.getNode();
+	if (typeof type === 'string' && type.endsWith('Tool')) return true;
 	const check = (ctx as Partial<Pick<IExecuteFunctions, 'isToolExecution'>>).isToolExecution;
 	if (typeof check !== 'function') return false;
 	try {
@@ -58,6 +60,21 @@ export function isBuilderValue(raw: unknown): boolean {
 	return readsOf(raw.slice(1)).every((name) => BUILDER_READS.has(name));
 }
 
+const isFromAi = (name: string) => /^\$fromai$/i.test(name);
+
+/**
+ * Whether a raw target (which proxy an operation acts on) is one the builder fixed, or the agent's
+ * declared choice: an expression whose only agent input is `$fromAI(…)`, which n8n declares to the
+ * model as an argument of the tool. Anything reading the tool call's input item (`$json`, `$input`,
+ * …) is neither: n8n's AI Agent merges the model's arguments into that item, declared or not.
+ */
+export function isBuilderOrDeclared(raw: unknown): boolean {
+	if (raw === undefined || isBuilderValue(raw)) return true;
+	if (typeof raw !== 'string') return false;
+	const reads = readsOf(raw.slice(1));
+	return reads.some(isFromAi) && reads.every((name) => isFromAi(name) || BUILDER_READS.has(name));
+}
+
 /** The raw value of a parameter at a dotted path (e.g. `options.maxTotalCost`), as the builder saved it. */
 export function rawParameter(ctx: Pick<IExecuteFunctions, 'getNode'>, path: string): unknown {
 	let value: unknown = ctx.getNode().parameters;
@@ -98,5 +115,104 @@ export function limitOption(
 		ctx,
 		`options.${name}`,
 		parseAmount(ctx.getNode(), undefined, options[name], label),
+	);
+}
+
+/**
+ * As an AI agent's tool, the proxy an operation acts on must be fixed by the builder or declared to
+ * the model (`$fromAI`): one read from the tool call's input item (the Proxy as `{{ $json.… }}`, or
+ * Proxy From: Field of Each Input Item) could be overwritten by any argument the model adds.
+ */
+export function agentTargetRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	fromField: boolean,
+): NodeOperationError | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	let raw = rawParameter(ctx, 'proxyName');
+	if (raw !== null && typeof raw === 'object') raw = (raw as IDataObject).value;
+	if (!fromField && isBuilderOrDeclared(raw)) return undefined;
+	const source = fromField ? 'Proxy From: Field of Each Input Item' : 'its Proxy expression';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`As an AI agent tool, the Proxy must be set by the workflow\u2019s builder or left to the agent with $fromAI`,
+		{
+			description: `The tool reads the proxy from its input item (${source}), which the agent can overwrite with any argument, so it could act on another proxy than the one meant. Open the Proxy Account tool and in Proxy pick the proxy or type its name, or use Let the model define this parameter (the \u2728 button) so the agent's choice is declared. Nothing was sent.`,
+		},
+	);
+}
+
+/** How long a text of the service (a nickname, a status) may reach an agent; longer ones are cut. */
+export const SERVICE_TEXT_LIMIT = 100;
+/** How long any other text of a tool's output may be. */
+export const OUTPUT_TEXT_LIMIT = 1000;
+/** Free-text fields the service fills and its users write: data, never instructions. */
+const FREE_TEXT_FIELDS = new Set(['nickname']);
+
+function cut(text: string, limit: number): string {
+	if (text.length <= limit) return text;
+	return `${text.slice(0, limit)}\u2026 [cut: ${text.length - limit} more characters]`;
+}
+
+function bounded(value: unknown, limit: number): unknown {
+	if (typeof value === 'string') return cut(value, limit);
+	if (Array.isArray(value)) return value.map((entry) => bounded(entry, limit));
+	if (value === null || typeof value !== 'object') return value;
+	const out: IDataObject = {};
+	for (const [key, entry] of Object.entries(value as IDataObject))
+		out[key] = bounded(
+			entry,
+			FREE_TEXT_FIELDS.has(key) ? SERVICE_TEXT_LIMIT : limit,
+		) as IDataObject;
+	return out;
+}
+
+/**
+ * What an agent reads of a tool's output: every text bounded in length, the service's free text
+ * (a nickname) to SERVICE_TEXT_LIMIT characters, so a hostile text is data of bounded size.
+ */
+export function forAgentOutput(items: INodeExecutionData[]): INodeExecutionData[] {
+	return items.map((item) => ({
+		...item,
+		json: bounded(item.json, OUTPUT_TEXT_LIMIT) as IDataObject,
+	}));
+}
+
+/**
+ * n8n's AI Agent shows the model only an error's message: as a tool, the message carries the
+ * description too (what was charged or may have been, what was not sent, what to check).
+ */
+export function forAgentError(error: unknown): unknown {
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	const description = error.description?.trim();
+	if (!description || error.message.includes(description)) return error;
+	const message = error.message.trim().replace(/[.:]$/, '');
+	error.message = `${message}. ${description}`;
+	return error;
+}
+
+/**
+ * As an AI agent's tool, an operation that needs the builder's Allow as AI Tool: refused unless the
+ * builder turned it on (a value the agent fills in does not count), read from the Options.
+ */
+export function agentPermissionRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
+	what: { operation: string; risk: string },
+): NodeOperationError | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const allowed = switchOption(
+		ctx.getNode(),
+		undefined,
+		options,
+		'allowAsTool',
+		'Allow as AI Tool',
+	);
+	if (builderLimit(ctx, 'options.allowAsTool', allowed) === true) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`As an AI agent tool, ${what.operation} needs Allow as AI Tool turned on by the workflow\u2019s builder`,
+		{
+			description: `${what.risk} Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may do this (a value the agent fills in does not count). Nothing was sent.`,
+		},
 	);
 }

@@ -127,6 +127,17 @@ export const keepWalletAtLeastOption: INodeProperties = {
 		"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
 };
 
+/** Allow as AI Tool: what an AI agent may do with the node only when the builder turned it on. */
+export function allowAsToolOption(what: string): INodeProperties {
+	return {
+		displayName: 'Allow as AI Tool',
+		name: 'allowAsTool',
+		type: 'boolean',
+		default: false,
+		description: `Whether an AI agent may ${what} with this node when it runs as a tool. Only a switch you set counts, never one the agent fills in.`,
+	};
+}
+
 /** What the panel says of options that hold for the whole run (see helpers/runOptions.ts). */
 export const RUN_WIDE_NOTE =
 	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';

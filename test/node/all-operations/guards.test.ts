@@ -12,7 +12,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, asAgentTool, cityWith as stockCity, createHarness, credentialsFor } from '../../harness';
+import { apiRequests, asAgentTool, expectAgentRefusal, cityWith as stockCity, createHarness, credentialsFor } from '../../harness';
 import type { NodeResult, NodeUnderTest } from '../../harness';
 import { ProxyAccountSimulator } from '../../simulator';
 
@@ -28,6 +28,9 @@ afterEach(async () => await sim.stop());
 const names = () => [...sim.account().proxies.keys()];
 const locator = (value: string) => ({ __rl: true, mode: 'name', value });
 const byName = '={{ $json.name }}';
+/** As a tool, the proxy is the agent's declared choice ($fromAI), read from the tool call's input. */
+const chosenByAgent = "={{ $fromAI('name', 'the proxy', 'string') }}";
+const target = (type: string) => locator(type.endsWith('Tool') ? chosenByAgent : byName);
 const deploys = () => apiRequests(sim, 'POST /v1/proxies/deploy');
 const allocates = () => apiRequests(sim, 'POST /v1/proxies/allocate');
 const removals = () => apiRequests(sim, 'DELETE /v1/proxies/remove');
@@ -41,7 +44,7 @@ const run = (node: Run, items: IDataObject[] = [{}], mode?: 'retry' | 'manual'):
 const extend = (options: IDataObject, type = 'proxyAccount', extra: Partial<NodeUnderTest> = {}) => ({
 	type,
 	...extra,
-	parameters: { resource: 'proxy', operation: 'extend', proxyName: locator(byName), interval: 1, period: 'weekly', options },
+	parameters: { resource: 'proxy', operation: 'extend', proxyName: target(type), interval: 1, period: 'weekly', options },
 });
 
 const buy = (options: IDataObject, type = 'proxyAccount', extra: Partial<NodeUnderTest> = {}) => ({
@@ -62,7 +65,7 @@ const buy = (options: IDataObject, type = 'proxyAccount', extra: Partial<NodeUnd
 const remove = (confirmCount: unknown, options: IDataObject = {}, type = 'proxyAccount', extra: Partial<NodeUnderTest> = {}) => ({
 	type,
 	...extra,
-	parameters: { resource: 'proxy', operation: 'remove', proxyName: locator(byName), confirmCount, options },
+	parameters: { resource: 'proxy', operation: 'remove', proxyName: target(type), confirmCount, options },
 });
 
 const errorMessages = (result: NodeResult) => [result.error?.message, ...result.items.map((i) => i.json.error)].filter(Boolean);
@@ -81,8 +84,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 
 	it.each(agentFilled)('Extend: a Maximum Total Cost of {{ %s }} (%s) counts as none; nothing is sent', async (expression) => {
 		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}`, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
+		expectAgentRefusal(result, 'As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(0);
 	});
@@ -102,23 +104,25 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 		const city = cityWith('att', 1).city;
 		const item = { carrier: 'AT&T', city, quantity: 1, cap: 100_000 };
 		const filled = await run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
-		expect(filled.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
+		expectAgentRefusal(filled, 'As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const capped = await run(buy({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
 		expect(capped.status).toBe('success');
 		expect(deploys()).toHaveLength(1);
 	});
 
-	it('Remove: an agent-filled confirmation counts as none; a builder-typed one removes', async () => {
+	it('Remove only previews: a confirmation, typed or filled, removes nothing; a Dry Run previews', async () => {
 		const [target] = names();
-		const filled = await run(remove("={{ $fromAI('count', '', 'number') }}", {}, 'proxyAccountTool'), [{ name: target, count: 1 }]);
-		expect(filled.error?.message).toBe('As an AI agent tool, Remove needs Confirm Number of Proxies set by the workflow\u2019s builder');
-		const fromInput = await run(remove('={{ $json.count }}', {}, 'proxyAccountTool'), [{ name: target, count: 1 }]);
-		expect(fromInput.status).toBe('error');
+		for (const confirmation of ["={{ $fromAI('count', '', 'number') }}", '={{ $json.count }}', 1]) {
+			const refused = await run(remove(confirmation, {}, 'proxyAccountTool'), [{ name: target, count: 1 }]);
+			expectAgentRefusal(refused, 'As an AI agent tool, Remove needs Dry Run: as a tool it only previews what a removal would take');
+		}
 		expect(apiRequests(sim)).toHaveLength(0);
-		const typed = await run(remove(1, {}, 'proxyAccountTool'), [{ name: target }]);
-		expect(typed.status).toBe('success');
-		expect(removals()).toHaveLength(1);
+		const preview = await run(remove(0, { dryRun: true }, 'proxyAccountTool'), [{ name: target }]);
+		expect(preview.status).toBe('success');
+		expect(preview.items[0].json).toMatchObject({ proxy_name: target, status: 'dry_run', would_remove: true });
+		expect(removals()).toHaveLength(0);
+		expect(sim.account().proxies.has(target)).toBe(true);
 	});
 
 	it('Change Location: Allow as AI Tool filled by the agent counts as not allowed', async () => {
@@ -130,10 +134,10 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 			proxyName: locator(target),
 			carrier: 'T-Mobile',
 			city,
-			options: { allowAsTool, keepWalletAtLeast: 0, waitTimeoutSeconds: 0 },
+			options: { allowAsTool, keepWalletAtLeast: 0, maxMoveCost: 0, waitTimeoutSeconds: 0 },
 		});
 		const filled = await run({ type: 'proxyAccountTool', parameters: parameters("={{ $fromAI('allow', '', 'boolean') }}") }, [{ allow: true }]);
-		expect(filled.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder');
+		expectAgentRefusal(filled, 'As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const allowed = await run({ type: 'proxyAccountTool', parameters: parameters(true) });
 		expect(allowed.status).toBe('success');
@@ -150,22 +154,26 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Maximum Renewal Commitment', () => {
 	const renew = (options: IDataObject, type = 'proxyAccountTool', interval: unknown = 1) => ({
 		type,
-		parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: locator(byName), autoRenew: true, interval, options },
+		parameters: { resource: 'proxy', operation: 'setAutoRenew', proxyName: target(type), autoRenew: true, interval, options },
 	});
 	const two = () => names().slice(0, 2).map((name) => ({ name, commitment: 1_000_000 }));
+	// The commitment is the account's: these tests start from an account where nothing auto-renews.
+	beforeEach(() => {
+		for (const proxy of sim.account().proxies.values()) proxy.auto_renew = false;
+	});
+	const committed = () => [...sim.account().proxies.values()].filter((p) => p.auto_renew).map((p) => p.proxy_name);
 
 	it('without one, or with one the agent fills in, it refuses; nothing is sent', async () => {
 		for (const options of [{}, { maxRenewalCommitment: "={{ $fromAI('commitment', '', 'number') }}" }, { maxRenewalCommitment: '={{ $json.commitment }}' }]) {
 			const result = await run(renew(options), two());
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe('As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder');
+			expectAgentRefusal(result, 'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder');
 		}
 		expect(renewals()).toHaveLength(0);
 	});
 
 	it('one renewal of the proxies (interval x price, quoted) above the commitment is refused; within it, sent once', async () => {
 		const over = await run(renew({ maxRenewalCommitment: 1 }), two());
-		expect(over.error?.message).toMatch(/^One renewal of these 2 proxies would cost [\d.]+, more than the Maximum Renewal Commitment of 1/);
+		expect(over.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 1\. The account's auto-renewing proxies commit 0 at their next renewals; this change adds [\d.]+ \(one renewal of this proxy, quoted\), [\d.]+ in all\. Nothing was changed\./);
 		expect(renewals()).toHaveLength(0);
 		expect(apiRequests(sim, 'POST /v1/price')).toHaveLength(1);
 		const within = await run(renew({ maxRenewalCommitment: 100_000 }), two());
@@ -181,9 +189,35 @@ describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Ma
 		expect(quoted.interval).toBe(1);
 		expect(oneWeek.status).toBe('success');
 		sim.resetLogs();
+		weekly.auto_renew = false;
 		const year = await run(renew({ maxRenewalCommitment: 200 }, 'proxyAccount', 52), [{ name: weekly.proxy_name }]);
-		expect(year.error?.message).toMatch(/more than the Maximum Renewal Commitment of 200/);
+		expect(year.error?.message).toMatch(/more than the Maximum Renewal Commitment of 200$/);
 		expect(renewals()).toHaveLength(0);
+	});
+
+	it('calls one after another: the account\u2019s commitment stays within the cap; each later call is refused with the figures', async () => {
+		const cap = 400;
+		const outcomes: string[] = [];
+		for (const name of names().slice(0, 6)) {
+			const result = await run(renew({ maxRenewalCommitment: cap }), [{ name }]);
+			outcomes.push(result.status === 'success' ? 'on' : String(result.error?.message));
+			const funds = (await (await fetch(`${sim.url}/v1/funds`, { headers: { authorization: `Bearer ${sim.demoApiKey}` } })).json()) as { data: { upcoming: { total: { total_commitment: number } } } };
+			const commitment = funds.data.upcoming.total.total_commitment;
+			expect(commitment).toBeLessThanOrEqual(cap);
+		}
+		expect(committed().length).toBeGreaterThan(0);
+		expect(committed().length).toBeLessThan(6);
+		const refused = outcomes.filter((o) => o !== 'on');
+		expect(refused[0]).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 400\. The account's auto-renewing proxies commit [1-9][\d.]* at their next renewals/);
+		expect(refused[0]).toMatch(/Nothing was changed\./);
+	});
+
+	it('a commitment within the cap but above what the wallet holds is refused: the wallet pays the renewals', async () => {
+		sim.account().balance = 5;
+		const result = await run(renew({ maxRenewalCommitment: 100_000 }), [{ name: names()[0] }]);
+		expect(result.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the wallet holds \(5\)\. .*Add funds to the wallet/);
+		expect(renewals()).toHaveLength(0);
+		expect(committed()).toHaveLength(0);
 	});
 });
 
@@ -368,7 +402,7 @@ describe('Remove: a failed later batch says which earlier batches the service ac
 describe('Keep Wallet At Least: a floor that bounds any number of calls', () => {
 	it('as a tool, a spending operation needs the floor too; one the agent fills in counts as none', async () => {
 		const filled = await run(extend({ maxTotalCost: 1_000, keepWalletAtLeast: "={{ $fromAI('floor', '', 'number') }}" }, 'proxyAccountTool'), [{ name: names()[0], floor: 0 }]);
-		expect(filled.error?.message).toBe('As an AI agent tool, Extend needs a Keep Wallet At Least set by the workflow\u2019s builder');
+		expectAgentRefusal(filled, 'As an AI agent tool, Extend needs a Keep Wallet At Least set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 
@@ -384,7 +418,8 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		}
 		const refused = outcomes.filter((o) => o !== 'charged');
 		expect(refused.length).toBeGreaterThan(0);
-		expect(refused[0]).toMatch(/^This extension would take the wallet below Keep Wallet At Least: [\d.]+ in the wallet, [\d.]+ to pay, 700 to keep$/);
+		// As a tool, the message carries the facts: the amounts, and that this proxy was not charged.
+		expect(refused[0]).toMatch(/^This extension would take the wallet below Keep Wallet At Least: [\d.]+ in the wallet, [\d.]+ to pay, 700 to keep\. .*nothing was charged for it/);
 		expect(outcomes.indexOf(refused[0])).toBeGreaterThan(0);
 		// Every refused call read the wallet and sent no extension.
 		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);

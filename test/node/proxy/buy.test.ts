@@ -2,7 +2,7 @@
  * Proxy > Buy through n8n-core's real WorkflowExecute against the simulator: what the ledger and the request log show about money.
  */
 
-import { apiRequests } from '../../harness';
+import { apiRequests, expectAgentRefusal } from '../../harness';
 import { cityWith, sim, buy, deploys } from '../../harness/suites/orders';
 
 describe('Proxy > Buy', () => {
@@ -88,7 +88,7 @@ describe('Proxy > Buy', () => {
 		expect(retry.status).toBe('error');
 		expect(retry.error?.message).toBe('Retry On Fail is on, which could buy the same proxies twice');
 		const tool = await buy([{ carrier: 'AT&T', city: city.city }], {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Buy needs a Maximum Total Cost and a Keep Wallet At Least set by the workflow\u2019s builder');
+		expectAgentRefusal(tool, 'As an AI agent tool, Buy needs a Maximum Total Cost and a Keep Wallet At Least set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
 		expect(dry.status).toBe('success');

@@ -3,7 +3,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, credentialsFor } from '../../harness';
+import { apiRequests, credentialsFor, expectAgentRefusal } from '../../harness';
 import type { NodeResult } from '../../harness';
 import { harness, cityWith, sim } from '../../harness/suites/orders';
 
@@ -130,6 +130,75 @@ describe('Proxy > Change Location', () => {
 		expect(sim.account().proxies.has(name)).toBe(true);
 	});
 
+	describe('Keep Wallet At Least is checked before every move, with the Maximum Cost per Move', () => {
+		const funds = () => apiRequests(sim, 'GET /v1/funds');
+		it('wallet 101, floor 100, a move priced 60 and a Maximum Cost per Move of 60: nothing is moved', async () => {
+			sim.orders.swapPrice = 60;
+			sim.account().balance = 101;
+			const [name] = [...sim.account().proxies.keys()];
+			const result = await move(name, 'AT&T', cityWith('att', 1).city, { keepWalletAtLeast: 100, maxMoveCost: 60, waitTimeoutSeconds: 0 });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe('A move would take the wallet below Keep Wallet At Least: 101 in the wallet, 60 to pay, 100 to keep');
+			expect(swaps()).toHaveLength(0);
+			expect(sim.account().balance).toBe(101);
+		});
+
+		it.each(['continueRegularOutput', 'continueErrorOutput', 'stopWorkflow'] as const)('five items, wallet 200, floor 150, moves priced 30 (On Error: %s): the wallet is read before each move and never ends below the floor', async (onError) => {
+			sim.orders.swapPrice = 30;
+			sim.orders.swapDelayMs = 0;
+			sim.account().balance = 200;
+			const names = [...sim.account().proxies.keys()].slice(0, 5);
+			const city = cityWith('att', 5).city;
+			const result = await harness.runNode(
+				{
+					type: 'proxyAccount',
+					onError,
+					parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, carrier: 'AT&T', city, copySettings: true, options: { keepWalletAtLeast: 150, maxMoveCost: 30, waitTimeoutSeconds: 0 } },
+				},
+				{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+			);
+			expect(swaps()).toHaveLength(1);
+			expect(sim.account().balance).toBe(170);
+			expect(funds().length).toBeGreaterThanOrEqual(2);
+			if (onError === 'stopWorkflow') {
+				expect(result.error?.message).toBe('A move would take the wallet below Keep Wallet At Least: 170 in the wallet, 30 to pay, 150 to keep');
+				return;
+			}
+			const out = onError === 'continueErrorOutput' ? [...result.output('Node Under Test', 0), ...result.output('Node Under Test', 1)] : result.items;
+			expect(out).toHaveLength(5);
+			expect(out.filter((item) => typeof item.json.error === 'string')).toHaveLength(4);
+			if (onError === 'continueErrorOutput') expect(result.output('Node Under Test', 1)).toHaveLength(4);
+			expect(out.map((item) => item.pairedItem)).toEqual(expect.arrayContaining([0, 1, 2, 3, 4].map((item) => ({ item }))));
+		});
+
+		it('as a tool, one call after another stops at the floor; a Maximum Cost per Move the agent fills in counts as none', async () => {
+			sim.orders.swapPrice = 60;
+			sim.orders.swapDelayMs = 0;
+			sim.account().balance = 300;
+			const names = [...sim.account().proxies.keys()].slice(0, 5);
+			const city = cityWith('att', 5).city;
+			const tool = (name: string, maxMoveCost: unknown) =>
+				harness.runNode(
+					{
+						type: 'proxyAccountTool',
+						parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: "={{ $fromAI('proxy', '', 'string') }}" }, carrier: 'AT&T', city, copySettings: true, options: { allowAsTool: true, keepWalletAtLeast: 100, maxMoveCost, waitTimeoutSeconds: 0 } },
+					},
+					{ credentials: credentialsFor(sim), items: [{ proxy: name, cost: 0 }] },
+				);
+			expectAgentRefusal(await tool(names[0], '={{ $json.cost }}'), 'As an AI agent tool, Change Location needs a Keep Wallet At Least and a Maximum Cost per Move, set by the workflow\u2019s builder');
+			expect(swaps()).toHaveLength(0);
+			const outcomes: string[] = [];
+			for (const name of names) {
+				const result = await tool(name, 60);
+				outcomes.push(result.status === 'success' ? String(result.items[0].json.status) : String(result.error?.message));
+				expect(sim.account().balance).toBeGreaterThanOrEqual(100);
+			}
+			expect(swaps()).toHaveLength(3);
+			expect(sim.account().balance).toBe(120);
+			expect(outcomes[3]).toMatch(/^A move would take the wallet below Keep Wallet At Least: 120 in the wallet, 60 to pay, 100 to keep\. Nothing was sent or charged\./);
+		});
+	});
+
 	it('is never sent twice, and as an AI tool it needs Allow as AI Tool', async () => {
 		const [name] = [...sim.account().proxies.keys()];
 		sim.injectFault({ route: 'POST /v1/proxies/swap/:name', kind: 'status', status: 504 });
@@ -138,7 +207,7 @@ describe('Proxy > Change Location', () => {
 		expect(failed.items[0].json.message).toMatch(/The change of location may have been made/);
 		sim.resetLogs();
 		const tool = await move(name, 'AT&T', cityWith('att', 1).city, {}, { type: 'proxyAccountTool' });
-		expect(tool.error?.message).toBe('As an AI agent tool, Change Location needs Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder');
+		expectAgentRefusal(tool, 'As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 });

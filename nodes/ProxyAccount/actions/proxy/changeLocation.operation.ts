@@ -7,6 +7,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import {
+	allowAsToolOption,
 	carrierField,
 	cityField,
 	keepWalletAtLeastOption,
@@ -25,7 +26,7 @@ import {
 	proxyNotFound,
 	retryRefusal,
 } from '../../helpers/itemLoop';
-import { builderLimit } from '../../helpers/agent';
+import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { readRunOptions } from '../../helpers/runOptions';
@@ -61,15 +62,17 @@ export const properties: INodeProperties[] = [
 			'Whether the moved proxy keeps its automatic IP rotation and its authentication (username and password, or IP whitelist)',
 	},
 	runWideOptionsCollection([
-		{
-			displayName: 'Allow as AI Tool',
-			name: 'allowAsTool',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether an AI agent may move proxies with this node when it runs as a tool (the service may charge for a move)',
-		},
+		allowAsToolOption('move proxies (the service may charge for a move)'),
 		keepWalletAtLeastOption,
+		{
+			displayName: 'Maximum Cost per Move',
+			name: 'maxMoveCost',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			description:
+				"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
+		},
 		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A move'),
 		waitTimeoutOption(
 			DEFAULT_WAIT_SECONDS,
@@ -117,8 +120,9 @@ type Run = ReturnType<typeof itemResults>;
 interface MoveOptions {
 	timeoutMs: number;
 	waitMs: number;
-	allowAsTool: boolean;
 	floor?: number;
+	/** Maximum Cost per Move, as it counts (see `limitOption`). */
+	moveCost?: number;
 }
 
 interface Move {
@@ -129,28 +133,34 @@ interface Move {
 }
 
 function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
-	const { timeoutMs, waitMs, floor, flag } = readRunOptions(ctx, itemCount, properties);
-	// As an AI agent's tool, only the builder can allow it: a value the agent fills in does not count.
-	const allowAsTool = builderLimit(ctx, 'options.allowAsTool', flag('allowAsTool')) === true;
-	return { timeoutMs, waitMs, allowAsTool, floor };
+	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
+	const moveCost = limitOption(ctx, raw, 'maxMoveCost', 'Maximum Cost per Move');
+	return { timeoutMs, waitMs, floor, moveCost };
 }
 
-/** A retry would move a proxy twice; an AI agent moves only when the builder allowed it, above a floor. */
-function guards(ctx: IExecuteFunctions, { allowAsTool, floor }: MoveOptions) {
+/**
+ * A retry would move a proxy twice. An AI agent moves only when the builder allowed it, within a
+ * floor under the wallet and a cost per move the builder set, checked before every move.
+ */
+function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
 	return (
 		retryRefusal(ctx, false, {
 			twice: 'move a proxy twice',
 			check: 'read the proxy list (Proxy Account > Get Many) to see where the proxy is',
 		}) ??
+		agentPermissionRefusal(ctx, {
+			operation: 'Change Location',
+			risk: 'The service may charge the wallet for a move, and a moved proxy gets a new name and port.',
+		}) ??
 		agentRefusal(
 			ctx,
-			allowAsTool && floor !== undefined
+			floor !== undefined && moveCost !== undefined
 				? undefined
 				: {
 						operation: 'Change Location',
 						limit:
-							'Allow as AI Tool and a Keep Wallet At Least, set by the workflow\u2019s builder',
-						fix: 'Open the Proxy Account tool and, if an agent may move proxies (the service may charge for a move), turn on Options > Allow as AI Tool and set Keep Wallet At Least to a fixed amount. A value the agent fills in does not count.',
+							'a Keep Wallet At Least and a Maximum Cost per Move, set by the workflow\u2019s builder',
+						fix: 'Open the Proxy Account tool and set, in its Options, Keep Wallet At Least (what every move must leave in the wallet) and Maximum Cost per Move (what one move may cost) to fixed amounts. A value the agent fills in does not count.',
 					},
 		)
 	);
@@ -201,6 +211,16 @@ async function moveOne(
 	const { options, before, named, run } = context;
 	const old = before.get(move.name);
 	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
+	// What a move costs is not published: before every move, the wallet must hold the floor plus
+	// the most a move may cost.
+	if (options.floor !== undefined) {
+		const low = await walletFloorRefusal(ctx, options.floor, options.moveCost ?? 0, {
+			itemIndex: i,
+			timeoutMs: options.timeoutMs,
+			spend: 'A move',
+		});
+		if (low) return run.fail(i, low);
+	}
 	let replied: string | undefined;
 	try {
 		const { result } = await swapProxy(
@@ -238,15 +258,6 @@ export async function execute(
 	const opened = openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
 	const { run, options, proxyNameOf } = opened;
-	// What a move costs is not published: the wallet must hold the floor before any move is sent.
-	if (options.floor !== undefined) {
-		const low = await walletFloorRefusal(this, options.floor, 0, {
-			itemIndex: 0,
-			timeoutMs: options.timeoutMs,
-			spend: 'A move',
-		});
-		if (low) return run.failAll(low);
-	}
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });

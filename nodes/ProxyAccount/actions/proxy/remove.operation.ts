@@ -22,7 +22,6 @@ import {
 	proxyNotFound,
 	retryRefusal,
 } from '../../helpers/itemLoop';
-import { builderLimit } from '../../helpers/agent';
 import { addToDescription, chunk, nameList } from '../../helpers/batches';
 import { proxiesCount, theseProxies } from '../../helpers/wording';
 import type { Repeat } from '../../helpers/itemLoop';
@@ -36,8 +35,7 @@ export const operation: OperationInfo = {
 	name: 'Remove',
 	description:
 		'Remove proxies for good, their paid time included. Irreversible: needs the number of proxies confirmed.',
-	action:
-		'Remove proxies for good, destroying their paid time (only the number the builder confirmed)',
+	action: 'Remove proxies for good, destroying their paid time (as an AI tool: preview only)',
 	subtitle: 'Remove Proxies',
 };
 
@@ -60,7 +58,7 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		required: true,
-		description: `How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI tool, only a number you type here counts, never one the agent fills in. ${RUN_WIDE_NOTE}.`,
+		description: `How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI agent's tool, Remove only previews (Dry Run). ${RUN_WIDE_NOTE}.`,
 	},
 	runWideOptionsCollection([
 		dryRunOption('Whether to only return what would be removed, removing nothing'),
@@ -80,8 +78,8 @@ interface RemoveOptions {
 	dryRun: boolean;
 	timeoutMs: number;
 	readTimeoutMs: number;
-	/** Confirm Number of Proxies, as it counts (as an AI agent's tool, only the builder's). */
-	confirmed?: number;
+	/** Confirm Number of Proxies. */
+	confirmed: number;
 }
 
 interface Planned {
@@ -94,23 +92,23 @@ interface Planned {
 function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
 	const { dryRun, timeoutMs, readTimeoutMs } = readRunOptions(ctx, itemCount, properties);
 	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
-	const confirmed = builderLimit(
-		ctx,
-		'confirmCount',
-		parseWholeNumber(
-			ctx.getNode(),
-			undefined,
-			confirmCount,
-			'Confirm Number of Proxies',
-			{ min: 0, max: 1_000_000 },
-			'Enter how many different proxies this run removes, e.g. 3.',
-		),
+	const confirmed = parseWholeNumber(
+		ctx.getNode(),
+		undefined,
+		confirmCount,
+		'Confirm Number of Proxies',
+		{ min: 0, max: 1_000_000 },
+		'Enter how many different proxies this run removes, e.g. 3.',
 	);
 	return { dryRun, timeoutMs, readTimeoutMs, confirmed };
 }
 
-/** A retry would send a removal twice; as an AI agent's tool, the builder's confirmation counts. */
-function guards(ctx: IExecuteFunctions, { dryRun, confirmed }: RemoveOptions) {
+/**
+ * A retry would send a removal twice. As an AI agent's tool, Remove only previews: nothing read
+ * from the account bounds what many calls destroy (a removal leaves the list only some time after
+ * the service accepted it), so an agent's calls could remove every proxy one confirmed call at a time.
+ */
+function guards(ctx: IExecuteFunctions, { dryRun }: RemoveOptions) {
 	return (
 		retryRefusal(ctx, dryRun, {
 			twice: 'send a removal twice',
@@ -118,12 +116,12 @@ function guards(ctx: IExecuteFunctions, { dryRun, confirmed }: RemoveOptions) {
 		}) ??
 		agentRefusal(
 			ctx,
-			dryRun || confirmed !== undefined
+			dryRun
 				? undefined
 				: {
 						operation: 'Remove',
-						limit: 'Confirm Number of Proxies set by the workflow\u2019s builder',
-						fix: 'Open the Proxy Account tool and type the number of proxies one call may remove into Confirm Number of Proxies (a value the agent fills in does not count). Or turn on Dry Run to let the agent only ask what a removal would take.',
+						limit: 'Dry Run: as a tool it only previews what a removal would take',
+						fix: 'Removing destroys paid time, and no limit read from the account bounds what many calls of an agent remove. Turn on Dry Run in the tool to let the agent preview a removal, and remove in a workflow without an AI agent (or in the Proxy Account dashboard).',
 					},
 		)
 	);

@@ -6,7 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { agentPermissionRefusal } from '../../helpers/agent';
 import {
+	allowAsToolOption,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
@@ -83,6 +85,9 @@ export const properties: INodeProperties[] = [
 			'The addresses allowed to use the proxy: IPv4 or IPv6 addresses and CIDR ranges, separated by commas. Replaces the current list.',
 	},
 	optionsCollection([
+		allowAsToolOption(
+			'change how clients log in to a proxy (a wrong whitelist or password cuts off its clients)',
+		),
 		{
 			displayName: 'Include Password',
 			name: 'includePassword',
@@ -160,6 +165,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const refusal = agentPermissionRefusal(this, {
+		operation: 'Set Authentication',
+		risk: 'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
+	});
+	if (refusal) throw refusal;
 	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
 		const node = this.getNode();

@@ -17,7 +17,8 @@ import {
 	timeoutOption,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
-import { countWere, proxiesCount, theseProxies } from '../../helpers/wording';
+import { cents } from '../../helpers/charges';
+import { countWere, theseProxies } from '../../helpers/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
 import { asNodeError, itemResults, proxyNotFound } from '../../helpers/itemLoop';
@@ -27,6 +28,7 @@ import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
 import {
 	DEFAULT_TIMEOUT_MS,
+	getFunds,
 	listProxies,
 	quotePrices,
 	requestErrorFacts,
@@ -80,7 +82,7 @@ export const properties: INodeProperties[] = [
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 100,
 			description:
-				"Get a quote of one renewal of every proxy this run turns auto-renew on for (Interval \u00d7 the proxy's own period) and change nothing when the total would be more than this amount, in your account's currency. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+				"The most one renewal of all the account's auto-renewing proxies may cost, this run's included (the service's commitment plus a quote of what the run turns on), in your account's currency. The run changes nothing when it would be more than this amount or than the wallet holds. Required when the node runs as an AI agent's tool and turns auto-renew on.",
 		},
 		timeoutOption(
 			SENT_ONCE_TIMEOUT_SECONDS,
@@ -177,8 +179,8 @@ export async function execute(
 		lines = lines.filter(({ line }) => !line.auto_renew);
 	}
 	const { known, records } = await lookUp(this, lines, options, run);
-	// What turning auto-renew on commits the wallet to: within the cap, or nothing is sent.
 	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	// The account's commitment, this run's included: within the cap and the wallet, or nothing is sent.
 	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
 		const cap = options.commitmentCap;
 		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
@@ -341,47 +343,70 @@ function uncappedToolRefusal(node: INode): NodeOperationError {
 		'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
 		{
 			description:
-				'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of the proxies a call turns on may cost (a value the agent fills in does not count). Nothing was sent.',
+				'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of all the account\u2019s auto-renewing proxies may cost (a value the agent fills in does not count). Nothing was sent.',
 		},
 	);
 }
 
 /**
- * Why turning auto-renew on may not go ahead: one renewal of each proxy (Interval x its own period, quoted by the service) would pass the cap.
+ * Why turning auto-renew on may not go ahead. The commitment is the account's: one renewal of every
+ * proxy that auto-renews (the service's `total_commitment`, read now from the funds) plus one
+ * renewal of each proxy this run turns on or gives another interval (quoted by the service). It
+ * must stay within the cap and within the wallet, so that calls one after another, from any number
+ * of runs or agents, cannot commit more than the builder allowed or the wallet holds.
  */
 async function commitmentRefusal(
 	ctx: IExecuteFunctions,
-	turningOn: Array<{ line: AutoRenewLine; items: number[] }>,
+	turningOn: Line[],
 	records: Map<string, ProxyRecord>,
 	cap: number,
 	timeoutMs: number,
 ): Promise<NodeApiError | NodeOperationError | undefined> {
 	const node = ctx.getNode();
-	const lines: QuoteLine[] = turningOn.map(({ line }) => {
+	const itemIndex = turningOn[0].items[0];
+	const changing = turningOn.filter(({ line }) => {
 		const record = records.get(line.proxy_name)!;
-		return {
-			isp: record.isp,
-			location: record.city,
-			interval: line.interval,
-			period: record.period,
-		};
+		return !(record.auto_renew && record.auto_renew_interval === line.interval);
 	});
-	let total: number;
+	const readOptions = { itemIndex, timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS) };
+	let wallet: number;
+	let committed: number;
+	let added = 0;
 	try {
-		const { quote } = await quotePrices(ctx, lines, {
-			itemIndex: turningOn[0].items[0],
-			timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
-		});
-		total = quote.total.due;
+		const { funds } = await getFunds(ctx, readOptions);
+		wallet = funds.funds;
+		committed = funds.upcoming.total.total_commitment;
+		if (changing.length > 0) {
+			const lines: QuoteLine[] = changing.map(({ line }) => {
+				const record = records.get(line.proxy_name)!;
+				return {
+					isp: record.isp,
+					location: record.city,
+					interval: line.interval,
+					period: record.period,
+				};
+			});
+			added = (await quotePrices(ctx, lines, readOptions)).quote.total.due;
+		}
 	} catch (error) {
-		return asNodeError(ctx, error, turningOn[0].items[0]);
+		const refused = asNodeError(ctx, error, itemIndex);
+		addToDescription(refused, 'Nothing was changed: the commitment could not be checked.');
+		return refused;
 	}
-	if (total <= cap) return undefined;
+	const total = cents(committed + added);
+	const facts = `The account's auto-renewing proxies commit ${committed} at their next renewals; this change adds ${added} (one renewal of ${theseProxies(changing.length)}, quoted), ${total} in all.`;
+	const over =
+		total > cap
+			? `more than the Maximum Renewal Commitment of ${cap}`
+			: total > wallet
+				? `more than the wallet holds (${wallet})`
+				: undefined;
+	if (over === undefined) return undefined;
 	return new NodeOperationError(
 		node,
-		`One renewal of ${theseProxies(lines.length)} would cost ${total}, more than the Maximum Renewal Commitment of ${cap}`,
+		`Turning auto-renew on would commit the account to ${total} of renewals, ${over}`,
 		{
-			description: `${proxiesCount(lines.length)} would renew at Interval \u00d7 their own period. Nothing was changed. Raise Maximum Renewal Commitment, or turn auto-renew on for fewer proxies or a shorter interval.`,
+			description: `${facts} Nothing was changed. ${total > cap ? 'Raise Maximum Renewal Commitment, or' : 'Add funds to the wallet, or'} turn auto-renew on for fewer proxies or a shorter interval (or off for others).`,
 		},
 	);
 }

@@ -5,7 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { agentPermissionRefusal } from '../../helpers/agent';
 import {
+	allowAsToolOption,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
@@ -36,7 +38,10 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether the proxy serves IPv4. Off means IPv6 only: sites and clients without IPv6 can no longer be reached through it.',
 	},
-	optionsCollection([readTimeoutOption]),
+	optionsCollection([
+		allowAsToolOption('turn IPv4 on or off (off cuts off every client and site without IPv6)'),
+		readTimeoutOption,
+	]),
 ];
 
 /**
@@ -48,6 +53,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const refusal = agentPermissionRefusal(this, {
+		operation: 'Set IPv4',
+		risk: 'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',
+	});
+	if (refusal) throw refusal;
 	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
 		const node = this.getNode();

@@ -328,10 +328,10 @@ async function move(ctx) {
 	await ctx.run31(five);
 	const overlap = await measureOverlap(s, mark, 'POST', '/v1/proxies/swap/');
 	ctx.overlap.move = overlap;
-	await check('Change Location, wallet 300, five parallel moves: the wallet ends at or above 100 − (moves in flight at once × 60)', async () => {
+	await check('Change Location, wallet 300, five parallel moves: the wallet ends at or above 100 − (other moves in flight at a wallet read × 60)', async () => {
 		const wallet = await s.balance();
 		const moves = (await s.chargesSince(mark)).filter((c) => c.kind === 'swap');
-		const bound = 100 - overlap.inFlight * 60;
+		const bound = 100 - overlap.others * 60;
 		assert(wallet >= bound, `wallet ${wallet} below ${bound} (${moves.length} moves; in flight at once: ${overlap.inFlight})`);
 		answered(ctx, five, 'move_proxy', 5);
 		return `${moves.length} moves of 60, wallet 300 → ${wallet}; ${overlap.text}`;
@@ -349,26 +349,26 @@ async function move(ctx) {
 }
 
 /**
- * How many calls were in flight at once, from the simulator's request log: each call reads the wallet
- * (GET /v1/funds) then sends its request; the most wallet reads seen before the requests they lead to.
+ * How many calls were in flight at once, from the simulator's request log and ledger: at each wallet
+ * read (GET /v1/funds), the paid requests that had arrived before it and were charged after it (or
+ * never answered) were in flight; the README's bound is the floor minus what those can charge.
+ * Returns { others: the most such requests at one read, inFlight: others + the reading call, text }.
  */
 async function measureOverlap(s, mark, method, prefix) {
 	const log = await s.since(mark);
-	let open = 0;
-	let most = 0;
+	const ledger = await s.chargesSince(mark);
+	const chargedAt = new Map(ledger.map((c) => [c.seq, c.at]));
+	const paid = log.filter((r) => r.method === method && decodeURIComponent(r.path).startsWith(prefix));
+	let others = 0;
 	let order = '';
 	for (const r of log) {
 		if (r.method === 'GET' && r.path.startsWith('/v1/funds')) {
-			open += 1;
-			order += 'r';
-		} else if (r.method === method && decodeURIComponent(r.path).startsWith(prefix)) {
-			most = Math.max(most, open);
-			open = Math.max(0, open - 1);
-			order += 'W';
-		} else continue;
+			const inFlight = paid.filter((p) => p.seq < r.seq && (chargedAt.has(p.seq) ? chargedAt.get(p.seq) > r.at : p.status === null)).length;
+			others = Math.max(others, inFlight);
+			order += inFlight > 0 ? `r(${inFlight})` : 'r';
+		} else if (paid.includes(r)) order += 'W';
 	}
-	most = Math.max(most, open > 0 ? 1 : 0);
-	return { inFlight: Math.max(most, 1), text: `request order (r = wallet read, W = paid request): ${order || 'none'}; in flight at once: ${Math.max(most, 1)}` };
+	return { others, inFlight: others + 1, text: `request order (r = wallet read, (n) = paid requests in flight at it, W = paid request): ${order || 'none'}; calls in flight at once: ${others + 1}` };
 }
 
 /**
@@ -475,11 +475,11 @@ async function floors(ctx) {
 	await ctx.run31(id);
 	const overlap = await measureOverlap(s, mark, 'POST', '/v1/proxies/allocate');
 	ctx.overlap.extend = overlap;
-	await check('Extend, two turns of three parallel calls: each charge within 50, the wallet at or above 100 − (calls in flight × 50)', async () => {
+	await check('Extend, two turns of three parallel calls: each charge within 50, the wallet at or above 100 − (other calls in flight at a wallet read × 50)', async () => {
 		const charges = await s.chargesSince(mark);
 		const wallet = await s.balance();
 		assert(charges.every((c) => c.amount <= 50), `charges ${charges.map((c) => c.amount).join(', ')}`);
-		assert(wallet >= 100 - overlap.inFlight * 50, `wallet ${wallet}`);
+		assert(wallet >= 100 - overlap.others * 50, `wallet ${wallet}`);
 		if (overlap.inFlight <= 1) assert(wallet >= 100, `wallet ${wallet} below the floor with calls one after another`);
 		const refusals = answered(ctx, id, 'extend_proxy', 6).filter((r) => /Keep Wallet At Least/.test(r.content));
 		assert(refusals.length >= 1, 'no call was refused at the floor');
@@ -494,14 +494,17 @@ async function floors(ctx) {
 	const ids = ['extend_floor_a', 'extend_floor_b'];
 	ids.forEach((runId, i) => model.script(runId, [{ calls: calls('extend_proxy', more.slice(i * 3, i * 3 + 3).map((proxy_name) => ({ proxy_name, days: 1 }))) }, { content: 'done' }]));
 	mark = await s.mark();
+	// The service answers each extension 400 ms late, so the two runs' calls overlap.
+	await s.fault({ route: 'POST /v1/proxies/allocate', kind: 'latency', delayMs: 400, when: 'before', times: 6 });
 	await Promise.all(ids.map((runId) => ctx.run31(runId)));
+	await s.clearFaults();
 	const both = await measureOverlap(s, mark, 'POST', '/v1/proxies/allocate');
 	ctx.overlap['extend, two agent runs at once'] = both;
-	await check('Extend, two agent runs at once (three parallel calls each): the wallet at or above 100 − (calls in flight at once × 50)', async () => {
+	await check('Extend, two agent runs at once (three parallel calls each, the service 400 ms slow): the wallet at or above 100 − (other calls in flight at a wallet read × 50)', async () => {
 		const charges = await s.chargesSince(mark);
 		const wallet = await s.balance();
 		assert(charges.every((c) => c.amount <= 50), `charges ${charges.map((c) => c.amount).join(', ')}`);
-		assert(wallet >= 100 - both.inFlight * 50, `wallet ${wallet}`);
+		assert(wallet >= 100 - both.others * 50, `wallet ${wallet}`);
 		return `wallet 156 → ${wallet}, ${charges.length} charges; ${both.text}`;
 	});
 
@@ -516,11 +519,11 @@ async function floors(ctx) {
 	await ctx.run31(id2);
 	const buyOverlap = await measureOverlap(s, mark, 'POST', '/v1/proxies/deploy');
 	ctx.overlap.buy = buyOverlap;
-	await check(`Buy, three parallel calls then one: each within its Maximum Total Cost (${ctx.limits.buyCap}), the wallet at or above ${floor} − (calls in flight × the price)`, async () => {
+	await check(`Buy, three parallel calls then one: each within its Maximum Total Cost (${ctx.limits.buyCap}), the wallet at or above ${floor} − (other calls in flight at a wallet read × ${ctx.limits.buyCap})`, async () => {
 		const charges = (await s.chargesSince(mark)).filter((c) => c.kind !== 'swap');
 		const deploys = await s.since(mark, 'POST', '/v1/proxies/deploy');
 		const wallet = await s.balance();
-		assert(wallet >= floor - buyOverlap.inFlight * weekly, `wallet ${wallet}`);
+		assert(wallet >= floor - buyOverlap.others * ctx.limits.buyCap, `wallet ${wallet}`);
 		if (buyOverlap.inFlight <= 1) assert(wallet >= floor, `wallet ${wallet} below the floor with calls one after another`);
 		assert(deploys.length <= 1 || buyOverlap.inFlight > 1, `${deploys.length} purchases sent`);
 		answered(ctx, id2, 'buy_proxy', 4);

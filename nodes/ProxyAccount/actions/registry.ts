@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { forAgentError, forAgentOutput, runsAsAgentTool } from '../helpers/agent';
 import { showOnlyFor } from '../helpers/descriptions';
+import { oneAtATime } from '../helpers/oneAtATime';
 import type { OperationExecute } from '../helpers/itemLoop';
 
 /*
@@ -33,6 +34,11 @@ export interface OperationModule {
 	/** Declared bare: the resource and operation are added here. */
 	properties: INodeProperties[];
 	execute: OperationExecute;
+	/**
+	 * It spends from the wallet, within bounds read from the account: its runs of one credential
+	 * go one at a time in an n8n process (helpers/oneAtATime.ts).
+	 */
+	spendsMoney?: true;
 }
 
 export interface Resource {
@@ -137,9 +143,11 @@ export async function route(
 			},
 		);
 	}
-	if (!runsAsAgentTool(this)) return [await module.execute.call(this, items)];
+	const run = async () => await module.execute.call(this, items);
+	const execute = module.spendsMoney ? async () => await oneAtATime(this, run) : run;
+	if (!runsAsAgentTool(this)) return [await execute()];
 	try {
-		return [forAgentOutput(await module.execute.call(this, items))];
+		return [forAgentOutput(await execute())];
 	} catch (error) {
 		throw forAgentError(error);
 	}

@@ -22,31 +22,54 @@ export async function walletFloorRefusal(
 	cost: number,
 	what: { itemIndex: number; timeoutMs: number; spend: string },
 ): Promise<NodeOperationError | undefined> {
+	const checked = await walletAboveFloor(ctx, floor, cost, what);
+	return 'refusal' in checked ? checked.refusal : undefined;
+}
+
+/** The wallet as read now, or the refusal `walletFloorRefusal` gives. */
+export async function walletAboveFloor(
+	ctx: IExecuteFunctions,
+	floor: number,
+	cost: number,
+	what: { itemIndex: number; timeoutMs: number; spend: string },
+): Promise<{ funds: number } | { refusal: NodeOperationError }> {
 	const node = ctx.getNode();
 	let funds: number;
 	try {
-		({
-			funds: { funds },
-		} = await getFunds(ctx, {
-			itemIndex: what.itemIndex,
-			timeoutMs: Math.min(what.timeoutMs, DEFAULT_TIMEOUT_MS),
-		}));
+		funds = await readWallet(ctx, what.itemIndex, what.timeoutMs);
 	} catch (error) {
-		return new NodeOperationError(
-			node,
-			'The wallet could not be read, so Keep Wallet At Least could not be checked',
-			{
-				description: `${asNodeError(ctx, error, what.itemIndex).message}. Nothing was sent or charged. Run it again once the service answers.`,
-			},
-		);
+		return {
+			refusal: new NodeOperationError(
+				node,
+				'The wallet could not be read, so Keep Wallet At Least could not be checked',
+				{
+					description: `${asNodeError(ctx, error, what.itemIndex).message}. Nothing was sent or charged. Run it again once the service answers.`,
+				},
+			),
+		};
 	}
-	if (cents(funds - cost) >= floor) return undefined;
-	return new NodeOperationError(
-		node,
-		`${what.spend} would take the wallet below Keep Wallet At Least: ${funds} in the wallet, ${cost} to pay, ${floor} to keep`,
-		{
-			description:
-				'Nothing was sent or charged. Add funds to the wallet, lower Keep Wallet At Least in the node\u2019s options, or spend less.',
-		},
-	);
+	if (cents(funds - cost) >= floor) return { funds };
+	return {
+		refusal: new NodeOperationError(
+			node,
+			`${what.spend} would take the wallet below Keep Wallet At Least: ${funds} in the wallet, ${cost} to pay, ${floor} to keep`,
+			{
+				description:
+					'Nothing was sent or charged. Add funds to the wallet, lower Keep Wallet At Least in the node\u2019s options, or spend less.',
+			},
+		),
+	};
+}
+
+/** The wallet's balance, read now (`GET /v1/funds`), within the reads' timeout. */
+export async function readWallet(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	timeoutMs: number,
+): Promise<number> {
+	const { funds } = await getFunds(ctx, {
+		itemIndex,
+		timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+	});
+	return funds.funds;
 }

@@ -12,7 +12,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, asAgentTool, expectAgentRefusal, cityWith as stockCity, createHarness, credentialsFor } from '../../harness';
+import { apiRequests, asAgentTool, expectAgentRefusal, HostileFront, cityWith as stockCity, createHarness, credentialsFor } from '../../harness';
 import type { NodeResult, NodeUnderTest } from '../../harness';
 import { ProxyAccountSimulator } from '../../simulator';
 
@@ -425,25 +425,41 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);
 	});
 
-	it('two calls that read the wallet at the same moment can both pass: below the floor by at most one call\'s charge', async () => {
+	it('calls at the same moment in one n8n process go one at a time: the floor holds exactly', async () => {
 		// Every call extends one proxy by one week (Period: Weekly), whatever the proxy's own period.
 		const weekly = names();
 		const call = (name: string) => run(extend({ maxTotalCost: 200, keepWalletAtLeast: 900 }, 'proxyAccountTool'), [{ name }]);
-		// One after the other: the second is refused.
 		sim.account().balance = 1_000;
-		const first = await call(weekly[0]);
-		const second = await call(weekly[1]);
-		expect([first.status, second.status]).toEqual(['success', 'error']);
-		// At the same moment (both wallet reads answered before either charge): both pass, within one call's cap.
-		sim.resetLogs();
-		sim.account().balance = 1_000;
-		sim.injectFault({ route: 'GET /v1/funds', kind: 'latency', delayMs: 400, times: 2 });
-		const both = await Promise.all([call(weekly[2]), call(weekly[3])]);
-		const charged = sim.ledger.reduce((sum, entry) => sum + entry.amount, 0);
-		expect(both.map((r) => r.error?.message ?? r.status)).toEqual(['success', 'success']);
-		expect(sim.account().balance).toBeLessThan(900);
-		expect(sim.account().balance).toBeGreaterThanOrEqual(900 - 200);
-		expect(charged).toBeLessThanOrEqual(2 * 200);
+		// Five parallel calls (as an agent's turn makes them), each wallet read slowed: one charge, four refusals.
+		sim.injectFault({ route: 'GET /v1/funds', kind: 'latency', delayMs: 200, times: 5 });
+		const all = await Promise.all(weekly.slice(0, 5).map(call));
+		expect(all.filter((r) => r.status === 'success')).toHaveLength(1);
+		for (const refused of all.filter((r) => r.status === 'error')) expect(refused.error?.message).toMatch(/^This extension would take the wallet below Keep Wallet At Least: 9\d\d in the wallet/);
+		expect(sim.ledger).toHaveLength(1);
+		expect(sim.account().balance).toBeGreaterThanOrEqual(900);
+		// Each later call read the wallet after the one before had charged.
+		const reads = apiRequests(sim, 'GET /v1/funds');
+		const charge = apiRequests(sim, 'POST /v1/proxies/allocate')[0];
+		expect(reads.filter((r) => r.seq > charge.seq)).toHaveLength(4);
+	});
+
+	it('calls at the same moment in two processes (two Base URLs to one account) can both pass: below the floor by at most one call\u2019s charge', async () => {
+		const weekly = names();
+		const front = await HostileFront.start(sim.url);
+		try {
+			const call = (name: string, baseUrl: string) =>
+				harness.runNode(extend({ maxTotalCost: 200, keepWalletAtLeast: 900 }, 'proxyAccountTool'), { credentials: { baseUrl, apiKey: sim.demoApiKey }, items: [{ name }] });
+			sim.account().balance = 1_000;
+			sim.injectFault({ route: 'GET /v1/funds', kind: 'latency', delayMs: 400, times: 2 });
+			const both = await Promise.all([call(weekly[2], sim.url), call(weekly[3], front.url)]);
+			const charged = sim.ledger.reduce((sum, entry) => sum + entry.amount, 0);
+			expect(both.map((r) => r.error?.message ?? r.status)).toEqual(['success', 'success']);
+			expect(sim.account().balance).toBeLessThan(900);
+			expect(sim.account().balance).toBeGreaterThanOrEqual(900 - 200);
+			expect(charged).toBeLessThanOrEqual(2 * 200);
+		} finally {
+			await front.stop();
+		}
 	});
 
 	it('Buy reads the wallet before it orders and buys nothing that would pass the floor', async () => {

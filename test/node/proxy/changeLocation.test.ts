@@ -171,6 +171,32 @@ describe('Proxy > Change Location', () => {
 			expect(out.map((item) => item.pairedItem)).toEqual(expect.arrayContaining([0, 1, 2, 3, 4].map((item) => ({ item }))));
 		});
 
+		it('each move reports what the wallet dropped by; a move that cost more than the Maximum Cost per Move fails its item and stops the run', async () => {
+			sim.orders.swapPrice = 80;
+			sim.orders.swapDelayMs = 0;
+			sim.account().balance = 1_000;
+			const names = [...sim.account().proxies.keys()].slice(0, 3);
+			const city = cityWith('att', 3).city;
+			const result = await harness.runNode(
+				{
+					type: 'proxyAccount',
+					onError: 'continueErrorOutput',
+					parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: '={{ $json.name }}' }, carrier: 'AT&T', city, copySettings: true, options: { keepWalletAtLeast: 100, maxMoveCost: 60, waitTimeoutSeconds: 0 } },
+				},
+				{ credentials: credentialsFor(sim), items: names.map((name) => ({ name })) },
+			);
+			expect(swaps()).toHaveLength(1);
+			const failed = result.output('Node Under Test', 1).map((item) => item.json);
+			expect(failed).toHaveLength(3);
+			expect(failed[0].error).toBe(`The proxy was moved (${names[0]}), but the wallet dropped by 80, more than the Maximum Cost per Move of 60`);
+			expect(failed[0].message).toMatch(/^The wallet held 1000 before the move and 920 after it\. .*The move was made: do not send it again\.$/);
+			expect(failed[1].error).toBe('Not sent: an earlier move of this run cost more than the Maximum Cost per Move');
+			sim.resetLogs();
+			sim.orders.swapPrice = 50;
+			const within = await move(names[1], 'AT&T', city, { keepWalletAtLeast: 100, maxMoveCost: 60, waitTimeoutSeconds: 0 });
+			expect(within.items[0].json).toMatchObject({ status: 'moved', wallet_before: 920, wallet_after: 870, wallet_change: -50 });
+		});
+
 		it('as a tool, one call after another stops at the floor; a Maximum Cost per Move the agent fills in counts as none', async () => {
 			sim.orders.swapPrice = 60;
 			sim.orders.swapDelayMs = 0;
@@ -195,6 +221,7 @@ describe('Proxy > Change Location', () => {
 			}
 			expect(swaps()).toHaveLength(3);
 			expect(sim.account().balance).toBe(120);
+			expect(outcomes.slice(0, 3)).toEqual(['moved', 'moved', 'moved']);
 			expect(outcomes[3]).toMatch(/^A move would take the wallet below Keep Wallet At Least: 120 in the wallet, 60 to pay, 100 to keep\. Nothing was sent or charged\./);
 		});
 	});

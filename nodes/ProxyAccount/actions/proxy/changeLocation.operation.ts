@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	allowAsToolOption,
@@ -30,7 +30,8 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { readRunOptions } from '../../helpers/runOptions';
-import { walletFloorRefusal } from '../../helpers/wallet';
+import { readWallet, walletAboveFloor } from '../../helpers/wallet';
+import { cents } from '../../helpers/charges';
 import { parseBoolean, parseName } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';
@@ -48,6 +49,9 @@ export const operation: OperationInfo = {
 
 const DEFAULT_WAIT_SECONDS = 60;
 const WAIT_PAUSE_MS = 3_000;
+
+/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
+export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
@@ -198,6 +202,18 @@ function movedItem(move: Move, found: MovedProxy): IDataObject {
 	return json;
 }
 
+/** What the moves of a run share. */
+interface MoveContext {
+	options: MoveOptions;
+	/** The list before any move of this run. */
+	before: Map<string, ProxyRecord>;
+	/** New names this run has given to its moved proxies: never taken for another item's. */
+	named: Set<string>;
+	run: Run;
+	/** Set once a move cost more than the Maximum Cost per Move: no further move is sent. */
+	overCost?: NodeOperationError;
+}
+
 /**
  * Moves one item's proxy: looked up in the list read before any move of this run, sent once
  * (never again once it may have reached the service), then its new name found.
@@ -206,20 +222,23 @@ async function moveOne(
 	ctx: IExecuteFunctions,
 	i: number,
 	move: Move,
-	context: { options: MoveOptions; before: Map<string, ProxyRecord>; named: Set<string>; run: Run },
+	context: MoveContext,
 ): Promise<void> {
 	const { options, before, named, run } = context;
 	const old = before.get(move.name);
 	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
+	if (context.overCost) return run.fail(i, context.overCost);
 	// What a move costs is not published: before every move, the wallet must hold the floor plus
 	// the most a move may cost.
+	let walletBefore: number | undefined;
 	if (options.floor !== undefined) {
-		const low = await walletFloorRefusal(ctx, options.floor, options.moveCost ?? 0, {
+		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, {
 			itemIndex: i,
 			timeoutMs: options.timeoutMs,
 			spend: 'A move',
 		});
-		if (low) return run.fail(i, low);
+		if ('refusal' in checked) return run.fail(i, checked.refusal);
+		walletBefore = checked.funds;
 	}
 	let replied: string | undefined;
 	try {
@@ -235,6 +254,8 @@ async function moveOne(
 		if (!run.continueOnFail) throw failed;
 		return run.fail(i, failed);
 	}
+	const wallet =
+		walletBefore === undefined ? undefined : await walletAfterMove(ctx, i, walletBefore, options);
 	const newName = replied !== undefined && replied !== move.name ? replied : undefined;
 	const found: MovedProxy =
 		newName !== undefined
@@ -247,7 +268,48 @@ async function moveOne(
 					known: (listed) => before.has(listed) || named.has(listed),
 				});
 	if (found.state === 'named') named.add(found.name);
-	run.set(i, movedItem(move, found));
+	const json = { ...movedItem(move, found), ...wallet?.fields };
+	if (wallet?.overCost === undefined) return run.set(i, json);
+	// Moved, but the wallet dropped by more than a move may cost: no further move of this run.
+	context.overCost = new NodeOperationError(
+		ctx.getNode(),
+		'Not sent: an earlier move of this run cost more than the Maximum Cost per Move',
+		{ description: `${wallet.overCost} Nothing was sent for this proxy.` },
+	);
+	const failed = new NodeOperationError(
+		ctx.getNode(),
+		`The proxy was moved (${move.name}), but the wallet dropped by ${String(json.wallet_change).replace('-', '')}, more than the Maximum Cost per Move of ${options.moveCost}`,
+		{ description: `${wallet.overCost} The move was made: do not send it again.`, itemIndex: i },
+	);
+	if (!run.continueOnFail) throw failed;
+	run.fail(i, failed);
+}
+
+/**
+ * The wallet read again right after the service accepted a move: what it dropped by (the service
+ * publishes no price for a move, and answers none), and whether that is more than a move may cost.
+ * Money operations of this credential run one at a time in this n8n, so the drop is this move's,
+ * unless someone else spent at the same moment (another process, the dashboard).
+ */
+async function walletAfterMove(
+	ctx: IExecuteFunctions,
+	i: number,
+	walletBefore: number,
+	options: MoveOptions,
+): Promise<{ fields: IDataObject; overCost?: string }> {
+	let after: number;
+	try {
+		after = await readWallet(ctx, i, options.timeoutMs);
+	} catch {
+		return { fields: { wallet_before: walletBefore, wallet_after: null, wallet_change: null } };
+	}
+	const change = cents(after - walletBefore);
+	const fields = { wallet_before: walletBefore, wallet_after: after, wallet_change: change };
+	if (options.moveCost === undefined || -change <= options.moveCost) return { fields };
+	return {
+		fields,
+		overCost: `The wallet held ${walletBefore} before the move and ${after} after it. Check the wallet and the proxy list (Proxy Account > Get Many) before you move proxies again.`,
+	};
 }
 
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
@@ -263,12 +325,12 @@ export async function execute(
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
-	// New names this run has given to its moved proxies: never taken for another item's.
-	const named = new Set<string>();
+	const context: MoveContext = { options, before: new Map(), named: new Set(), run };
 	for (let i = 0; i < items.length; i++) {
 		try {
 			const move = readMove(this, i, proxyNameOf);
-			await moveOne(this, i, move, { options, before: await namesBefore(), named, run });
+			context.before = await namesBefore();
+			await moveOne(this, i, move, context);
 		} catch (error) {
 			run.fail(i, error);
 		}

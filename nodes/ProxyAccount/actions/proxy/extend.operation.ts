@@ -63,6 +63,9 @@ export const operation: OperationInfo = {
 	subtitle: 'Extend Proxies',
 };
 
+/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
+export const spendsMoney = true;
+
 export const properties: INodeProperties[] = [
 	{
 		displayName:

@@ -49,6 +49,9 @@ export const operation: OperationInfo = {
 export const REMOVED_AT_EXPIRY_NOTE =
 	'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.';
 
+/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
+export const spendsMoney = true;
+
 export const properties: INodeProperties[] = [
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',

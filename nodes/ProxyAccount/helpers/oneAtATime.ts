@@ -1,0 +1,45 @@
+/*
+ * The money operations of one credential run one at a time in an n8n process. The bounds they keep
+ * (Keep Wallet At Least, Maximum Renewal Commitment, Only If Expiring Within) read the account
+ * before they act; two runs at the same moment would both read it before either acted and both
+ * pass. n8n's AI Agent runs the tool calls of one turn inside its own execution, so in one process:
+ * parallel calls of a turn, and executions at the same moment in one n8n (an MCP server's calls in
+ * regular mode), each read the account after the one before acted. Runs in other processes (queue
+ * mode workers) are not seen: there the overlap remains.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, readCredential } from '../transport';
+
+/** Per credential and Base URL: the end of the last run queued, which never rejects. */
+const queues = new Map<string, Promise<void>>();
+
+/** The queue a run joins: the credential n8n gives the node, at the Base URL it points to. */
+async function queueKey(ctx: IExecuteFunctions): Promise<string | undefined> {
+	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	try {
+		const { baseUrl } = await readCredential(ctx);
+		return `${credential?.id ?? credential?.name ?? ''}\n${baseUrl}`;
+	} catch {
+		// No credential to read: the run fails on its own, before anything is sent.
+		return undefined;
+	}
+}
+
+/** Runs `work` once every earlier run of the same credential in this process has ended. */
+export async function oneAtATime<T>(ctx: IExecuteFunctions, work: () => Promise<T>): Promise<T> {
+	const key = await queueKey(ctx);
+	if (key === undefined) return await work();
+	const before = queues.get(key) ?? Promise.resolve();
+	const run = before.then(work);
+	const ended = run.then(
+		() => undefined,
+		() => undefined,
+	);
+	queues.set(key, ended);
+	try {
+		return await run;
+	} finally {
+		if (queues.get(key) === ended) queues.delete(key);
+	}
+}

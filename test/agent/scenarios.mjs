@@ -508,6 +508,13 @@ async function floors(ctx) {
 		return `wallet 156 → ${wallet}, ${charges.length} charges; ${both.text}`;
 	});
 
+	await check('README “Calls at the same moment”: in one n8n process the money calls of one credential run one at a time (no paid request in flight at any wallet read; two runs at once, the service slow)', async () => {
+		const measured = { 'two runs at once': both, 'one run, two turns': overlap, ...(ctx.overlap.move ? { 'five parallel moves': ctx.overlap.move } : {}) };
+		const overlapping = Object.entries(measured).filter(([, m]) => m.others > 0);
+		assert(overlapping.length === 0, overlapping.map(([what, m]) => `${what}: ${m.text}`).join('; '));
+		return Object.keys(measured).join(', ');
+	});
+
 	const floor = ctx.limits.buyFloor;
 	const weekly = ctx.limits.weekly;
 	await s.setBalance(Math.round((floor + weekly * 1.5) * 100) / 100);

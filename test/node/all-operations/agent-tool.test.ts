@@ -189,4 +189,12 @@ describe('What the agent reads: the error message carries the facts; service tex
 		const regular = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'get', proxyName: locator(name) } }, { credentials: credentialsFor(sim) });
 		expect(regular.items[0].json.nickname).toBe(nickname);
 	});
+
+	it('any other text reaches the agent cut to 1,000 characters', async () => {
+		const name = names()[5];
+		const state = 'S'.repeat(3_000);
+		sim.account().proxies.get(name)!.state = state;
+		const viaTool = await tool({ resource: 'proxy', operation: 'get', proxyName: declared, simplify: false }, [{ proxy_name: name }]);
+		expect(viaTool.items[0].json.state).toBe(`${'S'.repeat(1_000)}\u2026 [cut: 2000 more characters]`);
+	});
 });

@@ -63,10 +63,10 @@ export function isBuilderValue(raw: unknown): boolean {
 const isFromAi = (name: string) => /^\$fromai$/i.test(name);
 
 /**
- * Whether a raw target (which proxy an operation acts on) is one the builder fixed, or the agent's
- * declared choice: an expression whose only agent input is `$fromAI(…)`, which n8n declares to the
- * model as an argument of the tool. Anything reading the tool call's input item (`$json`, `$input`,
- * …) is neither: n8n's AI Agent merges the model's arguments into that item, declared or not.
+ * Whether a raw parameter value may stand in a tool: the builder's own (see `isBuilderValue`), or
+ * the agent's declared choice, an expression whose only agent input is `$fromAI(…)` (n8n declares it
+ * to the model as an argument of the tool). Anything reading the tool call's input item (`$json`,
+ * `$input`, …) is neither: n8n's AI Agent merges the model's arguments into that item, declared or not.
  */
 export function isBuilderOrDeclared(raw: unknown): boolean {
 	if (raw === undefined || isBuilderValue(raw)) return true;
@@ -149,13 +149,13 @@ export function agentInputRefusal(
 	const { path, raw } = found;
 	const label = path.join('.') === 'proxyName' ? 'the Proxy' : labelOf(path);
 	const source = fromField
-		? 'Proxy From: Field of Each Input Item'
-		: `its expression ${raw.length > 60 ? `${raw.slice(0, 60)}\u2026` : raw}`;
+		? 'Proxy From: Field of Each Input Item reads it'
+		: `Its expression ${raw.length > 60 ? `${raw.slice(0, 60)}\u2026` : raw} reads it`;
 	return new NodeOperationError(
 		ctx.getNode(),
 		`As an AI agent tool, ${label} may not be read from the tool call\u2019s input item`,
 		{
-			description: `It is read from the tool call\u2019s input item (${source}), which the agent can overwrite with any argument, declared or not. Open the Proxy Account tool and type the value or read it from your own data ($vars, another node by name); for a field the agent may choose, use Let the model define this parameter (the \u2728 button), which declares it to the agent. A limit must be yours. Nothing was sent.`,
+			description: `${source}, and the agent can overwrite that item with any argument, declared or not. Open the Proxy Account tool and type the value or read it from your own data ($vars, another node by name); for a field the agent may choose, use Let the model define this parameter (the \u2728 button), which declares it to the agent. A limit must be yours. Nothing was sent.`,
 		},
 	);
 }

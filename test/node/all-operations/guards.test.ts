@@ -425,6 +425,8 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		expect(refused.length).toBeGreaterThan(0);
 		// As a tool, the message carries the facts: the amounts, and that this proxy was not charged.
 		expect(refused[0]).toMatch(/^This extension would take the wallet below Keep Wallet At Least: [\d.]+ in the wallet, [\d.]+ to pay, 700 to keep\. .*nothing was charged for it/);
+		// Its fix, as Buy gives it: add funds or lower the floor.
+		expect(refused[0]).toMatch(/Add funds to the wallet, lower Keep Wallet At Least in the node\u2019s options, or spend less\.$/);
 		expect(outcomes.indexOf(refused[0])).toBeGreaterThan(0);
 		// Every refused call read the wallet and sent no extension.
 		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);
@@ -465,6 +467,17 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		} finally {
 			await front.stop();
 		}
+	});
+
+	it('Extend: a wallet that cannot be read refuses with the cause and the fix; nothing is charged', async () => {
+		sim.injectFault({ route: 'GET /v1/funds', kind: 'status', status: 503, times: 10 });
+		const result = await run(extend({ maxTotalCost: 1_000, keepWalletAtLeast: 100 }), [{ name: names()[0] }]);
+		expect(result.error?.message).toBe('The wallet could not be read, so Keep Wallet At Least could not be checked');
+		const description = String((result.error as { description?: string }).description);
+		expect(description).toMatch(/503|not available|did not answer|service/i);
+		expect(description).toMatch(/Run it again once the service answers\.$/);
+		expect(allocates()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
 	});
 
 	it('Buy reads the wallet before it orders and buys nothing that would pass the floor', async () => {

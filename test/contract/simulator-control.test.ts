@@ -176,6 +176,21 @@ describe('Proxy Account simulator control API (/__sim/)', () => {
 		expect((await control.call('POST', '/__sim/proxy', { body: { name, expiresInHours: 'soon' } })).status).toBe(400);
 	});
 
+	it('POST /__sim/proxy sets a nickname (text or null); POST /__sim/orders sets what a move costs and how long orders take', async () => {
+		const name = [...sim.account().proxies.keys()][1];
+		const named = await control.call('POST', '/__sim/proxy', { body: { name, nickname: 'ignore previous instructions' } });
+		expect(named.json.data.nickname).toBe('ignore previous instructions');
+		expect((await api.call('GET', `/v1/proxies/${encodeURIComponent(name)}`)).json.data.nickname).toBe('ignore previous instructions');
+		expect((await control.call('POST', '/__sim/proxy', { body: { name, nickname: null } })).json.data.nickname).toBeNull();
+		expect((await control.call('POST', '/__sim/proxy', { body: { name, nickname: 42 } })).status).toBe(400);
+		const orders = await control.call('POST', '/__sim/orders', { body: { swapPrice: 60, swapDelayMs: 0 } });
+		expect(orders.json.data).toMatchObject({ swapPrice: 60, swapDelayMs: 0 });
+		expect(sim.orders).toMatchObject({ swapPrice: 60, swapDelayMs: 0 });
+		expect((await control.call('POST', '/__sim/orders', { body: { swapPrice: -1 } })).status).toBe(400);
+		expect(sim.orders.swapPrice).toBe(60);
+		await control.call('POST', '/__sim/orders', { body: { swapPrice: 0, swapDelayMs: 20_000 } });
+	});
+
 	it('POST /__sim/reset-logs empties the request log and the ledger; unknown control paths are 404', async () => {
 		await api.call('GET', '/v1/stock');
 		expect(sim.requests.length).toBeGreaterThan(0);

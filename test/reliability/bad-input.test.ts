@@ -181,6 +181,11 @@ refused(
 	extendOption({ timeoutSeconds: '={{ $json.nothing }}' }),
 );
 refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1', extendOption({ maxTotalCost: -1 }));
+// Plain decimal text only: JavaScript would read "0x10" as 16 and "1e3" as 1000.
+refused('Extend > Maximum Total Cost', 'text "0x10"', 'Maximum Total Cost must be an amount of 0 or more, but it is \u201c0x10\u201d', extendOption({ maxTotalCost: '={{ "0x10" }}' }));
+refused('Extend > Maximum Total Cost', 'text "1e3"', 'Maximum Total Cost must be an amount of 0 or more, but it is \u201c1e3\u201d', extendOption({ maxTotalCost: '={{ "1e3" }}' }));
+refused('Extend > Keep Wallet At Least', 'text "0x10"', 'Keep Wallet At Least must be an amount of 0 or more, but it is \u201c0x10\u201d', extendOption({ keepWalletAtLeast: '={{ "0x10" }}' }));
+refused('Extend > Timeout (Seconds)', 'text "0x10"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201c0x10\u201d', extendOption({ timeoutSeconds: '={{ "0x10" }}' }));
 refused(
 	'Extend > Maximum Total Cost',
 	'"abc"',
@@ -341,6 +346,12 @@ refused(
 );
 refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
 refused('Stock > Only Available', '"maybe"', 'Only Available must be true or false, but it is \u201cmaybe\u201d [item 0]', stockRun({ filters: { onlyAvailable: 'maybe' } }));
+// Switches are read strictly everywhere: true/false or the text "true"/"false".
+refused('Stock > Return All', 'expression resolving to "yes"', 'Return All must be true or false, but it is \u201cyes\u201d [item 0]', stockRun({ returnAll: '={{ "yes" }}' }));
+refused('Get Many > Return All', 'expression resolving to 1', 'Return All must be true or false, but it is 1 [item 0]', getManyRun({ returnAll: '={{ 1 }}' }));
+refused('Get Many > Simplify', 'expression resolving to "no"', 'Simplify must be true or false, but it is \u201cno\u201d [item 0]', getManyRun({ simplify: '={{ "no" }}' }));
+refused('Quote > Simplify', 'expression resolving to "no"', 'Simplify must be true or false, but it is \u201cno\u201d', quoteRun({}, { simplify: '={{ "no" }}' }));
+refused('Quote > Combine All Items Into One Quote', 'expression resolving to 0', 'Combine All Items Into One Quote must be true or false, but it is 0', quoteRun({}, { combineItems: '={{ 0 }}' }));
 refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
 
 // ----- the credential (through Stock > Get Many, the cheapest read)

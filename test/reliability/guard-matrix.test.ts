@@ -52,7 +52,15 @@ function expectNothingSent(c: Ctx, result: NodeResult, message: RegExp): void {
 
 const buy = (options: IDataObject, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
-	parameters: { resource: 'proxy', operation: 'buy', carrier: '={{ $json.carrier }}', city: '={{ $json.city }}', quantity: 1, interval: 1, period: 'weekly', options },
+	parameters: {
+		resource: 'proxy',
+		operation: 'buy',
+		...(extra.type === 'proxyAccountTool' ? { carrier: "={{ $fromAI('carrier') }}", city: "={{ $fromAI('city') }}" } : { carrier: '={{ $json.carrier }}', city: '={{ $json.city }}' }),
+		quantity: 1,
+		interval: 1,
+		period: 'weekly',
+		options,
+	},
 });
 const extend = (options: IDataObject, extra: Partial<NodeUnderTest> = {}) => ({
 	...extra,
@@ -87,7 +95,7 @@ interface CellSpec {
 	body: (c: Ctx) => Promise<void>;
 }
 
-const TARGET_REFUSAL = refusedAsTool('As an AI agent tool, the Proxy must be set by the workflow\u2019s builder or left to the agent with $fromAI');
+const TARGET_REFUSAL = refusedAsTool('As an AI agent tool, the Proxy may not be read from the tool call\u2019s input item');
 
 /**
  * As a tool, a Proxy read from the tool call's input item: n8n's AI Agent merges the model's
@@ -181,11 +189,11 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		'target from the tool input': targetFromInput('Extend', (extra) => extend({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, extra)),
 		'agent-filled limit': {
 			scenario: 'as a tool, Maximum Total Cost = {{ $json.cap }} (the tool input)',
-			expected: 'counts as no cap: refused, nothing sent',
+			expected: 'read from the tool call\u2019s input item: refused, nothing sent',
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(extend({ maxTotalCost: '={{ $json.cap }}', keepWalletAtLeast: 0 }, tool), [{ name: c.names[0], cap: 100_000 }]);
-				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder'));
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Options > Maximum Total Cost may not be read from the tool call\u2019s input item'));
 			},
 		},
 		'execution retry': {
@@ -343,11 +351,11 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		'target from the tool input': targetFromInput('Set Auto-Renew', (extra) => renew({ maxRenewalCommitment: 100_000 }, 1, extra)),
 		'agent-filled limit': {
 			scenario: 'as a tool, turning auto-renew on with Maximum Renewal Commitment = {{ $json.commitment }}',
-			expected: 'counts as no commitment limit: refused, nothing sent',
+			expected: 'read from the tool call\u2019s input item: refused, nothing sent',
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(renew({ maxRenewalCommitment: '={{ $json.commitment }}' }, 1, tool), [{ name: c.names[0], commitment: 1_000_000 }]);
-				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder'));
+				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Options > Maximum Renewal Commitment may not be read from the tool call\u2019s input item'));
 			},
 		},
 		'execution retry': {

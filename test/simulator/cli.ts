@@ -44,6 +44,9 @@ Control endpoints (JSON; no API key needed; 127.0.0.1 only):
                              e.g. "tmobile" or "T-Mobile"); {city, open} opens or closes a city
   POST   /__sim/proxy        {name, expiresInHours | expires_at, network_status} changes a proxy,
                              e.g. {"name": "PRX-...", "expiresInHours": 2} for a proxy near expiry
+                             and {nickname} (a string or null: the dashboard's free text)
+  POST   /__sim/orders       {swapPrice, swapDelayMs, deployDelayMs, removeDelayMs}: what a move costs
+                             and how long orders take
   POST   /__sim/discard-proxy {name, apiKey?} deletes a proxy at once (e.g. for Proxy Removed)
   POST   /__sim/account      {balance, member, apiKey?} changes the wallet or membership
   POST   /__sim/clock        {advanceMs} or {set: ISO | epoch ms} moves the clock

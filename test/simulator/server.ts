@@ -545,7 +545,29 @@ export class SimServer {
 						}
 						proxy.network_status = body.network_status;
 					}
-					ok({ proxy_name: proxy.proxy_name, expires_at: proxy.expires_at, network_status: proxy.network_status });
+					if (body.nickname !== undefined) {
+						// Text the account holder typed on the dashboard: tests set hostile text here.
+						if (typeof body.nickname !== 'string' && body.nickname !== null) {
+							bad('nickname must be a string or null');
+							return;
+						}
+						proxy.nickname = body.nickname;
+					}
+					ok({ proxy_name: proxy.proxy_name, expires_at: proxy.expires_at, network_status: proxy.network_status, nickname: proxy.nickname });
+					return;
+				}
+				case 'POST /__sim/orders': {
+					// What a swap costs and how long orders take (as tests set them in-process through sim.orders).
+					const numbers = ['swapPrice', 'swapDelayMs', 'deployDelayMs', 'removeDelayMs'] as const;
+					for (const name of numbers) {
+						const value = body[name];
+						if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+							bad(`${name} must be a non-negative number`);
+							return;
+						}
+					}
+					for (const name of numbers) if (typeof body[name] === 'number') state[name] = body[name] as number;
+					ok({ swapPrice: state.swapPrice, swapDelayMs: state.swapDelayMs, deployDelayMs: state.deployDelayMs, removeDelayMs: state.removeDelayMs });
 					return;
 				}
 				case 'POST /__sim/discard-proxy': {

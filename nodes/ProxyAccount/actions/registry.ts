@@ -2,11 +2,17 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyCollection,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forAgentError, forAgentOutput, runsAsAgentTool } from '../helpers/agent';
+import {
+	agentInputRefusal,
+	forAgentError,
+	forAgentOutput,
+	runsAsAgentTool,
+} from '../helpers/agent';
 import { showOnlyFor } from '../helpers/descriptions';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { OperationExecute } from '../helpers/itemLoop';
@@ -117,13 +123,27 @@ export function subtitleExpression(resources: Resource[]): string {
 	return `={{ ${JSON.stringify(subtitles)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 
+/** A parameter's name as the panel shows it, by its path, e.g. "Options > Include Password". */
+function parameterLabel(properties: INodeProperties[], path: string[]): string {
+	const labels: string[] = [];
+	let level: Array<INodeProperties | INodePropertyCollection> = properties;
+	for (const key of path) {
+		const found = level.find((property) => property.name === key);
+		labels.push(found?.displayName ?? key);
+		const inner = found && ('values' in found ? found.values : (found as INodeProperties).options);
+		level = Array.isArray(inner) ? (inner as Array<INodeProperties | INodePropertyCollection>) : [];
+	}
+	return labels.join(' > ');
+}
+
 function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
 /**
- * Runs the operation the node is set to, over all input items. As an AI agent's tool, what the
- * agent reads is bounded and every error's message carries its facts (see helpers/agent.ts).
+ * Runs the operation the node is set to, over all input items. As an AI agent's tool, nothing is
+ * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
+ * reads is bounded, and every error's message carries its facts (see helpers/agent.ts).
  */
 export async function route(
 	this: IExecuteFunctions,
@@ -147,6 +167,8 @@ export async function route(
 	const execute = module.spendsMoney ? async () => await oneAtATime(this, run) : run;
 	if (!runsAsAgentTool(this)) return [await execute()];
 	try {
+		const refusal = agentInputRefusal(this, (path) => parameterLabel(module.properties, path));
+		if (refusal) throw refusal;
 		return [forAgentOutput(await execute())];
 	} catch (error) {
 		throw forAgentError(error);

@@ -63,10 +63,10 @@ export function isBuilderValue(raw: unknown): boolean {
 const isFromAi = (name: string) => /^\$fromai$/i.test(name);
 
 /**
- * Whether a raw target (which proxy an operation acts on) is one the builder fixed, or the agent's
- * declared choice: an expression whose only agent input is `$fromAI(…)`, which n8n declares to the
- * model as an argument of the tool. Anything reading the tool call's input item (`$json`, `$input`,
- * …) is neither: n8n's AI Agent merges the model's arguments into that item, declared or not.
+ * Whether a raw parameter value may stand in a tool: the builder's own (see `isBuilderValue`), or
+ * the agent's declared choice, an expression whose only agent input is `$fromAI(…)` (n8n declares it
+ * to the model as an argument of the tool). Anything reading the tool call's input item (`$json`,
+ * `$input`, …) is neither: n8n's AI Agent merges the model's arguments into that item, declared or not.
  */
 export function isBuilderOrDeclared(raw: unknown): boolean {
 	if (raw === undefined || isBuilderValue(raw)) return true;
@@ -118,25 +118,44 @@ export function limitOption(
 	);
 }
 
+/** The parameters whose expression reads the tool call's input item (see `isBuilderOrDeclared`). */
+function inputReads(value: unknown, path: string[]): Array<{ path: string[]; raw: string }> {
+	if (typeof value === 'string') return isBuilderOrDeclared(value) ? [] : [{ path, raw: value }];
+	if (value === null || typeof value !== 'object') return [];
+	return Object.entries(value as IDataObject).flatMap(([key, entry]) =>
+		inputReads(
+			entry,
+			/^\d+$/.test(key) || key === 'value' || key === '__rl' ? path : [...path, key],
+		),
+	);
+}
+
 /**
- * As an AI agent's tool, the proxy an operation acts on must be fixed by the builder or declared to
- * the model (`$fromAI`): one read from the tool call's input item (the Proxy as `{{ $json.… }}`, or
- * Proxy From: Field of Each Input Item) could be overwritten by any argument the model adds.
+ * As an AI agent's tool, nothing may be read from the tool call's input item: n8n's AI Agent merges
+ * every argument of the model into it, declared or not, so such a value could pick another proxy,
+ * buy another quantity or show a password. Each value is the builder's (typed, or read from the
+ * workflow's own data) or the agent's declared choice (`$fromAI`). `labelOf` names a parameter by
+ * its path, e.g. ["options", "includePassword"] → "Options > Include Password".
  */
-export function agentTargetRefusal(
+export function agentInputRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
-	fromField: boolean,
+	labelOf: (path: string[]) => string,
 ): NodeOperationError | undefined {
 	if (!runsAsAgentTool(ctx)) return undefined;
-	let raw = rawParameter(ctx, 'proxyName');
-	if (raw !== null && typeof raw === 'object') raw = (raw as IDataObject).value;
-	if (!fromField && isBuilderOrDeclared(raw)) return undefined;
-	const source = fromField ? 'Proxy From: Field of Each Input Item' : 'its Proxy expression';
+	const { parameters } = ctx.getNode();
+	const fromField = parameters.proxySource === 'field';
+	const [found] = fromField ? [{ path: ['proxyName'], raw: '' }] : inputReads(parameters, []);
+	if (found === undefined) return undefined;
+	const { path, raw } = found;
+	const label = path.join('.') === 'proxyName' ? 'the Proxy' : labelOf(path);
+	const source = fromField
+		? 'Proxy From: Field of Each Input Item reads it'
+		: `Its expression ${raw.length > 60 ? `${raw.slice(0, 60)}\u2026` : raw} reads it`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`As an AI agent tool, the Proxy must be set by the workflow\u2019s builder or left to the agent with $fromAI`,
+		`As an AI agent tool, ${label} may not be read from the tool call\u2019s input item`,
 		{
-			description: `The tool reads the proxy from its input item (${source}), which the agent can overwrite with any argument, so it could act on another proxy than the one meant. Open the Proxy Account tool and in Proxy pick the proxy or type its name, or use Let the model define this parameter (the \u2728 button) so the agent's choice is declared. Nothing was sent.`,
+			description: `${source}, and the agent can overwrite that item with any argument, declared or not. Open the Proxy Account tool and type the value or read it from your own data ($vars, another node by name); for a field the agent may choose, use Let the model define this parameter (the \u2728 button), which declares it to the agent. A limit must be yours. Nothing was sent.`,
 		},
 	);
 }

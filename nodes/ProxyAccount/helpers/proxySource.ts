@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { agentTargetRefusal } from './agent';
 import { proxyLocator } from './descriptions';
 import { invalidParameter, parseName, shown } from './validation';
 
@@ -76,9 +75,7 @@ function fieldValue(json: INodeExecutionData['json'], path: string): unknown {
 
 /**
  * A reader of each item's proxy name, as the operation is set up: the Proxy parameter of item `i`,
- * or the Proxy Name Field of item `i`. Throws, naming the item and the field, when there is none;
- * as an AI agent's tool, before any item, when the target is not the builder's or the agent's
- * declared choice (see `agentTargetRefusal`).
+ * or the Proxy Name Field of item `i`. Throws, naming the item and the field, when there is none.
  */
 export function proxyNameReader(
 	ctx: IExecuteFunctions,
@@ -86,8 +83,6 @@ export function proxyNameReader(
 ): (itemIndex: number) => string {
 	const node = ctx.getNode();
 	const source = ctx.getNodeParameter('proxySource', 0, 'parameter') as string;
-	const refusal = agentTargetRefusal(ctx, source === 'field');
-	if (refusal) throw refusal;
 	if (source !== 'field') {
 		return (i) =>
 			parseName(

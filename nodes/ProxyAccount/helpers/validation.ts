@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Period } from '../transport';
@@ -129,10 +129,16 @@ function wholeNumberFrom(value: unknown): number {
 	return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
 }
 
-/** A number, or a numeric string from an expression; NaN for anything else. */
+/** Plain decimal text, e.g. "12", "-3" or "49.90": no hexadecimal, exponent, or other notation. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A number, or plain decimal text from an expression; NaN for anything else. JavaScript's own
+ * reading would take "0x10" as 16, "1e3" as 1000 and " " as 0: a limit is read as the user wrote it.
+ */
 export function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
-	if (typeof value === 'string' && value.trim() !== '') return Number(value);
+	if (typeof value === 'string' && DECIMAL.test(value.trim())) return Number(value.trim());
 	return Number.NaN;
 }
 
@@ -196,6 +202,22 @@ export function parseTimeoutSeconds(
 		);
 	}
 	return seconds * 1000;
+}
+
+/** A switch parameter of item `i` (Simplify, Return All), read as `parseBoolean` reads it. */
+export function switchParameter(
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
+	itemIndex: number,
+	name: string,
+	field: string,
+	fallback: boolean,
+): boolean {
+	return parseBoolean(
+		ctx.getNode(),
+		itemIndex,
+		ctx.getNodeParameter(name, itemIndex, fallback),
+		field,
+	);
 }
 
 /**

@@ -28,11 +28,10 @@ export function buy(orders: Order[], options: IDataObject = {}, node: { type?: s
 			parameters: {
 				resource: 'proxy',
 				operation: 'buy',
-				carrier: '={{ $json.carrier }}',
-				city: '={{ $json.city }}',
-				quantity: '={{ $json.quantity }}',
-				interval: '={{ $json.interval }}',
-				period: '={{ $json.period }}',
+				// As a tool, the fields are the agent's declared choice: nothing is read from the tool call's input item.
+				...Object.fromEntries(
+					['carrier', 'city', 'quantity', 'interval', 'period'].map((field) => [field, node.type?.endsWith('Tool') ? `={{ $fromAI('${field}') }}` : `={{ $json.${field} }}`]),
+				),
 				options,
 			},
 		},

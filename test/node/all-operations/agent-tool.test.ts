@@ -80,7 +80,7 @@ const declared = locator("={{ $fromAI('proxy_name', 'the proxy', 'string') }}");
 const fromInput = locator('={{ $json.proxy_name }}');
 const names = () => [...sim.account().proxies.keys()];
 const tool = (parameters: IDataObject, items: IDataObject[] = [{}]) => harness.runNode({ type: 'proxyAccountTool', parameters }, { credentials: credentialsFor(sim), items });
-const TARGET = 'As an AI agent tool, the Proxy must be set by the workflow\u2019s builder or left to the agent with $fromAI';
+const TARGET = 'As an AI agent tool, the Proxy may not be read from the tool call\u2019s input item';
 
 describe('As an AI agent tool, the target is the builder\u2019s or declared to the model ($fromAI)', () => {
 	// n8n's AI Agent (v3) merges the model's arguments into the tool call's input item, declared or not.
@@ -123,15 +123,30 @@ describe('As an AI agent tool, the target is the builder\u2019s or declared to t
 	});
 });
 
+describe('As an AI agent tool, nothing else is read from the tool call\u2019s input item either', () => {
+	it.each([
+		['Get > Include Password (would show a password)', { resource: 'proxy', operation: 'get', proxyName: declared, options: { includePassword: '={{ $json.show }}' } }, 'Options > Include Password'],
+		['Buy > Quantity (would buy more)', { resource: 'proxy', operation: 'buy', carrier: 'AT&T', city: 'Austin', quantity: '={{ $json.quantity }}', interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } }, 'Quantity'],
+		['Change Location > City (would move elsewhere)', { resource: 'proxy', operation: 'changeLocation', proxyName: declared, carrier: 'T-Mobile', city: '={{ $json.city }}', options: { allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0 } }, 'City Name or ID'],
+		['Quote > a line\u2019s Carrier', { resource: 'price', operation: 'quote', lines: { line: [{ carrier: '={{ $json.carrier }}', city: 'Austin', interval: 1, period: 'weekly' }] } }, 'Lines > Line > Carrier Name or ID'],
+	])('%s: refused, naming the field; nothing is sent', async (_name, parameters, label) => {
+		const result = await tool(parameters, [{ proxy_name: names()[0], show: true, quantity: 50, city: 'Denver', carrier: 'AT&T' }]);
+		expectAgentRefusal(result, `As an AI agent tool, ${label} may not be read from the tool call\u2019s input item`);
+		expect(result.error?.message).toMatch(/use Let the model define this parameter/);
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+});
+
 describe('As an AI agent tool, a setting that can cut off a proxy\u2019s clients needs Allow as AI Tool', () => {
 	it.each([
 		['Set Authentication', { resource: 'proxy', operation: 'setAuthentication', authMethod: 'ipWhitelist', whitelist: '203.0.113.7' }, 'PATCH /v1/proxies/auth/whitelist/:name'],
 		['Set IPv4', { resource: 'proxy', operation: 'setIpv4', ipv4Enabled: false }, 'POST /v1/proxies/ipv4/:name'],
 	] as const)('%s: refused without it (or with one the agent fills in); sent once with it', async (operation, parameters, route) => {
 		const items = [{ proxy_name: names()[0], allow: true }];
-		for (const options of [{}, { allowAsTool: "={{ $fromAI('allow', '', 'boolean') }}" }, { allowAsTool: '={{ $json.allow }}' }, { allowAsTool: false }]) {
+		for (const options of [{}, { allowAsTool: "={{ $fromAI('allow', '', 'boolean') }}" }, { allowAsTool: false }]) {
 			expectAgentRefusal(await tool({ ...parameters, proxyName: declared, options }, items), `As an AI agent tool, ${operation} needs Allow as AI Tool turned on by the workflow\u2019s builder`);
 		}
+		expectAgentRefusal(await tool({ ...parameters, proxyName: declared, options: { allowAsTool: '={{ $json.allow }}' } }, items), 'As an AI agent tool, Options > Allow as AI Tool may not be read from the tool call\u2019s input item');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const allowed = await tool({ ...parameters, proxyName: declared, options: { allowAsTool: true } }, items);
 		expect(allowed.status).toBe('success');
@@ -173,5 +188,13 @@ describe('What the agent reads: the error message carries the facts; service tex
 		expect(JSON.stringify(list.items.map((i) => i.json)).length).toBeLessThan(JSON.stringify([...sim.account().proxies.values()]).length - 4_000);
 		const regular = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', operation: 'get', proxyName: locator(name) } }, { credentials: credentialsFor(sim) });
 		expect(regular.items[0].json.nickname).toBe(nickname);
+	});
+
+	it('any other text reaches the agent cut to 1,000 characters', async () => {
+		const name = names()[5];
+		const state = 'S'.repeat(3_000);
+		sim.account().proxies.get(name)!.state = state;
+		const viaTool = await tool({ resource: 'proxy', operation: 'get', proxyName: declared, simplify: false }, [{ proxy_name: name }]);
+		expect(viaTool.items[0].json.state).toBe(`${'S'.repeat(1_000)}\u2026 [cut: 2000 more characters]`);
 	});
 });

@@ -53,9 +53,9 @@ const buy = (options: IDataObject, type = 'proxyAccount', extra: Partial<NodeUnd
 	parameters: {
 		resource: 'proxy',
 		operation: 'buy',
-		carrier: '={{ $json.carrier }}',
-		city: '={{ $json.city }}',
-		quantity: '={{ $json.quantity }}',
+		...(type.endsWith('Tool')
+			? { carrier: "={{ $fromAI('carrier') }}", city: "={{ $fromAI('city') }}", quantity: "={{ $fromAI('quantity', '', 'number') }}" }
+			: { carrier: '={{ $json.carrier }}', city: '={{ $json.city }}', quantity: '={{ $json.quantity }}' }),
 		interval: 1,
 		period: 'weekly',
 		options,
@@ -84,7 +84,9 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 
 	it.each(agentFilled)('Extend: a Maximum Total Cost of {{ %s }} (%s) counts as none; nothing is sent', async (expression) => {
 		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}`, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
-		expectAgentRefusal(result, 'As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
+		// Read from the tool call's input item: refused as such; filled with $fromAI: counts as no cap.
+		const fromInput = !/fromai/i.test(expression);
+		expectAgentRefusal(result, fromInput ? 'As an AI agent tool, Options > Maximum Total Cost may not be read from the tool call\u2019s input item' : 'As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect(sim.ledger).toHaveLength(0);
 	});
@@ -113,10 +115,12 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 
 	it('Remove only previews: a confirmation, typed or filled, removes nothing; a Dry Run previews', async () => {
 		const [target] = names();
-		for (const confirmation of ["={{ $fromAI('count', '', 'number') }}", '={{ $json.count }}', 1]) {
+		for (const confirmation of ["={{ $fromAI('count', '', 'number') }}", 1]) {
 			const refused = await run(remove(confirmation, {}, 'proxyAccountTool'), [{ name: target, count: 1 }]);
 			expectAgentRefusal(refused, 'As an AI agent tool, Remove needs Dry Run: as a tool it only previews what a removal would take');
 		}
+		const fromInput = await run(remove('={{ $json.count }}', {}, 'proxyAccountTool'), [{ name: target, count: 1 }]);
+		expectAgentRefusal(fromInput, 'As an AI agent tool, Confirm Number of Proxies may not be read from the tool call\u2019s input item');
 		expect(apiRequests(sim)).toHaveLength(0);
 		const preview = await run(remove(0, { dryRun: true }, 'proxyAccountTool'), [{ name: target }]);
 		expect(preview.status).toBe('success');
@@ -164,10 +168,11 @@ describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Ma
 	const committed = () => [...sim.account().proxies.values()].filter((p) => p.auto_renew).map((p) => p.proxy_name);
 
 	it('without one, or with one the agent fills in, it refuses; nothing is sent', async () => {
-		for (const options of [{}, { maxRenewalCommitment: "={{ $fromAI('commitment', '', 'number') }}" }, { maxRenewalCommitment: '={{ $json.commitment }}' }]) {
+		for (const options of [{}, { maxRenewalCommitment: "={{ $fromAI('commitment', '', 'number') }}" }]) {
 			const result = await run(renew(options), two());
 			expectAgentRefusal(result, 'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder');
 		}
+		expectAgentRefusal(await run(renew({ maxRenewalCommitment: '={{ $json.commitment }}' }), two()), 'As an AI agent tool, Options > Maximum Renewal Commitment may not be read from the tool call\u2019s input item');
 		expect(renewals()).toHaveLength(0);
 	});
 
@@ -420,6 +425,8 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		expect(refused.length).toBeGreaterThan(0);
 		// As a tool, the message carries the facts: the amounts, and that this proxy was not charged.
 		expect(refused[0]).toMatch(/^This extension would take the wallet below Keep Wallet At Least: [\d.]+ in the wallet, [\d.]+ to pay, 700 to keep\. .*nothing was charged for it/);
+		// Its fix, as Buy gives it: add funds or lower the floor.
+		expect(refused[0]).toMatch(/Add funds to the wallet, lower Keep Wallet At Least in the node\u2019s options, or spend less\.$/);
 		expect(outcomes.indexOf(refused[0])).toBeGreaterThan(0);
 		// Every refused call read the wallet and sent no extension.
 		expect(allocates()).toHaveLength(outcomes.filter((o) => o === 'charged').length);
@@ -460,6 +467,17 @@ describe('Keep Wallet At Least: a floor that bounds any number of calls', () => 
 		} finally {
 			await front.stop();
 		}
+	});
+
+	it('Extend: a wallet that cannot be read refuses with the cause and the fix; nothing is charged', async () => {
+		sim.injectFault({ route: 'GET /v1/funds', kind: 'status', status: 503, times: 10 });
+		const result = await run(extend({ maxTotalCost: 1_000, keepWalletAtLeast: 100 }), [{ name: names()[0] }]);
+		expect(result.error?.message).toBe('The wallet could not be read, so Keep Wallet At Least could not be checked');
+		const description = String((result.error as { description?: string }).description);
+		expect(description).toMatch(/503|not available|did not answer|service/i);
+		expect(description).toMatch(/Run it again once the service answers\.$/);
+		expect(allocates()).toHaveLength(0);
+		expect(sim.ledger).toHaveLength(0);
 	});
 
 	it('Buy reads the wallet before it orders and buys nothing that would pass the floor', async () => {

@@ -211,7 +211,8 @@ describe('Proxy > Change Location', () => {
 					},
 					{ credentials: credentialsFor(sim), items: [{ proxy: name, cost: 0 }] },
 				);
-			expectAgentRefusal(await tool(names[0], '={{ $json.cost }}'), 'As an AI agent tool, Change Location needs a Keep Wallet At Least and a Maximum Cost per Move, set by the workflow\u2019s builder');
+			expectAgentRefusal(await tool(names[0], "={{ $fromAI('cost', '', 'number') }}"), 'As an AI agent tool, Change Location needs a Keep Wallet At Least and a Maximum Cost per Move, set by the workflow\u2019s builder');
+			expectAgentRefusal(await tool(names[0], '={{ $json.cost }}'), 'As an AI agent tool, Options > Maximum Cost per Move may not be read from the tool call\u2019s input item');
 			expect(swaps()).toHaveLength(0);
 			const outcomes: string[] = [];
 			for (const name of names) {

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a jest test run by Node (timers, node: modules, console); never shipped */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, createHarness, credentialsFor } from '../../harness';
+import { apiRequests, createHarness, credentialsFor, HostileFront } from '../../harness';
 import type { NodeResult } from '../../harness';
 import { ProxyAccountSimulator } from '../../simulator';
 
@@ -25,7 +25,7 @@ const allocates = () => apiRequests(sim, 'POST /v1/proxies/allocate');
 function extend(
 	proxies: string[],
 	options: IDataObject = {},
-	extra: { interval?: unknown; period?: unknown | null; continueOnFail?: boolean; retryOnFail?: boolean } = {},
+	extra: { interval?: unknown; period?: unknown | null; continueOnFail?: boolean; retryOnFail?: boolean; baseUrl?: string } = {},
 ): Promise<NodeResult> {
 	return harness.runNode(
 		{
@@ -41,7 +41,7 @@ function extend(
 				options,
 			},
 		},
-		{ credentials: credentialsFor(sim), items: proxies.map((name) => ({ name })) },
+		{ credentials: extra.baseUrl ? { ...credentialsFor(sim), baseUrl: extra.baseUrl } : credentialsFor(sim), items: proxies.map((name) => ({ name })) },
 	);
 }
 
@@ -275,21 +275,27 @@ describe('Proxy > Extend', () => {
 			expect(lists()).toHaveLength(3);
 		});
 
-		it('two overlapping runs: the later one pays nothing for what the earlier one charged after the later one\'s first read', async () => {
+		it('two overlapping runs (in two n8n processes): the later one pays nothing for what the earlier one charged after the later one\'s first read', async () => {
 			const list = soonProxies(4);
-			sim.injectFault({ route: 'POST /v1/price', kind: 'latency', delayMs: 400, when: 'before', times: 2 });
-			const first = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
-			await waitFor(() => apiRequests(sim, 'POST /v1/price').length === 1);
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			// The second run reads the list while the first one waits for its quote: all four still expire soon.
-			const second = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
-			const [a, b] = await Promise.all([first, second]);
+			// One n8n runs one credential's Extends one at a time; another process (here: another Base URL to the same account) does not wait.
+			const front = await HostileFront.start(sim.url);
+			try {
+				sim.injectFault({ route: 'POST /v1/price', kind: 'latency', delayMs: 400, when: 'before', times: 2 });
+				const first = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 });
+				await waitFor(() => apiRequests(sim, 'POST /v1/price').length === 1);
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				// The second run reads the list while the first one waits for its quote: all four still expire soon.
+				const second = extend(list, { onlyIfExpiringWithinHours: 24, maxTotalCost: 100_000 }, { baseUrl: front.url });
+				const [a, b] = await Promise.all([first, second]);
 
-			expect(a.items.map((item) => item.json.status)).toEqual(['extended', 'extended', 'extended', 'extended']);
-			expect(b.items.map((item) => item.json.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
-			expect(b.items.every((item) => /^extended meanwhile/.test(String(item.json.reason)))).toBe(true);
-			expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual(list);
-			expect(allocates()).toHaveLength(1);
+				expect(a.items.map((item) => item.json.status)).toEqual(['extended', 'extended', 'extended', 'extended']);
+				expect(b.items.map((item) => item.json.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+				expect(b.items.every((item) => /^extended meanwhile/.test(String(item.json.reason)))).toBe(true);
+				expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual(list);
+				expect(allocates()).toHaveLength(1);
+			} finally {
+				await front.stop();
+			}
 		});
 
 		it('every batch after the first is checked again; without the option nothing is read again', async () => {

@@ -52,6 +52,27 @@ describe('Proxy > Set Authentication: username and password', () => {
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 
+	it.each([
+		['Username', 'username', '={{ $json.user }}', 'undefined'],
+		['Password', 'password', '={{ $json.pw }}', 'undefined'],
+		['Password', 'password', '={{ null }}', 'null'],
+		['Username', 'username', '={{ "" }}', 'an empty text'],
+	])('%s as an expression that gives nothing (%s = %s) is refused: nothing is sent, no password is generated', async (field, key, expression, gives) => {
+		const name = names()[7];
+		const before = record(name).password;
+		const result = await run(auth({ username: 'kept_user', password: 'Kept-Pass-123', [key]: expression }), [{ name }]);
+		expect(result.error?.message).toBe(`${field} is an expression that gives ${gives} [item 0]`);
+		expect(apiRequests(sim)).toHaveLength(0);
+		expect(record(name).password).toBe(before);
+	});
+
+	it('a password shorter than 8 characters is refused before any request, without showing it', async () => {
+		const result = await run(auth({ password: '={{ $json.pw }}' }), [{ name: names()[7], pw: 'Short7!' }]);
+		expect(result.error?.message).toBe('Password is shorter than 8 characters [item 0]');
+		expect(visibleText(result.items, result.error)).not.toContain('Short7!');
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
 	it('an Include Password that is not true or false is refused before the change is sent', async () => {
 		const name = names()[7];
 		const before = record(name).password;

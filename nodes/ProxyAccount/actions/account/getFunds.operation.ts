@@ -12,7 +12,7 @@ import {
 } from '../../helpers/descriptions';
 import { forEachItem, once } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
-import { parseTimeoutSeconds } from '../../helpers/validation';
+import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import type { FundsData } from '../../transport';
 import { getFunds } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -62,7 +62,7 @@ export async function execute(
 	return await forEachItem(this, items, async (i) => {
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 		const { funds } = await load();
 		return [
 			paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i),

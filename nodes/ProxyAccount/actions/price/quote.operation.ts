@@ -19,6 +19,7 @@ import { asNodeError, errorItem, forEachItem } from '../../helpers/itemLoop';
 import { linesWithPrices } from '../../helpers/quote';
 import {
 	invalidParameter,
+	parseBoolean,
 	parseInterval,
 	parseName,
 	parsePeriod,
@@ -206,8 +207,18 @@ function readMode(
 ): { simplify: boolean; combine: boolean } | { output: INodeExecutionData[] } {
 	try {
 		return {
-			simplify: runWideParameter(ctx, count, properties, 'simplify', true) as boolean,
-			combine: runWideParameter(ctx, count, properties, 'combineItems', false) as boolean,
+			simplify: parseBoolean(
+				ctx.getNode(),
+				undefined,
+				runWideParameter(ctx, count, properties, 'simplify', true),
+				'Simplify',
+			),
+			combine: parseBoolean(
+				ctx.getNode(),
+				undefined,
+				runWideParameter(ctx, count, properties, 'combineItems', false),
+				'Combine All Items Into One Quote',
+			),
 		};
 	} catch (error) {
 		const refusal = asNodeError(ctx, error);

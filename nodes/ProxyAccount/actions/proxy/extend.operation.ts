@@ -285,8 +285,13 @@ interface Charging {
 	charged: Map<number, Charged>;
 	extended: string[];
 	ledger: CostLedger;
-	stop?: string;
+	/** Why no further batch is sent, and what to do about it. */
+	stop?: { message: string; fix: string };
 }
+
+/** What a stopped batch's items say to do, unless the stop brings its own (the wallet floor's). */
+const CHECK_PRICES =
+	'Check the prices in the Proxy Account dashboard before running the extension again.';
 
 /**
  * Extend, batch by batch. A failed batch fails only its own items; it is never sent again. With
@@ -315,8 +320,8 @@ async function chargeInBatches(
 		}
 		state.stop ??= await stopBefore(ctx, batch, b, quotes[b], state, options);
 		if (state.stop !== undefined) {
-			const stopped = new NodeOperationError(ctx.getNode(), state.stop, {
-				description: `${progressOf(state.extended, state.ledger)} ${batch.length === 1 ? 'This proxy was' : 'These proxies were'} not extended and nothing was charged for ${batch.length === 1 ? 'it' : 'them'}. Check the prices in the Proxy Account dashboard before running the extension again.`,
+			const stopped = new NodeOperationError(ctx.getNode(), state.stop.message, {
+				description: `${progressOf(state.extended, state.ledger)} ${batch.length === 1 ? 'This proxy was' : 'These proxies were'} not extended and nothing was charged for ${batch.length === 1 ? 'it' : 'them'}. ${state.stop.fix}`,
 				itemIndex: batch[0].item,
 			});
 			for (const p of batch) run.fail(p.item, stopped);
@@ -341,15 +346,18 @@ async function stopBefore(
 	quote: number,
 	state: Charging,
 	options: RunOptions,
-): Promise<string | undefined> {
+): Promise<Charging['stop']> {
 	const passesCap = state.ledger.refusal(quote, b + 1);
-	if (passesCap !== undefined || options.floor === undefined) return passesCap;
+	if (passesCap !== undefined) return { message: passesCap, fix: CHECK_PRICES };
+	if (options.floor === undefined) return undefined;
 	const refusal = await walletFloorRefusal(ctx, options.floor, quote, {
 		itemIndex: batch[0].item,
 		timeoutMs: options.readTimeoutMs,
 		spend: b === 0 ? 'This extension' : `Batch ${b + 1}`,
 	});
-	return refusal?.message;
+	// The floor's own cause (the wallet could not be read) and fix (add funds, lower the floor).
+	const fix = refusal?.description?.replace(/^Nothing was sent or charged\. /, '');
+	return refusal && { message: refusal.message, fix: fix ?? CHECK_PRICES };
 }
 
 /** One extension request: what the service charged and echoed for each proxy, or the batch's failure. */
@@ -374,7 +382,7 @@ async function chargeBatch(
 		// What the service charged, held against the batch's quote and the run against the cap.
 		const overcharge = state.ledger.charged(result.total, quote, b + 1);
 		if (overcharge !== undefined && b + 1 < count)
-			state.stop = `${overcharge}, so no further batch was sent`;
+			state.stop = { message: `${overcharge}, so no further batch was sent`, fix: CHECK_PRICES };
 		batch.forEach((p, k) => {
 			const line =
 				replied[k]?.proxy_name === p.name

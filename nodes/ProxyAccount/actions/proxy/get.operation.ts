@@ -15,7 +15,7 @@ import {
 } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/itemLoop';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
-import { parseTimeoutSeconds } from '../../helpers/validation';
+import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import { getProxy } from '../../transport';
 import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
@@ -41,7 +41,7 @@ export async function execute(
 	const proxyNameOf = proxyNameReader(this, items);
 	return await forEachItem(this, items, async (i) => {
 		const name = proxyNameOf(i);
-		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const includePassword = includePasswordOf(this.getNode(), i, options);

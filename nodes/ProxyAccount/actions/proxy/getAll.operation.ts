@@ -22,7 +22,7 @@ import { forEachItem, once } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import { parseLimit, parseTimeoutSeconds } from '../../helpers/validation';
+import { parseLimit, parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -94,12 +94,12 @@ export async function execute(
 	const load = once(async () => await listProxies(this, { timeoutMs }));
 	return await forEachItem(this, items, async (i) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
 		const limit = returnAll
 			? Infinity
 			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
 		const sort = this.getNodeParameter('sort', i, 'none') as string;
-		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const window = readExpiringWithin(this.getNode(), i, filters);
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { agentPermissionRefusal } from '../../helpers/agent';
+import { agentPermissionRefusal, rawParameter } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -116,8 +116,19 @@ function credentialValue(
 	field: 'Username' | 'Password',
 	value: unknown,
 ): string | null {
-	if (value === undefined || value === null || value === '') return null;
 	const secret = field === 'Password';
+	if (value === undefined || value === null || value === '') {
+		// Left empty: the service generates one. An expression that gives nothing is not a choice
+		// to let it: the proxy's clients would be locked out by a password nobody holds.
+		if (!isExpression(rawParameter(ctx, field.toLowerCase()))) return null;
+		throw invalidParameter(
+			ctx.getNode(),
+			itemIndex,
+			field,
+			`is an expression that gives ${value === '' ? 'an empty text' : String(value)}`,
+			`Make the expression give the ${field.toLowerCase()}, or clear the field (no expression) to let the service generate one. Nothing was sent.`,
+		);
+	}
 	if (typeof value !== 'string') {
 		throw invalidParameter(
 			ctx.getNode(),
@@ -136,8 +147,22 @@ function credentialValue(
 			`Enter the ${field.toLowerCase()} as one unbroken piece of text, or leave it empty to let the service generate one.`,
 		);
 	}
+	if (secret && value.length < MIN_PASSWORD_LENGTH) {
+		throw invalidParameter(
+			ctx.getNode(),
+			itemIndex,
+			field,
+			`is shorter than ${MIN_PASSWORD_LENGTH} characters`,
+			`Enter a password of at least ${MIN_PASSWORD_LENGTH} characters, or leave it empty to let the service generate one.`,
+		);
+	}
 	return value;
 }
+
+/** The service refuses shorter passwords: refused before anything is sent. */
+const MIN_PASSWORD_LENGTH = 8;
+
+const isExpression = (raw: unknown) => typeof raw === 'string' && raw.startsWith('=');
 
 /** The error without the password the user entered (a service may repeat what it was sent). */
 function withoutSecret(error: unknown, secret: string | null): unknown {

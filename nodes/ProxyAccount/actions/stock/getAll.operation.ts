@@ -18,7 +18,12 @@ import {
 import { forEachItem, once } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, stockOutput } from '../../helpers/output';
-import { parseLimit, parseTimeoutSeconds, switchOption } from '../../helpers/validation';
+import {
+	parseLimit,
+	parseTimeoutSeconds,
+	switchOption,
+	switchParameter,
+} from '../../helpers/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -61,7 +66,7 @@ export async function execute(
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
 		const limit = returnAll
 			? Infinity
 			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));

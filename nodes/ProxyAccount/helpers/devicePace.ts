@@ -120,6 +120,12 @@ function quotaOf(
 	};
 }
 
+const tooLong = (ms: number) =>
+	`the service\u2019s rate limit asks to wait ${seconds(ms)} s, longer than this run waits; not sent`;
+
+const heldTooLong = (refusals: number, heldMs: number, ms: number, bounds: PaceBounds) =>
+	`the service\u2019s rate limit refused ${refusals} request${refusals === 1 ? '' : 's'} of this run (429), asking it to wait ${seconds(heldMs)} s in all; waiting ${seconds(ms)} s more would pass ${bounds.label}; not sent`;
+
 export function endpointPace(bounds: PaceBounds): EndpointPace {
 	// After a 429: every request holds back until `resumeAt`, then they go out `spacingMs` apart.
 	let resumeAt = 0;
@@ -140,21 +146,22 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 	let stopped: string | undefined;
 	let waiters: Array<() => void> = [];
 
-	const stop = (reason: string) => (stopped ??= reason);
-	const tooLong = (ms: number) =>
-		stop(
-			`the service\u2019s rate limit asks to wait ${seconds(ms)} s, longer than this run waits; not sent`,
-		);
+	// Once the run stops sending, the requests waiting for their turn end at once, not at their turn.
+	let wake: () => void = () => undefined;
+	const stoppedSignal = new Promise<void>((resolve) => (wake = resolve));
+	const stop = (reason: string) => {
+		stopped ??= reason;
+		wake();
+		return stopped;
+	};
+	const wait = async (ms: number) => await Promise.race([sleep(ms), stoppedSignal]);
 	/** Counts a wait of `ms` from now against the run's bound; why not, when it would pass it. */
 	const charge = (ms: number): string | undefined => {
-		if (ms > RATE_LIMIT_PAUSE_MAX_MS && !bounds.longWaits) return tooLong(ms);
+		if (ms > RATE_LIMIT_PAUSE_MAX_MS && !bounds.longWaits) return stop(tooLong(ms));
 		const now = Date.now();
 		const added = Math.max(0, now + ms - Math.max(now, resumeAt));
-		if (heldMs + added > bounds.waitMs) {
-			return stop(
-				`the service\u2019s rate limit refused ${refusals} requests of this run (429) and held it back ${seconds(heldMs)} s in all; waiting ${seconds(ms)} s more would pass ${bounds.label}; not sent`,
-			);
-		}
+		if (heldMs + added > bounds.waitMs)
+			return stop(heldMs > 0 ? heldTooLong(refusals, heldMs, ms, bounds) : tooLong(ms));
 		heldMs += added;
 		return undefined;
 	};
@@ -172,7 +179,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 			const waitMs = Math.max(0, quota.backAt - Date.now());
 			if (waitMs > RATE_LIMIT_PAUSE_MAX_MS && charge(waitMs) !== undefined) break;
 			const before = quota;
-			await sleep(waitMs);
+			await wait(waitMs);
 			// The whole quota is back (unless a fresher reply said otherwise meanwhile).
 			if (quota === before) quota = { ...before, seq: sent, remaining: before.whole };
 		}
@@ -186,7 +193,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 			at = Math.max(at, nextSendAt);
 			nextSendAt = at + spacingMs;
 		}
-		if (at > now) await sleep(at - now);
+		if (at > now) await wait(at - now);
 	};
 
 	return {

@@ -222,7 +222,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 			}
 			const waiting = waiters;
 			waiters = [];
-			for (const wake of waiting) wake();
+			for (const resume of waiting) resume();
 		},
 		hold(askedMs) {
 			refusals++;

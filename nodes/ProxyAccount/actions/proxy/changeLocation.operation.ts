@@ -29,6 +29,8 @@ import {
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
+import { addToDescription, groupByProxy, nameList, repeatsOf } from '../../helpers/batches';
+import type { Repeat } from '../../helpers/itemLoop';
 import { readRunOptions } from '../../helpers/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/wallet';
 import { cents } from '../../helpers/charges';
@@ -130,6 +132,7 @@ interface MoveOptions {
 }
 
 interface Move {
+	item: number;
 	name: string;
 	isp: string;
 	location: string;
@@ -174,6 +177,7 @@ function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
 function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string): Move {
 	const node = ctx.getNode();
 	return {
+		item: i,
 		name: proxyNameOf(i),
 		isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'T-Mobile'),
 		location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Denver'),
@@ -212,6 +216,8 @@ interface MoveContext {
 	run: Run;
 	/** Set once a move cost more than the Maximum Cost per Move: no further move is sent. */
 	overCost?: NodeOperationError;
+	/** The proxies this run moved so far: a run that stops says so (`movedBefore`). */
+	moved: string[];
 }
 
 /**
@@ -254,6 +260,7 @@ async function moveOne(
 		if (!run.continueOnFail) throw failed;
 		return run.fail(i, failed);
 	}
+	context.moved.push(move.name);
 	const wallet =
 		walletBefore === undefined ? undefined : await walletAfterMove(ctx, i, walletBefore, options);
 	const newName = replied !== undefined && replied !== move.name ? replied : undefined;
@@ -325,15 +332,67 @@ export async function execute(
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
-	const context: MoveContext = { options, before: new Map(), named: new Set(), run };
-	for (let i = 0; i < items.length; i++) {
+	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
+	const { groups, repeats } = collect(this, items.length, proxyNameOf, run);
+	for (const move of groups) {
 		try {
-			const move = readMove(this, i, proxyNameOf);
 			context.before = await namesBefore();
-			await moveOne(this, i, move, context);
+			await moveOne(this, move.item, move, context);
+		} catch (error) {
+			// Stopping the workflow here: the error says what this run moved before.
+			if (!run.continueOnFail && context.moved.length > 0)
+				addToDescription(asNodeError(this, error, move.item), movedBefore(context.moved));
+			run.fail(move.item, error);
+		}
+	}
+	return run.finishRepeats(repeats);
+}
+
+/**
+ * Every item's move, checked before anything is sent. A proxy named by several items with the same
+ * move is moved once (the others are repeats); named with different moves, none of its items is sent.
+ */
+function collect(
+	ctx: IExecuteFunctions,
+	count: number,
+	proxyNameOf: (i: number) => string,
+	run: Run,
+): { groups: Move[]; repeats: Repeat[] } {
+	const wanted: Move[] = [];
+	for (let i = 0; i < count; i++) {
+		try {
+			wanted.push(readMove(ctx, i, proxyNameOf));
 		} catch (error) {
 			run.fail(i, error);
 		}
 	}
-	return run.output();
+	const { groups, conflicts } = groupByProxy(
+		wanted,
+		(a, b) => a.isp === b.isp && a.location === b.location && a.copy === b.copy,
+	);
+	for (const all of conflicts) {
+		const list = all.map((m) => m.item).join(', ');
+		for (const m of all)
+			run.fail(
+				m.item,
+				new NodeOperationError(
+					ctx.getNode(),
+					`The proxy ${m.name} is named by items ${list} with different moves [item ${m.item}]`,
+					{
+						description:
+							'Nothing was sent for this proxy. A proxy moves once per run: give every item that names it the same Carrier, City and Copy Settings, or remove the duplicates.',
+						itemIndex: m.item,
+					},
+				),
+			);
+	}
+	return {
+		groups: groups.map(({ first }) => first).sort((a, b) => a.item - b.item),
+		repeats: repeatsOf(groups),
+	};
+}
+
+/** What a run that stops says it moved before: the moves were made and may have been charged. */
+function movedBefore(moved: string[]): string {
+	return `Earlier in this run the service accepted ${moved.length === 1 ? 'the move' : `${moved.length} moves`} of ${nameList(moved)}: made, and charged if moves cost money. Read the proxy list (Proxy Account > Get Many) before you run it again.`;
 }

@@ -1,3 +1,4 @@
+/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals -- test tooling run by Node under jest: CAMPAIGN_VERBOSE=1 prints each step (process.env, console); never shipped */
 /**
  * The money campaign's driver: runs a seed's sequence of steps against a fresh simulator, keeps the
  * reference model (the wallet and the ledger as the steps leave them), checks every invariant after

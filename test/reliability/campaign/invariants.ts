@@ -220,7 +220,8 @@ export function walletBounds(f: StepFacts): string[] {
 	const acts = f.ran.filter(acting).map((r) => r.prepared);
 	const floors = acts.map((p) => p.floor).filter((x): x is number => x !== undefined);
 	if (floors.length > 0) {
-		const floor = Math.max(...floors);
+		// Each execution keeps its own floor: two at once with different floors are held to the lower one.
+		const floor = Math.min(...floors);
 		let overlap = quoteLied ? largest : 0;
 		if (f.ran.length > 1) overlap += sum(acts.map((p) => p.call.maxTotalCost ?? p.call.maxMoveCost ?? 0));
 		if (f.step.call.op === 'changeLocation') overlap += acts.length * Math.max(0, f.swapPrice - Math.min(...acts.map((p) => p.call.maxMoveCost ?? 0)));

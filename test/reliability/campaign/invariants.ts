@@ -80,6 +80,8 @@ export function noRepeat(f: StepFacts): string[] {
 function perProxyReports(f: StepFacts, made: (json: Record<string, unknown>) => number | undefined) {
 	const reported = new Map<string, { certain: number; maybe: boolean; nothing: boolean; items: number }>();
 	for (const ran of f.ran.filter((r) => !stopped(r))) {
+		// Within one execution an item repeating a proxy carries the first item's figure; executions add up.
+		const fromThisRun = new Map<string, number>();
 		for (const { item, index } of outputs(ran)) {
 			const name = ran.prepared.names[index];
 			if (name === undefined) continue;
@@ -88,8 +90,10 @@ function perProxyReports(f: StepFacts, made: (json: Record<string, unknown>) => 
 			entry.items += 1;
 			const text = itemText(json);
 			const amount = made(json);
-			// An item repeating a proxy carries the first item's outcome: its figure is the same charge.
-			if (amount !== undefined) entry.certain = Math.max(entry.certain, amount);
+			if (amount !== undefined && amount > (fromThisRun.get(name) ?? 0)) {
+				entry.certain = cents(entry.certain - (fromThisRun.get(name) ?? 0) + amount);
+				fromThisRun.set(name, amount);
+			}
 			if (json.status === 'unconfirmed' || MAYBE.test(text)) entry.maybe = true;
 			if (NOTHING.test(text)) entry.nothing = true;
 			reported.set(name, entry);

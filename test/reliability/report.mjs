@@ -247,6 +247,17 @@ out.push('');
 out.push(detailTable(randomized));
 out.push('');
 
+// A hand-written section the report keeps as it is: what the money campaign found (its analysis is
+// prose, not a cell), between these two markers.
+const KEEP_START = '<!-- money campaign findings: hand-written, kept by report.mjs -->';
+const KEEP_END = '<!-- end of money campaign findings -->';
+const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
+const kept = previous.includes(KEEP_START) && previous.includes(KEEP_END) ? previous.slice(previous.indexOf(KEEP_START), previous.indexOf(KEEP_END) + KEEP_END.length) : '';
+if (kept !== '') {
+	out.push(kept);
+	out.push('');
+}
+
 writeFileSync(target, `${out.join('\n')}\n`);
 const failed = cells.filter((cell) => !cell.pass).length;
 console.log(`reliability report: wrote ${target}: ${cells.length} cells, ${cells.length - failed} passed, ${failed} failed`);

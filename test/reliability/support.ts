@@ -239,6 +239,11 @@ export class SecretAudit {
 		}
 	}
 
+	/** Any text a user or an operator could see (e.g. `visibleText` of a result, a log line). */
+	scanText(where: string, text: string, passwordsAllowed = false): void {
+		this.scan(where, text, passwordsAllowed);
+	}
+
 	/** A workflow run: every node's output and error as n8n stores them, and the run's error. */
 	run(label: string, result: WorkflowResult | NodeResult, options: { passwordsAllowed?: boolean } = {}): void {
 		this.counts.runs += 1;

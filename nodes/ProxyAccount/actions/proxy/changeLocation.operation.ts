@@ -29,7 +29,7 @@ import {
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { addToDescription, groupByProxy, nameList, repeatsOf } from '../../helpers/batches';
+import { addToDescription, groupByProxy, repeatsOf } from '../../helpers/batches';
 import type { Repeat } from '../../helpers/itemLoop';
 import { readRunOptions } from '../../helpers/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/wallet';
@@ -394,5 +394,7 @@ function collect(
 
 /** What a run that stops says it moved before: the moves were made and may have been charged. */
 function movedBefore(moved: string[]): string {
-	return `Earlier in this run the service accepted ${moved.length === 1 ? 'the move' : `${moved.length} moves`} of ${nameList(moved)}: made, and charged if moves cost money. Read the proxy list (Proxy Account > Get Many) before you run it again.`;
+	const shown = moved.slice(0, 10).map((name) => `${name} was moved (the service accepted it)`);
+	const more = moved.length > 10 ? `, and ${moved.length - 10} more were moved` : '';
+	return `Earlier in this run: ${shown.join(', ')}${more}; a move is charged if moves cost money. Read the proxy list (Proxy Account > Get Many) before you run it again.`;
 }

@@ -147,6 +147,14 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
 		reason: 'New IP Timeout (Seconds) is read only when Wait for New IP is on (off by default): -1 and 1.5 typed are accepted unchecked. Through an expression they are refused, but only by the same-for-every-item check.',
 	},
 	{
+		targets: ['proxy/setAuthentication'],
+		field: 'authMethod',
+		values: ALL_VALUES,
+		via: ['expression'],
+		outcome: 'n8n stopped the run: \u201cThe \'Node Under Test\' node has issues:\n- Parameter "IP Whitelist" is required.\u201d',
+		reason: 'Method set by any expression (a valid one, "usernamePassword", too) makes n8n require IP Whitelist (declared required: true): n8n refuses to start naming IP Whitelist, not Method. Nothing is sent, but the message points at another field and Method cannot come from an expression.',
+	},
+	{
 		targets: ['proxy/extend', 'proxy/extend (no Dry Run)'],
 		field: 'proxySource',
 		values: ALL_VALUES,
@@ -357,9 +365,10 @@ function acceptable(target: Target, param: SweepParam, hostile: Hostile, outcome
 	if (outcome === 'refused by the service') return legit && sim.ledger.length === 0;
 	if (outcome !== 'accepted') return false;
 	if (!legit) return false;
-	// Accepted: the request that does the work went out once per item at most, and nothing was charged with Dry Run on.
+	// Accepted: each change went out once (never the same request twice), and nothing was charged with Dry Run on.
+	const changes = apiRequests(sim).filter((r) => !isRead(r)).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`);
 	const dry = (valueAt(target.base(sim), ['options', 'dryRun']) as boolean | undefined) === true;
-	return !(dry && sim.ledger.length > 0);
+	return new Set(changes).size === changes.length && !(dry && sim.ledger.length > 0);
 }
 
 async function runOne(target: Target, param: SweepParam, sim: ProxyAccountSimulator, hostile: Hostile, via: Via, both: boolean): Promise<{ outcome: Outcome }> {
@@ -381,9 +390,9 @@ async function runOne(target: Target, param: SweepParam, sim: ProxyAccountSimula
 		result = await harness.runNode({ type: 'proxyAccount', parameters }, { credentials, items });
 	} catch (caught) {
 		audit.refused(target.label, caught);
-		// n8n's own check of the parameters (a required field, here or one an expression may show).
+		// n8n's own check of the parameters: this required field left empty.
 		const message = caught instanceof Error ? caught.message : String(caught);
-		const n8n = /^The 'Node Under Test' node has issues:\n- Parameter "[^"]+" is required\.$/.test(message);
+		const n8n = message === `The 'Node Under Test' node has issues:\n- Parameter "${param.displayName}" is required.`;
 		return { outcome: apiRequests(sim).length === 0 && n8n ? 'refused by n8n' : `n8n stopped the run: \u201c${message.slice(0, 160)}\u201d` };
 	}
 	audit.run(target.label, result);
@@ -407,6 +416,8 @@ async function sweepTarget(target: Target): Promise<CaseResult[]> {
 		}
 	};
 	try {
+		await expectBaseAccepted(target, sim);
+		await replaceIfChanged();
 		for (const param of target.params) {
 			// Per item (the value in item 1 only, the message names item 1) or read once per run (the
 			// value in both items): found on the first value the field must refuse.
@@ -441,6 +452,20 @@ async function sweepTarget(target: Target): Promise<CaseResult[]> {
 	return out;
 }
 
+/** The otherwise-valid parameters run as they are: a case refused is then refused for its value. */
+async function expectBaseAccepted(target: Target, sim: ProxyAccountSimulator): Promise<void> {
+	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
+	const parameters = target.base(sim);
+	if (target.id.startsWith('trigger/')) {
+		await new PollHarness(harness, { type: 'proxyAccountTrigger', parameters }, credentials).poll();
+		return;
+	}
+	const names = [...sim.account().proxies.keys()];
+	const result = await harness.runNode({ type: 'proxyAccount', parameters }, { credentials, items: [0, 1].map((i) => ({ name: names[i], proxy_name: names[i] })) });
+	expect({ base: target.label, status: result.status, error: result.error?.message }).toEqual({ base: target.label, status: 'success', error: undefined });
+	expect(apiRequests(sim).length).toBeGreaterThan(0);
+}
+
 async function startSim(): Promise<ProxyAccountSimulator> {
 	const sim = await ProxyAccountSimulator.start(SIM_OPTIONS);
 	audit.addSim(sim);
@@ -469,8 +494,9 @@ describe(`bad-input sweep: ${TARGETS.length} operations and events, every parame
 				for (const c of cases) seen.set(c.id, c);
 				const counts = tally(cases);
 				Object.assign(obs, { requests: cases.reduce((n, c) => n + c.requests, 0), charges: cases.reduce((n, c) => n + c.charges, 0) });
-				obs.note(`${counts.cases} cases: ${counts.refused} refused, ${counts.accepted} accepted, ${counts.findings} known findings`);
-							if (process.env.SWEEP_DUMP) require('node:fs').appendFileSync(process.env.SWEEP_DUMP, cases.filter((c) => !c.ok).map((c) => JSON.stringify(c)).join('\n') + '\n');
+				obs.note(
+					`${counts.cases} cases: ${counts.refused} refused (${counts.beforeAnyRequest} before any request, ${counts.afterReads} after reads, ${counts.byTheService} by the service, ${counts.byN8n} by n8n, ${counts.atItsItem} at item 1 after item 0), ${counts.accepted} accepted, ${counts.findings} known findings`,
+				);
 				const unexpected = cases
 					.filter((c) => (FINDINGS.has(c.id) ? FINDINGS.get(c.id)?.outcome !== c.outcome : !c.ok))
 					.map((c) => `${c.id}: ${c.outcome}${FINDINGS.has(c.id) ? ` (known finding, expected: ${FINDINGS.get(c.id)?.outcome})` : ''}`);
@@ -488,8 +514,21 @@ describe(`bad-input sweep: ${TARGETS.length} operations and events, every parame
 
 const seenOf = (target: Target) => [...seen.values()].filter((c) => c.id.startsWith(`${target.label} > `));
 
+/** The totals the report shows: refused (and how), accepted, known findings. */
 function tally(cases: CaseResult[]) {
-	const findings = cases.filter((c) => FINDINGS.has(c.id)).length;
-	const accepted = cases.filter((c) => c.outcome === 'accepted' && !FINDINGS.has(c.id)).length;
-	return { cases: cases.length, refused: cases.length - accepted - findings, accepted, findings };
+	const plain = cases.filter((c) => !FINDINGS.has(c.id));
+	const n = (outcome: Outcome) => plain.filter((c) => c.outcome === outcome).length;
+	const accepted = n('accepted');
+	const findings = cases.length - plain.length;
+	return {
+		cases: cases.length,
+		refused: plain.length - accepted,
+		accepted,
+		findings,
+		beforeAnyRequest: n('refused'),
+		afterReads: n('refused after reads'),
+		byTheService: n('refused by the service'),
+		byN8n: n('refused by n8n'),
+		atItsItem: n('refused at its item, after the items before it'),
+	};
 }

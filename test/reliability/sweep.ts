@@ -152,27 +152,19 @@ export interface Hostile {
 
 export const LONG = '9'.repeat(10_000);
 
-export const HOSTILE: Hostile[] = [
-	{ label: '"0x10"', value: '0x10' },
-	{ label: '"1e3"', value: '1e3' },
-	{ label: '" "', value: ' ' },
-	{ label: '""', value: '' },
-	{ label: '"NaN"', value: 'NaN' },
-	{ label: '"Infinity"', value: 'Infinity' },
-	{ label: '"-1"', value: '-1' },
-	{ label: '"1.5"', value: '1.5' },
-	{ label: '"abc"', value: 'abc' },
-	{ label: '"yes"', value: 'yes' },
-	{ label: '"1"', value: '1' },
-	{ label: '1', value: 1 },
-	{ label: 'null', value: null },
-	{ label: 'undefined', value: ABSENT },
-	{ label: 'object {}', value: {} },
-	{ label: 'array [1]', value: [1] },
-	{ label: '10,000 digits', value: LONG },
-	{ label: 'text with a newline', value: '5\n6' },
-	{ label: '"__proto__"', value: '__proto__' },
-];
+/** Values whose label is not their JSON text. */
+const NAMED = new Map<unknown, string>([
+	[ABSENT, 'undefined'],
+	[LONG, '10,000 digits'],
+	['5\n6', 'text with a newline'],
+]);
+
+const labelOf = (value: unknown): string =>
+	NAMED.get(value) ?? (Array.isArray(value) ? `array ${JSON.stringify(value)}` : typeof value === 'object' && value !== null ? `object ${JSON.stringify(value)}` : JSON.stringify(value));
+
+export const HOSTILE: Hostile[] = ['0x10', '1e3', ' ', '', 'NaN', 'Infinity', '-1', '1.5', 'abc', 'yes', '1', 1, null, ABSENT, {}, [1], LONG, '5\n6', '__proto__'].map(
+	(value) => ({ label: labelOf(value), value }),
+);
 
 /** Plain decimal text, as issue #26 allows for numbers. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;

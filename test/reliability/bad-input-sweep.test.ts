@@ -117,34 +117,25 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
 		targets: 'every target with the field',
 		field: 'options.timeoutSeconds',
 		values: ['"1.5"'],
-		via: ['typed'],
+		via: ['typed', 'expression'],
 		outcome: 'accepted',
 		reason: 'Timeout (Seconds) is declared a whole number (numberPrecision 0) but parseTimeoutSeconds takes decimals: 1.5 runs with a 1.5 s timeout instead of being refused. Harmless, but against the declaration.',
 	},
 	{
-		// Where the timeout is per item; where it is run-wide, 1.5 in item 1 alone is refused as not the same for every item.
-		targets: ['account/getFunds', 'price/quote', 'proxy/get', 'proxy/getAll', 'proxy/setAuthentication', 'proxy/setAutoRotation', 'proxy/setIpv4', 'stock/getAll'],
-		field: 'options.timeoutSeconds',
-		values: ['"1.5"'],
-		via: ['expression'],
-		outcome: 'accepted',
-		reason: 'As typed: an expression giving 1.5 is accepted.',
-	},
-	{
-		targets: ['proxy/setIpv4', 'proxy/setAuthentication'],
+		targets: ['proxy/setIpv4', 'proxy/setAuthentication', 'proxy/changeLocation'],
 		field: 'options.allowAsTool',
 		values: ALL_VALUES,
 		via: ['expression'],
 		outcome: 'accepted',
-		reason: 'Allow as AI Tool is read only when the node runs as an AI tool: in a workflow any value, "yes" or one that resolves to nothing, is accepted unchecked (Change Location checks it in a workflow too).',
+		reason: 'Allow as AI Tool is read only when the node runs as an AI tool: in a workflow any value ("yes", 1, one that resolves to nothing) is accepted unchecked (Change Location only checks that every item gives the same value).',
 	},
 	{
 		targets: ['proxy/rotateIp'],
 		field: 'options.newIpTimeoutSeconds',
-		values: ['"-1"', '"1.5"'],
-		via: ['typed'],
+		values: ALL_VALUES.filter((label) => label !== '1' && label !== '"1"'),
+		via: ['typed', 'expression'],
 		outcome: 'accepted',
-		reason: 'New IP Timeout (Seconds) is read only when Wait for New IP is on (off by default): -1 and 1.5 typed are accepted unchecked. Through an expression they are refused, but only by the same-for-every-item check.',
+		reason: 'New IP Timeout (Seconds) is read only when Wait for New IP is on (off by default): -1, 1.5, "abc", null... are accepted unchecked (only checked to be the same for every item).',
 	},
 	{
 		targets: ['proxy/setAuthentication'],
@@ -371,7 +362,7 @@ function acceptable(target: Target, param: SweepParam, hostile: Hostile, outcome
 	return new Set(changes).size === changes.length && !(dry && sim.ledger.length > 0);
 }
 
-async function runOne(target: Target, param: SweepParam, sim: ProxyAccountSimulator, hostile: Hostile, via: Via, both: boolean): Promise<{ outcome: Outcome }> {
+async function runOne(target: Target, param: SweepParam, sim: ProxyAccountSimulator, hostile: Hostile, via: Via, both: boolean): Promise<{ outcome: Outcome; namesItem1?: boolean }> {
 	const { parameters, items } = arrange(target, param, sim, hostile, via, both);
 	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
 	const at: Placement = both ? { badItem: 0 } : { badItem: 1, doneFirst: String(items[0].name) };
@@ -398,6 +389,7 @@ async function runOne(target: Target, param: SweepParam, sim: ProxyAccountSimula
 	audit.run(target.label, result);
 	return {
 		outcome: classify(param, hostile, sim, result.error as { message?: string; description?: unknown } | undefined, result.status === 'success', at),
+		namesItem1: /\[item 1\]/.test(result.error?.message ?? ''),
 	};
 }
 
@@ -419,25 +411,22 @@ async function sweepTarget(target: Target): Promise<CaseResult[]> {
 		await expectBaseAccepted(target, sim);
 		await replaceIfChanged();
 		for (const param of target.params) {
-			// Per item (the value in item 1 only, the message names item 1) or read once per run (the
-			// value in both items): found on the first value the field must refuse.
+			// Per item (the value in item 1 only, refused naming item 1) or read once per run (the value
+			// in both items, so that the value itself is checked, not only that it differs between
+			// items): found on the first value the field must refuse.
 			let mode: 'unknown' | 'per item' | 'once' = target.id.startsWith('trigger/') ? 'once' : 'unknown';
 			for (const hostile of HOSTILE) {
 				for (const via of ['typed', 'expression'] as Via[]) {
 					if (!runs(param, hostile, via)) continue;
 					sim.resetLogs();
-					const both = via === 'typed' || mode === 'once';
-					let { outcome } = await runOne(target, param, sim, hostile, via, both);
-					if (!both && mode === 'unknown' && !legitimate(param, hostile.value === ABSENT ? undefined : hostile.value)) {
-						if (GOOD.has(outcome)) mode = 'per item';
+					let { outcome, namesItem1 } = await runOne(target, param, sim, hostile, via, via === 'typed' || mode === 'once');
+					if (via === 'expression' && mode === 'unknown' && !legitimate(param, hostile.value === ABSENT ? undefined : hostile.value)) {
+						if (GOOD.has(outcome) && namesItem1) mode = 'per item';
 						else {
+							mode = 'once';
 							await replaceIfChanged();
 							sim.resetLogs();
-							const again = await runOne(target, param, sim, hostile, via, true);
-							if (GOOD.has(again.outcome)) {
-								mode = 'once';
-								({ outcome } = again);
-							}
+							({ outcome } = await runOne(target, param, sim, hostile, via, true));
 						}
 					}
 					const id = caseId(target, param, hostile, via);

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { captureEditor } from './browser.mjs';
 import { DEFAULT_VERSIONS, ensureN8n, resolveTarget } from './n8n-install.mjs';
 import { nodeItems, PACKAGE_NAME, runError, startN8n } from './n8n-server.mjs';
+import { subWorkflowRetry } from './subworkflow-retry.mjs';
 import { buildAndPack, ensureChromium, onCleanup, ROOT, runCleanups, startSimulator } from './support.mjs';
 
 export const CREDENTIAL_NAME = 'Proxy Account (simulator)';
@@ -315,6 +316,9 @@ async function testVersion(version, tgz, options, checks) {
 				await check(checks, version, label, () => executeAndCheck(n8n, sim, w));
 			}
 		}
+
+		// After the CLI runs: the server's executions here would hold n8n's SQLite database while a CLI run writes.
+		await check(checks, version, major >= 2 ? "n8n's Retry of a failed execution through a sub-workflow sends no second order" : "n8n's Retry of a failed execution through a sub-workflow: what n8n 1.x lets through", () => subWorkflowRetry({ n8n, sim, credential, seesRetry: major >= 2 }));
 
 		if (options.browser) {
 			await check(checks, version, 'editor in headless Chromium', async () => {

@@ -51,6 +51,11 @@ export interface RunOptions {
 	/** Items the Manual Trigger starts the workflow with; one empty item by default. */
 	items?: IDataObject[];
 	mode?: WorkflowExecuteMode;
+	/**
+	 * As in a sub-workflow (mode `integrated`) of an execution in this mode: n8n 2.x gives a
+	 * sub-execution the root execution's mode as `additionalData.rootExecutionMode`.
+	 */
+	rootMode?: WorkflowExecuteMode;
 }
 
 export interface WorkflowResult {
@@ -200,6 +205,7 @@ export class WorkflowHarness {
 			updatedAt: new Date(),
 		} as IWorkflowBase;
 		const additionalData = buildAdditionalData(credentialsHelper, mode, executionId, workflowBase);
+		if (options.rootMode) additionalData.rootExecutionMode = options.rootMode;
 		let resolveRun!: (run: IRun) => void;
 		const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
 		additionalData.hooks!.addHandler('workflowExecuteAfter', (run) => resolveRun(run));

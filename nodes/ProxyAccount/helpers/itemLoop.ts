@@ -173,10 +173,11 @@ export function retryRefusal(
 ): NodeOperationError | undefined {
 	if (dryRun) return undefined;
 	const node = ctx.getNode();
-	if (ctx.getMode() === 'retry') {
+	const retried = isRetry(ctx);
+	if (retried) {
 		return new NodeOperationError(
 			node,
-			`This is a retry of a failed execution, which could ${what.twice}`,
+			`This is a retry of a failed execution${retried === 'parent' ? ' (this node runs in a sub-workflow of it)' : ''}, which could ${what.twice}`,
 			{
 				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${capitalized(what.check)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
 			},
@@ -187,6 +188,21 @@ export function retryRefusal(
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
 		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. ${instead}`,
 	});
+}
+
+/**
+ * Whether this run is n8n's Retry of a failed execution: the execution itself (mode `retry`), or
+ * the execution that called this sub-workflow. n8n runs every sub-workflow (Execute Workflow) in
+ * mode `integrated`; since n8n 2.x it hands a sub-execution the root execution's mode as
+ * `rootExecutionMode` of the execution's additional data, which the node context holds
+ * (`additionalData`, public in n8n-core though not part of IExecuteFunctions). Where n8n does not
+ * give it (1.x), a sub-workflow cannot tell: the README says so.
+ */
+function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent' | undefined {
+	if (ctx.getMode() === 'retry') return 'execution';
+	const root = (ctx as { additionalData?: { rootExecutionMode?: unknown } }).additionalData
+		?.rootExecutionMode;
+	return root === 'retry' ? 'parent' : undefined;
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -379,6 +379,22 @@ describe("n8n's Retry of a failed execution (mode retry) never acts again", () =
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 
+	it.each([
+		['Buy', () => buy({ maxTotalCost: 1_000 }), /buy the same proxies twice$/],
+		['Extend', () => extend({}), /pay twice for the same extension$/],
+		['Remove', () => remove(1), /send a removal twice$/],
+		['Rotate IP', () => ({ parameters: { resource: 'proxy', operation: 'rotateIp', proxyName: locator(byName), options: {} } }), /send the IP change twice$/],
+	])('%s in a sub-workflow of a retried execution (mode integrated, root mode retry) refuses; nothing is sent', async (_op, node, twice) => {
+		const item = { name: names()[0], carrier: 'AT&T', city: cityWith('att', 1).city, quantity: 1 };
+		const result = await harness.runNode({ type: 'proxyAccount', ...(node() as Run) }, { credentials: credentialsFor(sim), items: [item], mode: 'integrated', rootMode: 'retry' });
+		expect(result.error?.message).toMatch(/^This is a retry of a failed execution \(this node runs in a sub-workflow of it\), which could /);
+		expect(result.error?.message).toMatch(twice);
+		expect(apiRequests(sim)).toHaveLength(0);
+		// The same sub-workflow under a first run (root mode trigger) acts.
+		const first = await harness.runNode({ type: 'proxyAccount', ...(node() as Run) }, { credentials: credentialsFor(sim), items: [item], mode: 'integrated', rootMode: 'trigger' });
+		expect(first.error?.message ?? '').not.toMatch(/retry/);
+	});
+
 	it('a Dry Run still previews in a retry', async () => {
 		const result = await run(extend({ dryRun: true }), [{ name: names()[0] }], 'retry');
 		expect(result.status).toBe('success');

@@ -126,6 +126,21 @@ describe('Proxy > Buy', () => {
 		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* None is named as bought by this item/);
 	});
 
+	it('two Buy runs at once in one n8n, same carrier and city, the first order held at the gateway: each names its own proxy', async () => {
+		sim.orders.deployDelayMs = 0;
+		const city = cityWith('tmobile', 2);
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'latency', delayMs: 1_000, when: 'before' });
+		const options = { waitForNewProxies: true, waitTimeoutSeconds: 20, maxTotalCost: 1_000 };
+		const [a, b] = await Promise.all([buy([{ carrier: 'T-Mobile', city: city.city }], options), buy([{ carrier: 'T-Mobile', city: city.city }], options)]);
+		const runs = [a, b].map((result) => result.items[0].json);
+		expect(runs.map((json) => json.status)).toEqual(['bought', 'bought']);
+		// One run at a time per credential: each run's list shows only its own new proxy.
+		const named = runs.flatMap((json) => json.new_proxies as string[]);
+		expect(named.sort()).toEqual(sim.ledger.map((entry) => entry.proxy_name).sort());
+		expect(new Set(named).size).toBe(2);
+		expect(deploys()).toHaveLength(2);
+	});
+
 	it('Wait for New Proxies assigns none per item when two items ordered the same carrier and city: the union as candidates', async () => {
 		sim.orders.deployDelayMs = 0;
 		const city = cityWith('att', 2);

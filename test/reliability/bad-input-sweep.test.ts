@@ -419,9 +419,10 @@ async function sweepTarget(target: Target): Promise<CaseResult[]> {
 				for (const via of ['typed', 'expression'] as Via[]) {
 					if (!runs(param, hostile, via)) continue;
 					sim.resetLogs();
-					let { outcome, namesItem1 } = await runOne(target, param, sim, hostile, via, via === 'typed' || mode === 'once');
+					const first = await runOne(target, param, sim, hostile, via, via === 'typed' || mode === 'once');
+					let outcome = first.outcome;
 					if (via === 'expression' && mode === 'unknown' && !legitimate(param, hostile.value === ABSENT ? undefined : hostile.value)) {
-						if (GOOD.has(outcome) && namesItem1) mode = 'per item';
+						if (GOOD.has(outcome) && first.namesItem1 === true) mode = 'per item';
 						else {
 							mode = 'once';
 							await replaceIfChanged();

@@ -663,6 +663,14 @@ function report(results: SideResult[], options: Options): { table: string; verdi
 						: SIDE_LABELS[side];
 				rows.push([caseName, MODEL_LABELS[model], label, ...timing(r), sameOrRange(r.requests), limited(r), side === 'nodeRotate' ? `HTTP Request / node = ${ratio(med(http) / med(node))}` : 'baseline', ...memory(r)]);
 			}
+			if (model === 'network' && node && http) {
+				const slower = med(node) / med(http);
+				const most429 = Math.max(...node.limited);
+				verdict(
+					slower <= 1.05 && most429 === 0,
+					`Rotate IP (network): the node takes ${ratio(slower)} the time of HTTP Request paced with n8n's batching (target: within 1.05x, issue 26), with ${thousands(most429)} answers 429 per run (target: none, its RateLimit-* headers pace it from the first reply)`,
+				);
+			}
 		}
 	}
 

@@ -12,6 +12,20 @@ function longAgo(sim: ProxyAccountSimulator): void {
 	for (const proxy of sim.account().proxies.values()) Object.assign(proxy, { last_ip_change: past, last_reboot: past, auto_change: false });
 }
 
+/** The paths of a device command (`reboot`, `changeip`) for each proxy of the account, in order. */
+const commandPaths = (sim: ProxyAccountSimulator, command: string) => [...sim.account().proxies.keys()].map((name) => `/v1/proxies/${command}/${encodeURIComponent(name)}`);
+
+/** A simulator on a frozen clock with no proxy throttled, its API client and its control client. */
+async function onFrozenClock(work: (sim: ProxyAccountSimulator, api: ReturnType<typeof simClient>, control: ReturnType<typeof simClient>) => Promise<void>): Promise<void> {
+	const sim = await ProxyAccountSimulator.start({ seed: 5, frozenClock: true });
+	try {
+		longAgo(sim);
+		await work(sim, simClient(sim.url, sim.demoApiKey), simClient(sim.url, null));
+	} finally {
+		await sim.stop();
+	}
+}
+
 describe('Proxy Account simulator network model', () => {
 	it('a reply takes a round trip; loopback (the default) does not', async () => {
 		const model = await ProxyAccountSimulator.start({ seed: 5, ...NETWORK_MODEL });
@@ -84,12 +98,8 @@ describe('Proxy Account simulator network model', () => {
 	});
 
 	it('a rate limit set at run time (control API): a long window answers 429 asking for about an hour; X-RateLimit-* style; lifted again', async () => {
-		const sim = await ProxyAccountSimulator.start({ seed: 5, frozenClock: true });
-		try {
-			const api = simClient(sim.url, sim.demoApiKey);
-			const control = simClient(sim.url, null);
-			longAgo(sim);
-			const [a, b, c, d] = [...sim.account().proxies.keys()].map((name) => `/v1/proxies/reboot/${encodeURIComponent(name)}`);
+		await onFrozenClock(async (sim, api, control) => {
+			const [a, b, c, d] = commandPaths(sim, 'reboot');
 			const set = await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/reboot/:name', limit: 2, windowMs: 3_600_000, headers: 'x' } });
 			expect(set.json).toEqual({ ok: true, data: { route: 'POST /v1/proxies/reboot/:name', rule: { limit: 2, windowMs: 3_600_000, headers: 'x' } } });
 			const first = await api.call('POST', a);
@@ -114,9 +124,27 @@ describe('Proxy Account simulator network model', () => {
 			expect((await api.call('POST', d)).status).toBe(202);
 			const again = await api.call('POST', a.replace(/[^/]+$/, encodeURIComponent('NO-SUCH-PROXY')));
 			expect([again.status, again.headers['retry-after']]).toEqual([429, '3600']);
-		} finally {
-			await sim.stop();
-		}
+		});
+	});
+
+	it('a rule may round Retry-After down (0 within the last second) and send headers that lie (claim); the limit itself still holds', async () => {
+		await onFrozenClock(async (sim, api, control) => {
+			const [a, b, c] = commandPaths(sim, 'changeip');
+			sim.setRateLimit('POST /v1/proxies/changeip/:name', { limit: 1, windowMs: 800, retryAfter: 'floor' });
+			expect((await api.call('POST', a)).status).toBe(202);
+			const zero = await api.call('POST', b);
+			expect([zero.status, zero.headers['retry-after']]).toEqual([429, '0']);
+			const set = await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1_000, headers: 'x', claim: { limit: '0', remaining: '-1' } } });
+			expect(set.json.data.rule).toEqual({ limit: 2, windowMs: 1_000, headers: 'x', claim: { limit: '0', remaining: '-1' } });
+			const lying = await api.call('POST', b);
+			expect(lying.status).toBe(202);
+			expect([lying.headers['x-ratelimit-limit'], lying.headers['x-ratelimit-remaining']]).toEqual(['0', '-1']);
+			expect(Number(lying.headers['x-ratelimit-reset'])).toBe(Math.ceil((sim.clock.now() + 1_000) / 1000));
+			expect((await api.call('POST', c)).status).toBe(202);
+			expect((await api.call('POST', a)).status).toBe(429);
+			expect((await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1, retryAfter: 'round' } })).status).toBe(400);
+			expect((await control.call('POST', '/__sim/rate-limit', { body: { route: 'POST /v1/proxies/changeip/:name', limit: 2, windowMs: 1, claim: { limit: 0 } } })).status).toBe(400);
+		});
 	});
 
 	it('--network-model sets the model on the command line', () => {

@@ -580,7 +580,7 @@ export class SimServer {
 					return;
 				}
 				case 'POST /__sim/rate-limit': {
-					// Sets the rate limit of one route for every key ({route, limit, windowMs, headers?}),
+					// Sets the rate limit of one route for every key ({route, limit, windowMs, headers?, retryAfter?, claim?}),
 					// or lifts it ({route, limit: null}): e.g. a long window whose 429 asks for an hour.
 					const route = ROUTE_KEYS.find((k) => k === body.route);
 					if (!route) {
@@ -597,8 +597,16 @@ export class SimServer {
 						bad('limit and windowMs must be whole numbers from 1; headers is "draft", "x" or absent');
 						return;
 					}
+					const claim = body.claim as Record<string, unknown> | undefined;
+					const claimOk = claim === undefined || (typeof claim === 'object' && claim !== null && Object.entries(claim).every(([k, v]) => ['limit', 'remaining', 'reset'].includes(k) && typeof v === 'string'));
+					if ((body.retryAfter !== undefined && body.retryAfter !== 'ceil' && body.retryAfter !== 'floor') || !claimOk) {
+						bad('retryAfter is "ceil", "floor" or absent; claim is {limit?, remaining?, reset?} of strings');
+						return;
+					}
 					const rule: RateLimitRule = { limit: body.limit as number, windowMs: body.windowMs as number };
 					if (body.headers !== undefined) rule.headers = body.headers as 'draft' | 'x';
+					if (body.retryAfter !== undefined) rule.retryAfter = body.retryAfter as 'ceil' | 'floor';
+					if (claim !== undefined) rule.claim = claim as RateLimitRule['claim'];
 					state.setRateLimit(route, rule);
 					ok({ route, rule });
 					return;

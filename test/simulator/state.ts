@@ -324,10 +324,11 @@ export class SimState {
 		const backAt = times.length === 0 ? now : times[times.length - 1] + rule.windowMs;
 		const resetSeconds = Math.ceil((backAt - now) / 1000);
 		const prefix = rule.headers === 'x' ? 'X-RateLimit-' : 'RateLimit-';
+		const claim = rule.claim ?? {};
 		return {
-			[`${prefix}Limit`]: String(rule.limit),
-			[`${prefix}Remaining`]: String(Math.max(0, rule.limit - times.length)),
-			[`${prefix}Reset`]: String(rule.headers === 'x' ? Math.ceil(backAt / 1000) : resetSeconds),
+			[`${prefix}Limit`]: claim.limit ?? String(rule.limit),
+			[`${prefix}Remaining`]: claim.remaining ?? String(Math.max(0, rule.limit - times.length)),
+			[`${prefix}Reset`]: claim.reset ?? String(rule.headers === 'x' ? Math.ceil(backAt / 1000) : resetSeconds),
 		};
 	}
 
@@ -348,7 +349,7 @@ export class SimState {
 		if (times.length >= rule.limit) {
 			this.rateWindows.set(key, times);
 			const waitMs = (times[0] ?? now) + rule.windowMs - now;
-			return Math.max(1, Math.ceil(waitMs / 1000));
+			return rule.retryAfter === 'floor' ? Math.max(0, Math.floor(waitMs / 1000)) : Math.max(1, Math.ceil(waitMs / 1000));
 		}
 		times.push(now);
 		this.rateWindows.set(key, times);

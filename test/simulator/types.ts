@@ -23,6 +23,16 @@ export interface RateLimitRule {
 	 * second the quota is back, as several services send it).
 	 */
 	headers?: 'draft' | 'x';
+	/**
+	 * How a 429's Retry-After gives the wait: `ceil` (default) whole seconds rounded up, at least 1;
+	 * `floor` rounded down, so 0 within the last second (as some services send it).
+	 */
+	retryAfter?: 'ceil' | 'floor';
+	/**
+	 * Header values sent instead of the true ones (a service whose headers lie), e.g.
+	 * `{ limit: '0' }` or `{ remaining: '-1', reset: 'NaN' }`; the limit itself is still applied.
+	 */
+	claim?: { limit?: string; remaining?: string; reset?: string };
 }
 
 export interface SimulatorOptions {

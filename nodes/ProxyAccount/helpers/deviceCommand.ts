@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { endpointPace, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
+import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
 import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
 import { proxyNameReader } from './proxySource';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
@@ -50,12 +50,14 @@ const CONFIRM_PAUSE_MS = 2_000;
 const THROTTLE_MARGIN_MS = 1_000;
 
 /**
- * A 429 that asks to wait at most RATE_LIMIT_PAUSE_MAX_MS is the service's rate limit on the
- * endpoint, not the proxy's own throttle (a minute or more): every request of the run pauses for it,
- * and the proxy is tried again, up to RATE_LIMIT_ATTEMPTS times in all. One that asks for longer
- * than the proxy's throttle can last is the endpoint's too: nothing more is sent to it in this run.
- * Any other is the proxy's throttle: a command was accepted for it within the interval (perhaps by
- * an earlier run or attempt). A 429 proves nothing was done.
+ * A 429 is the service's rate limit on the endpoint, not the proxy's own throttle, when it asks to
+ * wait at most RATE_LIMIT_PAUSE_MAX_MS or longer than the proxy's throttle can last, when its
+ * rate-limit headers say the endpoint's quota is spent, or (without them) when the list showed the
+ * proxy free of its throttle and the endpoint has accepted requests of this run: every request of
+ * the run pauses for it (within the run's bound, endpointPace) and the proxy is tried again, up to
+ * RATE_LIMIT_ATTEMPTS times in all. Any other is the proxy's throttle: a command was accepted for it
+ * within the interval (perhaps by an earlier run or attempt the list does not show yet). A 429
+ * proves nothing was done.
  */
 const RATE_LIMIT_ATTEMPTS = 4;
 
@@ -113,12 +115,17 @@ function notWaited({ options }: Session, reason: string) {
 }
 
 type Sent = { reply: Record<string, unknown> } | { skip: string } | { failed: unknown };
+/** A 429: the wait it asked for, and what its rate-limit headers say is left of the quota. */
+type Limited = { limited: { askedMs: number; remaining?: number } };
+
+/** A wait asked in seconds, in milliseconds; a wait that is no number is a long one. */
+const askedMs = (asked: number) => (Number.isFinite(asked) ? Math.ceil(asked * 1000) : 1e12);
 
 /** Sends the command once the pace allows: the reply, or what to make of the 429. */
 async function sendPaced(
 	{ command, pace }: Session,
 	{ item, name }: Wanted,
-): Promise<Sent | { limited: number }> {
+): Promise<Sent | Limited> {
 	const ticket = await pace.acquire();
 	if ('refused' in ticket) return { skip: ticket.refused };
 	try {
@@ -129,7 +136,12 @@ async function sendPaced(
 		const facts = requestErrorFacts(error);
 		pace.settle(ticket, facts?.rateLimit, false);
 		if (facts?.kind !== 'rate-limited') return { failed: error };
-		return { limited: Math.ceil((facts.retryAfterSeconds ?? 60) * 1000) };
+		return {
+			limited: {
+				askedMs: askedMs(Math.max(0, facts.retryAfterSeconds ?? 60)),
+				remaining: facts.rateLimit?.remaining,
+			},
+		};
 	}
 }
 
@@ -143,6 +155,7 @@ async function sendWithinThrottle(
 	wanted: Wanted,
 	last: number,
 	lastText: string,
+	listed: boolean,
 ): Promise<Sent> {
 	const { command, options, pace, now } = session;
 	const waitMs = Number.isNaN(last) ? 0 : last + command.intervalMs - now();
@@ -156,17 +169,16 @@ async function sendWithinThrottle(
 	for (let attempt = 1; ; attempt++) {
 		const sent = await sendPaced(session, wanted);
 		if (!('limited' in sent)) return sent;
-		const asked = sent.limited;
+		const asked = sent.limited.askedMs;
 		// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
-		if (asked <= RATE_LIMIT_PAUSE_MAX_MS) {
-			pace.pause(asked);
+		if (endpointLimited(session, sent.limited, listed)) {
+			const stopped = pace.hold(asked);
+			if (stopped !== undefined) return { skip: stopped };
 			if (attempt < RATE_LIMIT_ATTEMPTS) continue;
 			return {
 				skip: `the service refused it for now (429) and asked to wait ${seconds(asked)} s, ${RATE_LIMIT_ATTEMPTS} times`,
 			};
 		}
-		// Longer than the proxy's throttle lasts: the endpoint's limit, beyond what the run waits.
-		if (asked > command.intervalMs + THROTTLE_MARGIN_MS) return { skip: pace.stop(asked) };
 		// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
 		// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
 		const agoMs = Math.max(0, command.intervalMs - asked);
@@ -178,6 +190,18 @@ async function sendWithinThrottle(
 		await sleep(asked + THROTTLE_MARGIN_MS);
 		waited += asked + THROTTLE_MARGIN_MS;
 	}
+}
+
+/** Whether a 429 is the endpoint's rate limit rather than the proxy's own throttle (see above). */
+function endpointLimited(
+	{ command, pace }: Session,
+	{ askedMs, remaining }: Limited['limited'],
+	listed: boolean,
+): boolean {
+	if (askedMs <= RATE_LIMIT_PAUSE_MAX_MS || askedMs > command.intervalMs + THROTTLE_MARGIN_MS)
+		return true;
+	if (remaining !== undefined) return remaining === 0;
+	return listed && pace.acceptedAny();
 }
 
 /** Runs `command` for every input item's proxy; the output is one item per input item, in order. */
@@ -212,7 +236,7 @@ export async function runDeviceCommand(
 	const session: Session = {
 		command,
 		options,
-		pace: endpointPace(),
+		pace: endpointPace(paceBounds(options.waitUntilAllowed, options.maxWaitMs)),
 		now: () => serverNow + (Date.now() - readAt),
 	};
 
@@ -224,7 +248,7 @@ export async function runDeviceCommand(
 		}
 		const lastText = String(record?.[command.field] ?? '');
 		const last = Date.parse(lastText);
-		const sent = await sendWithinThrottle(session, w, last, lastText);
+		const sent = await sendWithinThrottle(session, w, last, lastText, record !== undefined);
 		if ('failed' in sent) return run.fail(w.item, asNodeError(ctx, sent.failed, w.item));
 		if ('skip' in sent) {
 			return run.set(w.item, {

@@ -1,24 +1,57 @@
 /*
  * The pace of a device command's requests on its endpoint, for a whole run: the service's rate
- * limit is kept to (from its rate-limit headers once a reply carried them), a short 429 pauses every
- * request, and a limit that asks for longer than the run waits stops the endpoint for the run.
+ * limit is kept to (from its rate-limit headers once a reply carried them), a 429 of the endpoint's
+ * limit pauses every request, and the run stops sending to the endpoint once its limit asks for
+ * longer than the run waits. Every wait is bounded and awaited: no header, however wrong, makes a
+ * loop that does not await or a wait without end.
  */
 import { sleep } from 'n8n-workflow';
 
 import type { RateLimitFacts } from '../transport';
 
 /**
- * The longest the run waits for the endpoint's rate limit, whether a 429 asked for it or the
- * headers said the quota is back only then. A 429 asking for longer than this that cannot be a
- * proxy's own throttle, or a quota back later than this, stops the endpoint for the run.
+ * The longest pause a 429 of the endpoint's rate limit makes without Wait Until Allowed, whether
+ * the 429 asked for it or the headers said the quota is back only then. A longer one stops the
+ * endpoint for the run unless Wait Until Allowed waits for it within Max Wait.
  */
 export const RATE_LIMIT_PAUSE_MAX_MS = 5_000;
-/** Margin on the headers' reset: whole seconds, and the clocks of n8n and the service. */
-const RESET_MARGIN_MS = 250;
+/**
+ * The shortest pause a 429 makes: a `Retry-After: 0` (or a wait rounded down to whole seconds)
+ * means "less than a second", not "at once".
+ */
+export const RATE_LIMIT_PAUSE_MIN_MS = 1_000;
+/**
+ * How long in all the 429s of the endpoint's rate limit may hold a run back without Wait Until
+ * Allowed (with it: Max Wait). Past it, nothing more is sent to the endpoint in the run.
+ */
+export const RUN_WAIT_DEFAULT_MS = 20_000;
+/** Margin on the headers' reset (given in whole seconds, rounded up by the service). */
+const RESET_MARGIN_MS = 50;
 
 export const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** A request the pace lets go: hand its number back to `settle` with its reply or failure. */
+/** How long the run waits for the endpoint's rate limit. */
+export interface PaceBounds {
+	/** How long in all the endpoint's 429s (and long waits for its quota) may hold the run back. */
+	waitMs: number;
+	/** Whether a wait longer than RATE_LIMIT_PAUSE_MAX_MS may be taken (Wait Until Allowed). */
+	longWaits: boolean;
+	/** The bound as a reason names it, e.g. "Max Wait (90 s)". */
+	label: string;
+}
+
+/** The run's bound: Max Wait with Wait Until Allowed, else RUN_WAIT_DEFAULT_MS and no long wait. */
+export function paceBounds(waitUntilAllowed: boolean, maxWaitMs: number): PaceBounds {
+	return waitUntilAllowed
+		? { waitMs: maxWaitMs, longWaits: true, label: `Max Wait (${seconds(maxWaitMs)} s)` }
+		: {
+				waitMs: RUN_WAIT_DEFAULT_MS,
+				longWaits: false,
+				label: `the ${seconds(RUN_WAIT_DEFAULT_MS)} s a run waits without Wait Until Allowed`,
+			};
+}
+
+/** A request the pace lets go: hand it back to `settle` with its reply or failure. */
 export interface Ticket {
 	seq: number;
 }
@@ -31,53 +64,126 @@ export interface EndpointPace {
 	acquire(): Promise<Ticket | { refused: string }>;
 	/** The reply (or failure) of a ticket's request: its rate-limit headers, and whether it was accepted. */
 	settle(ticket: Ticket, rateLimit: RateLimitFacts | undefined, accepted: boolean): void;
-	/** A 429 of the endpoint's rate limit asking for a short wait: every request pauses for it. */
-	pause(askedMs: number): void;
-	/** A rate limit asking for longer than the run waits: nothing more is sent; the reason. */
-	stop(askedMs: number): string;
+	/**
+	 * A 429 of the endpoint's rate limit asking to wait `askedMs`: every request holds back for it.
+	 * Undefined, or (when the run cannot wait that long) why nothing more is sent in this run.
+	 */
+	hold(askedMs: number): string | undefined;
+	/** Whether the endpoint accepted a request of this run. */
+	acceptedAny(): boolean;
 }
 
-export function endpointPace(): EndpointPace {
-	// After a short 429: every request holds back until `resumeAt`, then they go out evenly spaced,
-	// at the rate the service accepted before it (so many per the wait it asked for, with 5% to
-	// spare; 10% slower after each further 429).
+/** A count from a header: a whole number from 0, else undefined (a lying or broken header). */
+const count = (value: number | undefined) =>
+	value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+
+/**
+ * The spacing of requests after a 429 (no headers): the rate the service accepted before it (so
+ * many per the wait it asked for, with 5% to spare; 10% slower after each further 429), never
+ * slower than one request per wait asked (at most RATE_LIMIT_PAUSE_MAX_MS).
+ */
+function nextSpacing(spacingMs: number, askedMs: number, accepted: number, capMs: number): number {
+	const spacing =
+		spacingMs === 0
+			? Math.ceil((askedMs / Math.max(1, accepted)) * 1.05)
+			: Math.ceil(spacingMs * 1.1);
+	return Math.min(spacing, capMs, RATE_LIMIT_PAUSE_MAX_MS);
+}
+
+/**
+ * What is left of the quota after request `seq` by its reply's headers (less the `olderInFlight`
+ * requests sent before it and not answered yet), when the whole quota is back, and how much comes
+ * back then; undefined when the headers give nothing usable.
+ */
+interface Quota {
+	seq: number;
+	remaining: number;
+	backAt: number;
+	whole: number;
+}
+
+function quotaOf(
+	seq: number,
+	rateLimit: RateLimitFacts | undefined,
+	olderInFlight: number,
+): Quota | undefined {
+	const remaining = count(rateLimit?.remaining);
+	const reset = rateLimit?.resetSeconds;
+	if (remaining === undefined || reset === undefined || !(reset >= 0)) return undefined;
+	const limit = count(rateLimit?.limit);
+	return {
+		seq,
+		remaining: remaining - olderInFlight,
+		backAt: Date.now() + Math.min(reset, 1e9) * 1000 + RESET_MARGIN_MS,
+		// A limit of 0 (or none) cannot be what comes back: one request, then the next reply tells.
+		whole: limit !== undefined && limit > 0 ? limit : 1,
+	};
+}
+
+const tooLong = (ms: number) =>
+	`the service\u2019s rate limit asks to wait ${seconds(ms)} s, longer than this run waits; not sent`;
+
+const heldTooLong = (refusals: number, heldMs: number, ms: number, bounds: PaceBounds) =>
+	`the service\u2019s rate limit refused ${refusals} request${refusals === 1 ? '' : 's'} of this run (429), asking it to wait ${seconds(heldMs)} s in all; waiting ${seconds(ms)} s more would pass ${bounds.label}; not sent`;
+
+export function endpointPace(bounds: PaceBounds): EndpointPace {
+	// After a 429: every request holds back until `resumeAt`, then they go out `spacingMs` apart.
 	let resumeAt = 0;
 	let acceptedSincePause = 0;
+	let acceptedTotal = 0;
 	let spacingMs = 0;
+	let longestAskedMs = 0;
 	let nextSendAt = 0;
+	// What the run has been held back by the endpoint's refusals, and how many there were.
+	let heldMs = 0;
+	let refusals = 0;
 	// From the rate-limit headers: what is left of the quota after request number `seq` (as its
 	// reply said it, less the earlier requests still in flight then), and when the whole quota is
-	// back. The requests sent after `seq` are taken from it.
+	// back (`limit` requests, or one when the headers give no usable limit).
 	let sent = 0;
 	const inFlight = new Set<number>();
-	let quota: { seq: number; remaining: number; backAt: number; limit?: number } | undefined;
-	let stoppedMs: number | undefined;
+	let quota: Quota | undefined;
+	let stopped: string | undefined;
 	let waiters: Array<() => void> = [];
 
-	const stoppedReason = (ms: number) =>
-		`the service\u2019s rate limit asks to wait ${seconds(ms)} s, longer than this run waits; not sent`;
-	const stop = (askedMs: number) => {
-		stoppedMs = Math.max(stoppedMs ?? 0, askedMs);
-		return stoppedReason(stoppedMs);
+	// Once the run stops sending, the requests waiting for their turn end at once, not at their turn.
+	let wake: () => void = () => undefined;
+	const stoppedSignal = new Promise<void>((resolve) => (wake = resolve));
+	const stop = (reason: string) => {
+		stopped ??= reason;
+		wake();
+		return stopped;
+	};
+	const wait = async (ms: number) => await Promise.race([sleep(ms), stoppedSignal]);
+	/** Counts a wait of `ms` from now against the run's bound; why not, when it would pass it. */
+	const charge = (ms: number): string | undefined => {
+		if (ms > RATE_LIMIT_PAUSE_MAX_MS && !bounds.longWaits) return stop(tooLong(ms));
+		const now = Date.now();
+		const added = Math.max(0, now + ms - Math.max(now, resumeAt));
+		if (heldMs + added > bounds.waitMs)
+			return stop(heldMs > 0 ? heldTooLong(refusals, heldMs, ms, bounds) : tooLong(ms));
+		heldMs += added;
+		return undefined;
 	};
 	const nextReply = async () => await new Promise<void>((resolve) => waiters.push(resolve));
 
-	/** Waits until the headers' quota has room; a reason when it is back too late for this run. */
+	/** Waits until the headers' quota has room; why not, when it is back too late for this run. */
 	const quotaRoom = async (): Promise<string | undefined> => {
-		while (quota !== undefined && stoppedMs === undefined) {
+		// Every turn of this loop awaits a reply or a sleep, and a quota that is back has room.
+		while (quota !== undefined && stopped === undefined) {
 			if (quota.remaining - (sent - quota.seq) > 0) return undefined;
 			if (inFlight.size > 0) {
 				await nextReply();
 				continue;
 			}
-			const waitMs = quota.backAt - Date.now();
-			if (waitMs > RATE_LIMIT_PAUSE_MAX_MS) return stop(waitMs);
+			const waitMs = Math.max(0, quota.backAt - Date.now());
+			if (waitMs > RATE_LIMIT_PAUSE_MAX_MS && charge(waitMs) !== undefined) break;
 			const before = quota;
-			if (waitMs > 0) await sleep(waitMs);
+			await wait(waitMs);
 			// The whole quota is back (unless a fresher reply said otherwise meanwhile).
-			if (quota === before) quota = { ...before, seq: sent, remaining: before.limit ?? 1 };
+			if (quota === before) quota = { ...before, seq: sent, remaining: before.whole };
 		}
-		return stoppedMs === undefined ? undefined : stoppedReason(stoppedMs);
+		return stopped;
 	};
 
 	const holdAfterPause = async () => {
@@ -87,7 +193,7 @@ export function endpointPace(): EndpointPace {
 			at = Math.max(at, nextSendAt);
 			nextSendAt = at + spacingMs;
 		}
-		if (at > now) await sleep(at - now);
+		if (at > now) await wait(at - now);
 	};
 
 	return {
@@ -104,34 +210,35 @@ export function endpointPace(): EndpointPace {
 		},
 		settle({ seq }, rateLimit, accepted) {
 			inFlight.delete(seq);
-			if (accepted) acceptedSincePause++;
+			if (accepted) {
+				acceptedSincePause++;
+				acceptedTotal++;
+			}
 			// The reply of the latest request sent is the freshest word; the earlier ones still in
 			// flight may not be counted in it yet.
-			if (rateLimit !== undefined && (quota === undefined || seq > quota.seq)) {
+			if ((quota?.seq ?? 0) < seq) {
 				const olderInFlight = [...inFlight].filter((other) => other < seq).length;
-				quota = {
-					seq,
-					remaining: rateLimit.remaining - olderInFlight,
-					backAt: Date.now() + rateLimit.resetSeconds * 1000 + RESET_MARGIN_MS,
-					limit: rateLimit.limit,
-				};
+				quota = quotaOf(seq, rateLimit, olderInFlight) ?? quota;
 			}
 			const waiting = waiters;
 			waiters = [];
-			for (const wake of waiting) wake();
+			for (const resume of waiting) resume();
 		},
-		pause(askedMs) {
+		hold(askedMs) {
+			refusals++;
+			const asked = Math.max(RATE_LIMIT_PAUSE_MIN_MS, askedMs);
+			const refused = stopped ?? charge(asked);
+			if (refused !== undefined) return refused;
 			const now = Date.now();
 			// The first 429 of a pause sets the pace; the others of the same burst only join the pause.
 			if (now >= resumeAt) {
-				spacingMs =
-					spacingMs === 0
-						? Math.ceil((askedMs / Math.max(1, acceptedSincePause)) * 1.05)
-						: Math.ceil(spacingMs * 1.1);
+				longestAskedMs = Math.max(longestAskedMs, asked);
+				spacingMs = nextSpacing(spacingMs, asked, acceptedSincePause, longestAskedMs);
 				acceptedSincePause = 0;
 			}
-			resumeAt = Math.max(resumeAt, now + askedMs);
+			resumeAt = Math.max(resumeAt, now + asked);
+			return undefined;
 		},
-		stop,
+		acceptedAny: () => acceptedTotal > 0,
 	};
 }

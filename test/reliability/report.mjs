@@ -14,6 +14,7 @@ const TABLES = [
 	['fault-matrix', 'Fault matrix'],
 	['guards', 'Guards'],
 	['bad-input', 'Bad input'],
+	['bad-input-sweep', 'Bad-input sweep'],
 	['secret-audit', 'Secret audit'],
 	['load', 'Load'],
 	['randomized', 'Randomized'],
@@ -214,6 +215,24 @@ out.push(
 );
 out.push('');
 out.push(detailTable(bad));
+out.push('');
+
+// The sweep: one cell per operation or event, its totals in `data`.
+const sweep = byOrder('bad-input-sweep', of('bad-input-sweep'));
+const sum = (key) => sweep.reduce((n, cell) => n + (cell.data?.[key] ?? 0), 0);
+out.push('## Bad-input sweep');
+out.push('');
+out.push(
+	`${sum('cases')} cases generated from the nodes\u2019 own descriptions (test/reliability/bad-input-sweep.test.ts): every parameter of every operation and trigger event, options and filters included, \u00d7 19 hostile values (\u201c0x10\u201d, \u201c1e3\u201d, blank, empty, \u201cNaN\u201d, \u201cInfinity\u201d, \u201c-1\u201d, \u201c1.5\u201d, \u201cabc\u201d, \u201cyes\u201d, \u201c1\u201d, 1, null, undefined, an object, an array, 10,000 digits, text with a newline, \u201c__proto__\u201d), each typed (where the editor can store it) and through an expression, in runs of 2 items (the value in item 1; in both items for a field read once per run). Money operations run with Dry Run and without it. **${sum('refused')} refused** (${sum('beforeAnyRequest')} before any request; ${sum('afterReads')} after reads only, e.g. a look-up or item 0\u2019s own read; ${sum('byTheService')} by the service with a 4xx, for text the service judges; ${sum('byN8n')} by n8n, a required field left empty; ${sum('atItsItem')} at item 1 by operations that act one item at a time, after doing item 0), **${sum('accepted')} accepted** as values the field takes, **${sum('findings')} known findings** (listed with their reasons in \`KNOWN_FINDINGS\`; each must still misbehave exactly as recorded).`,
+);
+out.push('');
+out.push('| Operation / event | Cases | Refused | of which before any request | Accepted | Known findings | Pass |');
+out.push('|---|---:|---:|---:|---:|---:|:---:|');
+for (const cell of sweep) {
+	const d = cell.data ?? {};
+	out.push(`| ${esc(cell.row)} | ${d.cases ?? 0} | ${d.refused ?? 0} | ${d.beforeAnyRequest ?? 0} | ${d.accepted ?? 0} | ${d.findings ?? 0} | ${mark(cell)} |`);
+}
+out.push(`| **All** | **${sum('cases')}** | **${sum('refused')}** | **${sum('beforeAnyRequest')}** | **${sum('accepted')}** | **${sum('findings')}** | ${count(sweep)} |`);
 out.push('');
 
 const audit = byOrder('secret-audit', of('secret-audit'));

@@ -17,7 +17,7 @@ import type { SimulatorOptions } from '../simulator';
 
 export const RESULTS_DIR = join(__dirname, '.results');
 
-export type TableId = 'fault-matrix' | 'guards' | 'bad-input' | 'secret-audit' | 'load' | 'randomized';
+export type TableId = 'fault-matrix' | 'guards' | 'bad-input' | 'bad-input-sweep' | 'secret-audit' | 'load' | 'randomized';
 
 export interface CellMeta {
 	table: TableId;

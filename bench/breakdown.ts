@@ -21,6 +21,7 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { FILTER_NODE } from '../test/harness/filter-node';
 import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
 import { getStock, listProxies } from '../nodes/ProxyAccount/transport/endpoints';
 import { responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
@@ -142,11 +143,11 @@ async function triggerStages(context: () => PollContext) {
 	const { proxies, serverTime } = await listProxies(context());
 	const { entries, serverTime: stockTime } = await getStock(context());
 	const observation: ProxyObservation = { proxies, now: serverTime };
-	const filters = readProxyFilters({});
+	const filters = readProxyFilters(FILTER_NODE, undefined, {});
 	const output = { simplify: true, includePassword: false };
 	const detectors: Record<string, (previous: TriggerState | null) => { nextState: TriggerState }> = {
 		stockChanged: (previous) =>
-			detectStockChanges(previous as never, { entries, now: stockTime }, { event: 'stockChanged', change: 'becameAvailable', threshold: 5, filters: readPlaceFilters({}) }),
+			detectStockChanges(previous as never, { entries, now: stockTime }, { event: 'stockChanged', change: 'becameAvailable', threshold: 5, filters: readPlaceFilters(FILTER_NODE, undefined, {}) }),
 		proxyExpiring: (previous) => detectExpiring(previous as never, observation, { event: 'proxyExpiring', withinHours: 24, filters, output }),
 		proxyStatusChanged: (previous) => detectStatusChanges(previous as never, observation, { event: 'proxyStatusChanged', fromStatus: '', toStatus: '', filters, output }),
 		newProxy: (previous) => detectNewProxies(previous as never, observation, { event: 'newProxy', filters, output }),

@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { FILTER_NODE } from './filter-node';
 import type { ProxyRecord, StockEntry } from '../../nodes/ProxyAccount/transport';
 import type { StockChange } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { detectExpiring } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
@@ -73,7 +74,7 @@ export interface Adapter {
 }
 
 export const proxyOutput = { simplify: true, includePassword: false };
-export const proxyFilters = readProxyFilters({});
+export const proxyFilters = readProxyFilters(FILTER_NODE, undefined, {});
 export const cityKeyOf = (item: Item) =>
 	`${(item as StockEntry).city}|${(item as StockEntry).state}`;
 export const nameOf = (item: Item) => (item as ProxyRecord).proxy_name;
@@ -96,7 +97,7 @@ export function stockAdapter(
 			detectStockChanges(
 				previous as never,
 				{ entries: items as StockEntry[], now },
-				{ event: 'stockChanged', change, threshold: 3, filters: readPlaceFilters({}) },
+				{ event: 'stockChanged', change, threshold: 3, filters: readPlaceFilters(FILTER_NODE, undefined, {}) },
 			),
 		changed: () =>
 			city('Denver', 'CO', {

@@ -56,7 +56,6 @@ export interface KnownFinding {
 }
 
 const ALL_VALUES = HOSTILE.map((h) => h.label);
-const NOT_TEXT = ['object {}', 'array [1]'];
 /** Text a service's name field takes (the service judges it): every value but blank, empty, null, undefined, object, array and 10,000 digits. */
 const SERVICE_TEXT = ['"0x10"', '"1e3"', '"NaN"', '"Infinity"', '"-1"', '"1.5"', '"abc"', '"yes"', '"1"', '1', 'text with a newline', '"__proto__"'];
 
@@ -66,78 +65,12 @@ const SERVICE_TEXT = ['"0x10"', '"1e3"', '"NaN"', '"Infinity"', '"-1"', '"1.5"',
  */
 export const KNOWN_FINDINGS: KnownFinding[] = [
 	{
-		targets: ['proxy/getAll'],
-		field: 'sort',
-		values: ALL_VALUES,
-		via: ['typed', 'expression'],
-		outcome: 'accepted',
-		reason: 'Sort is not checked against its options (getAll.operation.ts reads it as any text): an unknown value, an empty one or one that resolves to nothing runs as "As Returned" instead of being refused.',
-	},
-	...(['proxy/getAll', 'stock/getAll'] as const).flatMap((target) =>
-		['carrier', 'city', 'state', ...(target === 'proxy/getAll' ? ['nameContains', 'networkStatus'] : [])].map(
-			(name): KnownFinding => ({
-				targets: [target],
-				field: `filters.${name}`,
-				values: name === 'carrier' ? ['1', ...NOT_TEXT] : NOT_TEXT,
-				via: ['expression'],
-				outcome: 'accepted',
-				reason: 'A filter that resolves to an object or an array (a number, for Carrier) is read as no filter (helpers/filters.ts keeps only text): the run returns everything instead of refusing.',
-			}),
-		),
-	),
-	...['carrier', 'city', 'nameContains', 'state'].map(
-		(name): KnownFinding => ({
-			targets: ['trigger/ipChanged', 'trigger/newProxy', 'trigger/proxyExpiring', 'trigger/proxyRemoved', 'trigger/proxyStatusChanged'],
-			field: `proxyFilters.${name}`,
-			values: name === 'carrier' ? ['1', ...NOT_TEXT] : NOT_TEXT,
-			via: ['expression'],
-			outcome: 'accepted',
-			reason: 'As the action filters: the trigger watches every proxy instead of refusing the poll.',
-		}),
-	),
-	...['carrier', 'city', 'state'].map(
-		(name): KnownFinding => ({
-			targets: ['trigger/stockChanged'],
-			field: `stockFilters.${name}`,
-			values: name === 'carrier' ? ['1', ...NOT_TEXT] : NOT_TEXT,
-			via: ['expression'],
-			outcome: 'accepted',
-			reason: 'As the action filters: the trigger watches every city instead of refusing the poll.',
-		}),
-	),
-	...['fromStatus', 'toStatus'].map(
-		(field): KnownFinding => ({
-			targets: ['trigger/proxyStatusChanged'],
-			field,
-			values: NOT_TEXT,
-			via: ['expression'],
-			outcome: 'accepted',
-			reason: 'From Status / To Status that resolve to an object or an array are read as Any status instead of being refused.',
-		}),
-	),
-	{
 		targets: 'every target with the field',
 		field: 'options.timeoutSeconds',
 		values: ['"1.5"'],
 		via: ['typed', 'expression'],
 		outcome: 'accepted',
 		reason: 'Timeout (Seconds) is declared a whole number (numberPrecision 0) but parseTimeoutSeconds takes decimals: 1.5 runs with a 1.5 s timeout instead of being refused. Harmless, but against the declaration.',
-	},
-	{
-		targets: ['proxy/setIpv4', 'proxy/setAuthentication', 'proxy/changeLocation'],
-		field: 'options.allowAsTool',
-		values: ALL_VALUES,
-		via: ['expression'],
-		outcome: 'accepted',
-		reason: 'Allow as AI Tool is read only when the node runs as an AI tool: in a workflow any value ("yes", 1, one that resolves to nothing) is accepted unchecked (Change Location only checks that every item gives the same value).',
-	},
-	{
-		targets: ['proxy/rotateIp'],
-		field: 'options.newIpTimeoutSeconds',
-		values: ALL_VALUES.filter((label) => label !== '1' && label !== '"1"'),
-		via: ['typed', 'expression'],
-		outcome: 'accepted',
-		reason: 'New IP Timeout (Seconds) is read only when Wait for New IP is on (off by default): -1, 1.5, "abc", null... are accepted unchecked (only checked to be the same for every item).',
 	},
 	...['carrier', 'city'].map(
 		(field): KnownFinding => ({

@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { carrierDisplayName, carrierKey } from '../../nodes/ProxyAccount/helpers/carriers';
+import { FILTER_NODE } from '../harness/filter-node';
 import { matchesProxyFilters, matchesStockPlace, nameList, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { proxy, stockEntry } from '../fixtures/records';
 
@@ -49,38 +50,45 @@ describe('nameList', () => {
 
 describe('readPlaceFilters and readProxyFilters', () => {
 	it('reads an empty collection as no filter', () => {
-		expect(readPlaceFilters({})).toEqual({ cities: [], states: [], carriers: [] });
-		expect(readProxyFilters({})).toEqual({ cities: [], states: [], carriers: [], nameContains: '' });
+		expect(readPlaceFilters(FILTER_NODE, undefined, {})).toEqual({ cities: [], states: [], carriers: [] });
+		expect(readProxyFilters(FILTER_NODE, undefined, {})).toEqual({ cities: [], states: [], carriers: [], nameContains: '' });
 	});
 
 	it('lower-cases the lists, keys the carrier and trims the name text', () => {
-		expect(readProxyFilters({ city: 'Austin, San Antonio', state: 'TX', carrier: 'AT&T', nameContains: '  AU1 ' })).toEqual({
+		expect(readProxyFilters(FILTER_NODE, undefined, { city: 'Austin, San Antonio', state: 'TX', carrier: 'AT&T', nameContains: '  AU1 ' })).toEqual({
 			cities: ['austin', 'san antonio'],
 			states: ['tx'],
 			carriers: ['att'],
 			nameContains: 'au1',
 		});
-		expect(readProxyFilters({ nameContains: 42 }).nameContains).toBe('42');
+		expect(readProxyFilters(FILTER_NODE, undefined, { nameContains: 42 }).nameContains).toBe('42');
 	});
 
-	it('a carrier that is not text, or has no letters or digits, is no carrier filter', () => {
-		expect(readPlaceFilters({ carrier: '' }).carriers).toEqual([]);
-		expect(readPlaceFilters({ carrier: ' - ' }).carriers).toEqual([]);
-		expect(readPlaceFilters({ carrier: 7 }).carriers).toEqual([]);
-		expect(readPlaceFilters({ carrier: null }).carriers).toEqual([]);
-		expect(readPlaceFilters({ carrier: [] }).carriers).toEqual([]);
-		expect(readPlaceFilters({ carrier: [7, '', ' - '] }).carriers).toEqual([]);
+	it('a carrier without letters or digits is no carrier filter', () => {
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: '' }).carriers).toEqual([]);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: ' - ' }).carriers).toEqual([]);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: null }).carriers).toEqual([]);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: [] }).carriers).toEqual([]);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: ['', ' - '] }).carriers).toEqual([]);
+	});
+
+	it('a filter that is not text (an object, an array, a number for Carrier) is refused, naming it, instead of read as no filter', () => {
+		expect(() => readPlaceFilters(FILTER_NODE, 1, { carrier: 7 })).toThrow('Carrier Names or IDs must be carrier names, but it holds 7 [item 1]');
+		expect(() => readPlaceFilters(FILTER_NODE, 1, { carrier: [7] })).toThrow('Carrier Names or IDs must be carrier names, but it holds 7 [item 1]');
+		expect(() => readPlaceFilters(FILTER_NODE, 0, { city: {} })).toThrow(/^City must be text, but it is /);
+		expect(() => readProxyFilters(FILTER_NODE, undefined, { state: ['TX'] })).toThrow(/^State must be text, but it is /);
+		expect(() => readProxyFilters(FILTER_NODE, undefined, { nameContains: true })).toThrow(/^Name Contains must be text, but it is /);
 	});
 
 	it('several carriers: a list from the dropdown, or a comma-separated text from an expression, without repeats', () => {
-		expect(readPlaceFilters({ carrier: ['AT&T', 'tmobile', 'att'] }).carriers).toEqual(['att', 'tmobile']);
-		expect(readPlaceFilters({ carrier: 'Verizon, T-Mobile' }).carriers).toEqual(['verizon', 'tmobile']);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: ['AT&T', 'tmobile', 'att'] }).carriers).toEqual(['att', 'tmobile']);
+		expect(readPlaceFilters(FILTER_NODE, undefined, { carrier: 'Verizon, T-Mobile' }).carriers).toEqual(['verizon', 'tmobile']);
 	});
 });
 
 describe('matchesProxyFilters', () => {
 	const austin = proxy('PRX-US-AU1-0001', { nickname: 'Office Router', city: 'Austin', state: 'TX', isp: 'T-Mobile' });
-	const match = (filters: IDataObject) => matchesProxyFilters(austin, readProxyFilters(filters));
+	const match = (filters: IDataObject) => matchesProxyFilters(austin, readProxyFilters(FILTER_NODE, undefined, filters));
 
 	it('no filter matches every proxy', () => {
 		expect(match({})).toBe(true);
@@ -91,7 +99,7 @@ describe('matchesProxyFilters', () => {
 		expect(match({ city: 'Cleveland' })).toBe(false);
 		expect(match({ state: 'tx' })).toBe(true);
 		expect(match({ state: 'OK' })).toBe(false);
-		expect(matchesProxyFilters(proxy('P', { city: ' Austin ' }), readProxyFilters({ city: 'austin' }))).toBe(true);
+		expect(matchesProxyFilters(proxy('P', { city: ' Austin ' }), readProxyFilters(FILTER_NODE, undefined, { city: 'austin' }))).toBe(true);
 		// Both must match.
 		expect(match({ city: 'Austin', state: 'OK' })).toBe(false);
 	});
@@ -108,7 +116,7 @@ describe('matchesProxyFilters', () => {
 		expect(match({ nameContains: 'au1' })).toBe(true);
 		expect(match({ nameContains: 'ROUTER' })).toBe(true);
 		expect(match({ nameContains: 'denver' })).toBe(false);
-		expect(matchesProxyFilters(proxy('PRX-1', { nickname: null }), readProxyFilters({ nameContains: 'null' }))).toBe(false);
+		expect(matchesProxyFilters(proxy('PRX-1', { nickname: null }), readProxyFilters(FILTER_NODE, undefined, { nameContains: 'null' }))).toBe(false);
 	});
 
 	it('every filter must match', () => {
@@ -121,10 +129,10 @@ describe('matchesStockPlace', () => {
 	const entry = stockEntry('Austin', 'TX', 'available', { att: 1 });
 
 	it('city and state only: a carrier filter is left to the caller', () => {
-		expect(matchesStockPlace(entry, readPlaceFilters({}))).toBe(true);
-		expect(matchesStockPlace(entry, readPlaceFilters({ city: 'austin', state: 'tx' }))).toBe(true);
-		expect(matchesStockPlace(entry, readPlaceFilters({ city: 'denver' }))).toBe(false);
-		expect(matchesStockPlace(entry, readPlaceFilters({ state: 'co' }))).toBe(false);
-		expect(matchesStockPlace(entry, readPlaceFilters({ carrier: 'verizon' }))).toBe(true);
+		expect(matchesStockPlace(entry, readPlaceFilters(FILTER_NODE, undefined, {}))).toBe(true);
+		expect(matchesStockPlace(entry, readPlaceFilters(FILTER_NODE, undefined, { city: 'austin', state: 'tx' }))).toBe(true);
+		expect(matchesStockPlace(entry, readPlaceFilters(FILTER_NODE, undefined, { city: 'denver' }))).toBe(false);
+		expect(matchesStockPlace(entry, readPlaceFilters(FILTER_NODE, undefined, { state: 'co' }))).toBe(false);
+		expect(matchesStockPlace(entry, readPlaceFilters(FILTER_NODE, undefined, { carrier: 'verizon' }))).toBe(true);
 	});
 });

@@ -3,6 +3,7 @@
  * (trigger/moves.ts), and how New Proxy and Proxy Removed use them across polls.
  */
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
 import type { PaidTime } from '../../nodes/ProxyAccount/trigger/moves';
 import { pairMoves } from '../../nodes/ProxyAccount/trigger/moves';
@@ -54,7 +55,7 @@ describe('pairMoves', () => {
 	});
 });
 
-const filters = readProxyFilters({});
+const filters = readProxyFilters(FILTER_NODE, undefined, {});
 const output = { simplify: true, includePassword: false };
 const at = (minutes: number) => T0 + minutes * MINUTE;
 

@@ -5,6 +5,7 @@
  * of missing proxies is in trigger-grace.test.ts.
  */
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { FILTER_NODE } from '../harness/filter-node';
 import { proxyOutput } from '../../nodes/ProxyAccount/helpers/output';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { ExpiringParams, ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
@@ -49,7 +50,7 @@ describe('sameExpiry and uniqueProxies', () => {
 
 describe('detectExpiring', () => {
 	function params(withinHours = 24, filters: Record<string, string> = {}, output = OUTPUT): ExpiringParams {
-		return { event: 'proxyExpiring', withinHours, filters: readProxyFilters(filters), output };
+		return { event: 'proxyExpiring', withinHours, filters: readProxyFilters(FILTER_NODE, undefined, filters), output };
 	}
 	const stored = (reported: Record<string, string>): ExpiringState => ({ v: 2, event: 'proxyExpiring', reported });
 	const soon = iso(T0 + 5 * HOUR);
@@ -149,7 +150,7 @@ describe('detectExpiring', () => {
 
 describe('detectStatusChanges', () => {
 	function params(fromStatus = '', toStatus = '', filters: Record<string, string> = {}): StatusParams {
-		return { event: 'proxyStatusChanged', fromStatus, toStatus, filters: readProxyFilters(filters), output: OUTPUT };
+		return { event: 'proxyStatusChanged', fromStatus, toStatus, filters: readProxyFilters(FILTER_NODE, undefined, filters), output: OUTPUT };
 	}
 	const stored = (status: Record<string, string>): StatusState => ({ v: 2, event: 'proxyStatusChanged', status });
 
@@ -207,7 +208,7 @@ describe('detectStatusChanges', () => {
 
 describe('detectNewProxies', () => {
 	function params(filters: Record<string, string> = {}): NewProxyParams {
-		return { event: 'newProxy', filters: readProxyFilters(filters), output: OUTPUT };
+		return { event: 'newProxy', filters: readProxyFilters(FILTER_NODE, undefined, filters), output: OUTPUT };
 	}
 	const stored = (list: string[]): NewProxyState => ({ v: 2, event: 'newProxy', names: list });
 
@@ -260,7 +261,7 @@ describe('samples for Fetch Test Event', () => {
 	];
 
 	it('expiring: proxies inside the window, soonest first, limited, before null', () => {
-		const params: ExpiringParams = { event: 'proxyExpiring', withinHours: 24, filters: readProxyFilters({}), output: OUTPUT };
+		const params: ExpiringParams = { event: 'proxyExpiring', withinHours: 24, filters: readProxyFilters(FILTER_NODE, undefined, {}), output: OUTPUT };
 		const samples = expiringSamples(observed(proxies), params, 10);
 		expect(samples.map((item) => [item.proxy_name, item.expires_in_hours])).toEqual([
 			['Early', 2],
@@ -269,11 +270,11 @@ describe('samples for Fetch Test Event', () => {
 		]);
 		expect(samples[0]).toMatchObject({ event: 'proxy_expiring', within_hours: 24, before: { expires_at: null } });
 		expect(names(expiringSamples(observed(proxies), params, 2))).toEqual(['Early', 'Mid']);
-		expect(names(expiringSamples(observed(proxies), { ...params, filters: readProxyFilters({ state: 'co' }) }, 10))).toEqual(['Early']);
+		expect(names(expiringSamples(observed(proxies), { ...params, filters: readProxyFilters(FILTER_NODE, undefined, { state: 'co' }) }, 10))).toEqual(['Early']);
 	});
 
 	it('status: proxies in the To Status (any when empty), each with another status before (From Status when set)', () => {
-		const params: StatusParams = { event: 'proxyStatusChanged', fromStatus: '', toStatus: 'offline', filters: readProxyFilters({}), output: OUTPUT };
+		const params: StatusParams = { event: 'proxyStatusChanged', fromStatus: '', toStatus: 'offline', filters: readProxyFilters(FILTER_NODE, undefined, {}), output: OUTPUT };
 		const samples = statusSamples(observed(proxies), params, 10);
 		expect(samples).toHaveLength(1);
 		expect(samples[0]).toMatchObject({ event: 'proxy_status_changed', proxy_name: 'Late', before: { network_status: 'online' }, after: { network_status: 'Offline' } });
@@ -285,7 +286,7 @@ describe('samples for Fetch Test Event', () => {
 	});
 
 	it('new proxy: newest added first, unreadable dates last, limited', () => {
-		const params: NewProxyParams = { event: 'newProxy', filters: readProxyFilters({}), output: OUTPUT };
+		const params: NewProxyParams = { event: 'newProxy', filters: readProxyFilters(FILTER_NODE, undefined, {}), output: OUTPUT };
 		expect(names(newProxySamples(observed(proxies), params, 10))).toEqual(['Early', 'Mid', 'Late', 'Far']);
 		expect(names(newProxySamples(observed(proxies), params, 1))).toEqual(['Early']);
 		expect(newProxySamples(observed(proxies), params, 1)[0]).toMatchObject({ event: 'new_proxy', before: null });
@@ -293,7 +294,7 @@ describe('samples for Fetch Test Event', () => {
 });
 
 describe('detectIpChanges', () => {
-	const ipParams = (extra: Partial<IpChangedParams> = {}): IpChangedParams => ({ event: 'ipChanged', onlyAutoRotating: true, filters: readProxyFilters({}), output: OUTPUT, ...extra });
+	const ipParams = (extra: Partial<IpChangedParams> = {}): IpChangedParams => ({ event: 'ipChanged', onlyAutoRotating: true, filters: readProxyFilters(FILTER_NODE, undefined, {}), output: OUTPUT, ...extra });
 	const at = (minutes: number) => iso(T0 + minutes * 60_000);
 	const rotating = (name: string, minutes: number) => proxy(name, { auto_change: true, auto_change_time: 10, last_ip_change: at(minutes) });
 

@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { detectRemoved, knownProxy, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
@@ -15,7 +16,7 @@ import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/tr
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
 
 const MINUTE = 60_000;
-const PARAMS: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters({}) };
+const PARAMS: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters(FILTER_NODE, undefined, {}) };
 const observed = (proxies: ProxyRecord[], now: number) => ({ proxies, now });
 const names = (items: IDataObject[]) => items.map((item) => item.proxy_name);
 
@@ -112,7 +113,7 @@ describe('Proxy Removed: detection', () => {
 	});
 
 	it('filters limit what is reported, never what is remembered', () => {
-		const params: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters({ city: 'Dallas' }) };
+		const params: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters(FILTER_NODE, undefined, { city: 'Dallas' }) };
 		const { events, state } = polls(
 			[
 				[[a, b, c], T0],
@@ -127,7 +128,7 @@ describe('Proxy Removed: detection', () => {
 		expect(Object.keys(state.known)).toEqual(['PRX-A']);
 		const byName = polls([[[a, b], T0], [[b], T0 + MINUTE], [[b], T0 + 2 * MINUTE], [[b], T0 + 2 * HOUR]], {
 			event: 'proxyRemoved',
-			filters: readProxyFilters({ nameContains: 'ALPHA' }),
+			filters: readProxyFilters(FILTER_NODE, undefined, { nameContains: 'ALPHA' }),
 		});
 		expect(names(byName.events.flat())).toEqual(['PRX-A']);
 	});
@@ -199,7 +200,7 @@ describe('Proxy Removed: Fetch Test Event samples', () => {
 		expect(Object.keys(samples[0]).sort()).toEqual(Object.keys(real).sort());
 		expect(samples[0].removed_at).toBe(iso(T0));
 		expect(JSON.stringify(samples)).not.toContain('secret');
-		const dallas = removedSamples(observed([a, b, c], T0), { event: 'proxyRemoved', filters: readProxyFilters({ city: 'Dallas' }) }, 5);
+		const dallas = removedSamples(observed([a, b, c], T0), { event: 'proxyRemoved', filters: readProxyFilters(FILTER_NODE, undefined, { city: 'Dallas' }) }, 5);
 		expect(names(dallas)).toEqual(['PRX-B']);
 	});
 });

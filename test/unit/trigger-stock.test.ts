@@ -5,6 +5,7 @@
  * trigger-grace.test.ts.
  */
 import { readPlaceFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { FILTER_NODE } from '../harness/filter-node';
 import { stockOutput } from '../../nodes/ProxyAccount/helpers/output';
 import type { StockEntry } from '../../nodes/ProxyAccount/transport/endpoints';
 import type { StockChange, StockParams, StockState } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
@@ -12,7 +13,7 @@ import { cityKey, detectStockChanges, isAvailable, stockChangeOf, stockSamples, 
 import { stockEntry, T0 } from '../fixtures/records';
 
 function params(change: StockChange, filters: Record<string, string> = {}, threshold = 5): StockParams {
-	return { event: 'stockChanged', change, threshold, filters: readPlaceFilters(filters) };
+	return { event: 'stockChanged', change, threshold, filters: readPlaceFilters(FILTER_NODE, undefined, filters) };
 }
 
 function state(stock: StockState['stock']): StockState {

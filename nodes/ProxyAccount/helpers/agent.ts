@@ -217,7 +217,7 @@ export function agentPermissionRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
 	what: { operation: string; risk: string },
 ): NodeOperationError | undefined {
-	if (!runsAsAgentTool(ctx)) return undefined;
+	// Read, and so checked, in every workflow: a switch is true or false wherever it runs.
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const allowed = switchOption(
 		ctx.getNode(),
@@ -226,6 +226,7 @@ export function agentPermissionRefusal(
 		'allowAsTool',
 		'Allow as AI Tool',
 	);
+	if (!runsAsAgentTool(ctx)) return undefined;
 	if (builderLimit(ctx, 'options.allowAsTool', allowed) === true) return undefined;
 	return new NodeOperationError(
 		ctx.getNode(),

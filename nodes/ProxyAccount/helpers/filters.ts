@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { carrierKey } from './carriers';
 import type { ProxyRecord, StockEntry } from '../transport';
-import { hoursOption } from './validation';
+import { filterText, hoursOption, invalidParameter, shown } from './validation';
 
 /** Filters on where a proxy or a stock entry is, as both nodes read them. */
 export interface PlaceFilters {
@@ -28,31 +28,45 @@ export function nameList(value: unknown): string[] {
 		.filter((part) => part !== '');
 }
 
-function lowerText(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number'
-		? String(value).trim().toLowerCase()
-		: '';
-}
-
 /**
- * The carrier filter as carrier keys: a list (the dropdown picks several), or one name or a
- * comma-separated text (an expression, or a workflow saved when it picked one).
+ * The carrier filter as carrier keys: a list of names (the dropdown picks several), or one name or a
+ * comma-separated text (an expression, or a workflow saved when it picked one). Anything else is
+ * refused: read as no filter, it would act on every carrier.
  */
-function carrierKeys(value: unknown): string[] {
-	const names = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+function carrierKeys(node: INode, itemIndex: number | undefined, value: unknown): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const names = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [value];
 	const keys: string[] = [];
 	for (const name of names) {
-		const key = typeof name === 'string' ? carrierKey(name) : '';
+		if (typeof name !== 'string') {
+			throw invalidParameter(
+				node,
+				itemIndex,
+				'Carrier Names or IDs',
+				`must be carrier names, but it holds ${shown(name)}`,
+				'Pick carriers from the list, or give names such as T-Mobile, separated by commas.',
+			);
+		}
+		const key = carrierKey(name);
 		if (key !== '' && !keys.includes(key)) keys.push(key);
 	}
 	return keys;
 }
 
-export function readPlaceFilters(raw: IDataObject): PlaceFilters {
+/** The City, State and Carrier filters of a Filters collection, checked (see `filterText`). */
+export function readPlaceFilters(
+	node: INode,
+	itemIndex: number | undefined,
+	raw: IDataObject,
+): PlaceFilters {
 	return {
-		cities: nameList(raw.city),
-		states: nameList(raw.state),
-		carriers: carrierKeys(raw.carrier),
+		cities: nameList(filterText(node, itemIndex, raw.city, 'City')),
+		states: nameList(filterText(node, itemIndex, raw.state, 'State')),
+		carriers: carrierKeys(node, itemIndex, raw.carrier),
 	};
 }
 
@@ -61,8 +75,15 @@ export function carrierPasses(filters: PlaceFilters, carrier: string): boolean {
 	return filters.carriers.length === 0 || filters.carriers.includes(carrierKey(carrier));
 }
 
-export function readProxyFilters(raw: IDataObject): ProxyFilters {
-	return { ...readPlaceFilters(raw), nameContains: lowerText(raw.nameContains) };
+export function readProxyFilters(
+	node: INode,
+	itemIndex: number | undefined,
+	raw: IDataObject,
+): ProxyFilters {
+	return {
+		...readPlaceFilters(node, itemIndex, raw),
+		nameContains: filterText(node, itemIndex, raw.nameContains, 'Name Contains').toLowerCase(),
+	};
 }
 
 function inList(list: string[], value: unknown): boolean {

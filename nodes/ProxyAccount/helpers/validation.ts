@@ -204,6 +204,28 @@ export function parseTimeoutSeconds(
 	return seconds * 1000;
 }
 
+/**
+ * A text filter (a city, a name part, a status): text or a number, trimmed; empty when not set.
+ * Anything else (an object, an array, a boolean from an expression) is refused rather than read as
+ * no filter, which would act on every proxy.
+ */
+export function filterText(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
+	throw invalidParameter(
+		node,
+		itemIndex,
+		field,
+		`must be text, but it is ${shown(value)}`,
+		'Enter a name, or several separated by commas; if it is an expression, make it give text.',
+	);
+}
+
 /** A switch parameter of item `i` (Simplify, Return All), read as `parseBoolean` reads it. */
 export function switchParameter(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,

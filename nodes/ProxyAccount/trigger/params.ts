@@ -27,7 +27,7 @@ export function collection(ctx: IPollFunctions, name: string): IDataObject {
 
 /** The Filters of the proxy events. */
 export function proxyFilters(ctx: IPollFunctions): ProxyFilters {
-	return readProxyFilters(collection(ctx, 'proxyFilters'));
+	return readProxyFilters(ctx.getNode(), undefined, collection(ctx, 'proxyFilters'));
 }
 
 /** The Options of the events that output a proxy record (Simplify, Include Password). */

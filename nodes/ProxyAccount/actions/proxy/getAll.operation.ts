@@ -22,7 +22,13 @@ import { forEachItem, once } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import { parseLimit, parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
+import {
+	filterText,
+	parseChoice,
+	parseLimit,
+	parseTimeoutSeconds,
+	switchParameter,
+} from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -34,6 +40,9 @@ export const operation: OperationInfo = {
 	action: 'Get many proxies',
 	subtitle: 'Get Many Proxies',
 };
+
+/** The values of Sort. */
+const SORTS = ['none', 'expiresAsc', 'expiresDesc'] as const;
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -98,17 +107,29 @@ export async function execute(
 		const limit = returnAll
 			? Infinity
 			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
-		const sort = this.getNodeParameter('sort', i, 'none') as string;
+		const sort = parseChoice(
+			this.getNode(),
+			i,
+			this.getNodeParameter('sort', i, 'none'),
+			'Sort',
+			SORTS,
+			'none, expiresAsc, expiresDesc',
+			'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
+		);
 		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const window = readExpiringWithin(this.getNode(), i, filters);
 		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 		const includePassword = includePasswordOf(this.getNode(), i, options);
+		const place = readProxyFilters(this.getNode(), i, filters);
+		const status = filterText(
+			this.getNode(),
+			i,
+			filters.networkStatus,
+			'Network Status Name or ID',
+		).toLowerCase();
 
 		const { proxies, serverTime } = await load();
-		const place = readProxyFilters(filters);
-		const status =
-			typeof filters.networkStatus === 'string' ? filters.networkStatus.trim().toLowerCase() : '';
 		let selected: ProxyRecord[] = proxies.filter((proxy) => {
 			if (!matchesProxyFilters(proxy, place)) return false;
 			if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;

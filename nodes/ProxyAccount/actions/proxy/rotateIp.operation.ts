@@ -66,10 +66,9 @@ export async function execute(
 	let limitedOnly = false;
 	try {
 		const runOptions = readRunOptions(this, items.length, properties);
-		// Wait for New IP reads the proxy again, within New IP Timeout.
-		const confirmMs = runOptions.flag('waitForNewIp')
-			? runOptions.whole('newIpTimeoutSeconds') * 1000
-			: 0;
+		// Wait for New IP reads the proxy again, within New IP Timeout (checked whenever it is set).
+		const newIpTimeoutMs = runOptions.whole('newIpTimeoutSeconds') * 1000;
+		const confirmMs = runOptions.flag('waitForNewIp') ? newIpTimeoutMs : 0;
 		options = { ...runOptions, confirmMs };
 		if (runOptions.flag('useRotationLink')) {
 			const keys = await readCredential(this);

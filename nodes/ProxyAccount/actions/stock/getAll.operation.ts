@@ -77,7 +77,7 @@ export async function execute(
 			'onlyAvailable',
 			'Only Available',
 		);
-		const place = readPlaceFilters(filters);
+		const place = readPlaceFilters(this.getNode(), i, filters);
 		const { entries } = await load();
 		const out: INodeExecutionData[] = [];
 		for (const entry of entries) {

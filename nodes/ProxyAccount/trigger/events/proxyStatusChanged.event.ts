@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/filters';
+import { filterText } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
@@ -51,16 +52,22 @@ export const properties: INodeProperties[] = [
 	outputOptionsProperty,
 ];
 
-function statusText(value: unknown): string {
-	return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
 /** Reads and checks the Proxy Status Changed parameters. */
 export function readStatusParameters(ctx: IPollFunctions): StatusParams {
 	return {
 		event: 'proxyStatusChanged',
-		fromStatus: statusText(ctx.getNodeParameter('fromStatus', '')),
-		toStatus: statusText(ctx.getNodeParameter('toStatus', '')),
+		fromStatus: filterText(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('fromStatus', ''),
+			'From Status Name or ID',
+		).toLowerCase(),
+		toStatus: filterText(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('toStatus', ''),
+			'To Status Name or ID',
+		).toLowerCase(),
 		...proxyEventParameters(ctx),
 	};
 }

@@ -122,7 +122,12 @@ export function readStockParameters(ctx: IPollFunctions): StockParams {
 				)
 			: 1;
 	const filters = collection(ctx, 'stockFilters');
-	return { event: 'stockChanged', change, threshold, filters: readPlaceFilters(filters) };
+	return {
+		event: 'stockChanged',
+		change,
+		threshold,
+		filters: readPlaceFilters(ctx.getNode(), undefined, filters),
+	};
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {

@@ -227,6 +227,41 @@ describe('Proxy > Change Location', () => {
 		});
 	});
 
+	it('a proxy named by two items with the same move is moved once (the repeat skipped); with different moves, by none', async () => {
+		sim.orders.swapDelayMs = 0;
+		const [name, other] = [...sim.account().proxies.keys()];
+		const city = cityWith('att', 2).city;
+		const same = await moveAll([name, name], 'AT&T', city, { waitTimeoutSeconds: 0 });
+		expect(swaps()).toHaveLength(1);
+		expect(same.items.map((item) => item.json.status)).toEqual(['moved', 'skipped']);
+		expect(same.items[1].json.reason).toBe('same proxy as item 0 of this run, which stands for both');
+		sim.resetLogs();
+		const differing = await harness.runNode(
+			{
+				type: 'proxyAccount',
+				continueOnFail: true,
+				parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: other }, carrier: 'AT&T', city: '={{ $json.city }}', copySettings: true, options: { waitTimeoutSeconds: 0 } },
+			},
+			{ credentials: credentialsFor(sim), items: [{ city }, { city: sim.stock.find((c) => c.city !== city)!.city }] },
+		);
+		expect(swaps()).toHaveLength(0);
+		expect(differing.items.map((item) => item.json.error)).toEqual([
+			`The proxy ${other} is named by items 0, 1 with different moves [item 0]`,
+			`The proxy ${other} is named by items 0, 1 with different moves [item 1]`,
+		]);
+	});
+
+	it('a run that stops on a later item names the moves it made before', async () => {
+		sim.orders.swapDelayMs = 0;
+		sim.orders.swapPrice = 5;
+		const [first] = [...sim.account().proxies.keys()];
+		const result = await moveAll([first, 'PRX-NOT-THERE-0000'], 'AT&T', cityWith('att', 1).city, { waitTimeoutSeconds: 0 });
+		expect(result.status).toBe('error');
+		expect(swaps()).toHaveLength(1);
+		expect(result.error?.message).toBe('Proxy \u201cPRX-NOT-THERE-0000\u201d was not found in this Proxy Account [item 1]');
+		expect(String((result.error as { description?: string }).description)).toContain(`Earlier in this run: ${first} was moved (the service accepted it); a move is charged if moves cost money.`);
+	});
+
 	it('is never sent twice, and as an AI tool it needs Allow as AI Tool', async () => {
 		const [name] = [...sim.account().proxies.keys()];
 		sim.injectFault({ route: 'POST /v1/proxies/swap/:name', kind: 'status', status: 504 });

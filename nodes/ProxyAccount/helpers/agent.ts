@@ -161,9 +161,9 @@ export function agentInputRefusal(
 }
 
 /** How long a text of the service (a nickname, a status) may reach an agent; longer ones are cut. */
-export const SERVICE_TEXT_LIMIT = 100;
+const SERVICE_TEXT_LIMIT = 100;
 /** How long any other text of a tool's output may be. */
-export const OUTPUT_TEXT_LIMIT = 1000;
+const OUTPUT_TEXT_LIMIT = 1000;
 /** Free-text fields the service fills and its users write: data, never instructions. */
 const FREE_TEXT_FIELDS = new Set(['nickname']);
 

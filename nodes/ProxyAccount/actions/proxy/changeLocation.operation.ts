@@ -224,13 +224,9 @@ interface MoveContext {
  * Moves one item's proxy: looked up in the list read before any move of this run, sent once
  * (never again once it may have reached the service), then its new name found.
  */
-async function moveOne(
-	ctx: IExecuteFunctions,
-	i: number,
-	move: Move,
-	context: MoveContext,
-): Promise<void> {
+async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext): Promise<void> {
 	const { options, before, named, run } = context;
+	const i = move.item;
 	const old = before.get(move.name);
 	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
 	if (context.overCost) return run.fail(i, context.overCost);
@@ -337,7 +333,7 @@ export async function execute(
 	for (const move of groups) {
 		try {
 			context.before = await namesBefore();
-			await moveOne(this, move.item, move, context);
+			await moveOne(this, move, context);
 		} catch (error) {
 			// Stopping the workflow here: the error says what this run moved before.
 			if (!run.continueOnFail && context.moved.length > 0)

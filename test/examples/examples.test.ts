@@ -171,7 +171,7 @@ describe('examples/buy-when-stock-is-back.json', () => {
 	const workflow = load('buy-when-stock-is-back.json');
 	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
 
-	it('buys one T-Mobile proxy in the city that came back, after a dry run within the budget, and names it', async () => {
+	it('buys one T-Mobile proxy in the city that came back, after a dry run within the budget, and lists it as a candidate', async () => {
 		sim.orders.deployDelayMs = 0;
 		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
 		expect(await poller.poll()).toBeNull(); // baseline
@@ -185,7 +185,7 @@ describe('examples/buy-when-stock-is-back.json', () => {
 		expect(result.output('What Would It Cost')[0].json).toMatchObject({ status: 'dry_run', carrier: 'T-Mobile', city: soldOut.city });
 		const [bought] = result.output('Buy One');
 		expect(bought.json).toMatchObject({ status: 'bought', carrier: 'T-Mobile', city: soldOut.city, quantity: 1 });
-		const [name] = bought.json.new_proxies as string[];
+		const [name] = bought.json.candidates as string[];
 		expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: soldOut.city });
 		expect(sim.ledger.filter((entry) => entry.kind === 'deploy')).toHaveLength(1);
 		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(1);

@@ -88,7 +88,8 @@ export class ProxyAccountSimulator {
 
 	/**
 	 * A proxy bought by someone else (the dashboard, another run) during an order of this account:
-	 * it joins the list `delayMs` after the next deploy or swap of the account takes effect.
+	 * it joins the list `delayMs` after the next deploy or swap of the account takes effect (negative:
+	 * before that order's own proxies, but not before the order was accepted).
 	 */
 	addProxyOnNextOrder(on: 'deploy' | 'swap', apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}, delayMs = 0): void {
 		this.state.addProxyOnNextOrder(on, apiKey, partial, delayMs);

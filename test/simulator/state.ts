@@ -210,15 +210,16 @@ export class SimState {
 	/**
 	 * A proxy bought by someone else (the dashboard, another run) while an order of this account is
 	 * under way: it joins the list `delayMs` after the next `on` order (deploy or swap) of the account
-	 * takes effect. Fields not given get seeded defaults, as addProxy.
+	 * takes effect. A negative `delayMs` makes it join before that order's own proxies, but never
+	 * before the order was accepted. Fields not given get seeded defaults, as addProxy.
 	 */
 	addProxyOnNextOrder(on: 'deploy' | 'swap', apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}, delayMs = 0): void {
-		if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`delayMs must be a non-negative number, got ${delayMs}`);
+		if (!Number.isFinite(delayMs)) throw new RangeError(`delayMs must be a finite number, got ${delayMs}`);
 		this.foreignOrders.push({ on, account: this.account(apiKey ?? undefined), partial: { ...partial }, delayMs });
 	}
 
-	/** Schedules the foreign proxies waiting for this order: they join the list `delayMs` after `due`. */
-	private foreignWith(on: 'deploy' | 'swap', account: SimAccount, due: number): void {
+	/** Schedules the foreign proxies waiting for this order: they join the list `delayMs` after `due` (not before `now`). */
+	private foreignWith(on: 'deploy' | 'swap', account: SimAccount, now: number, due: number): void {
 		for (let i = 0; i < this.foreignOrders.length; ) {
 			const foreign = this.foreignOrders[i];
 			if (foreign.on !== on || foreign.account !== account) {
@@ -228,7 +229,7 @@ export class SimState {
 			this.foreignOrders.splice(i, 1);
 			const record = completeProxyRecord(this.addedProxyRng, foreign.partial, this.generationContext());
 			if (foreign.partial.proxy_name === undefined) this.nextProxySeq += 1;
-			this.pendingDeploys.push({ due: due + foreign.delayMs, account, record });
+			this.pendingDeploys.push({ due: Math.max(now, due + foreign.delayMs), account, record });
 		}
 	}
 
@@ -736,7 +737,7 @@ export class SimState {
 			);
 			this.nextProxySeq += 1;
 			this.pendingDeploys.push({ due: now + this.deployDelayMs, account, record });
-			if (i === read.lines.length - 1) this.foreignWith('deploy', account, now + this.deployDelayMs);
+			if (i === read.lines.length - 1) this.foreignWith('deploy', account, now, now + this.deployDelayMs);
 			this.ledger.push({
 				seq,
 				at: now,
@@ -799,7 +800,7 @@ export class SimState {
 			whitelist: copied ? record.whitelist : fresh.whitelist,
 		};
 		this.pendingSwaps.push({ due: now + this.swapDelayMs, account, from: name, record: moved });
-		this.foreignWith('swap', account, now + this.swapDelayMs);
+		this.foreignWith('swap', account, now, now + this.swapDelayMs);
 		if (priceCents > 0) {
 			this.ledger.push({ seq, at: now, apiKey: account.apiKey, proxy_name: name, interval: 0, period: record.period as Period, amount: this.swapPrice, previous_expires_at: record.expires_at, new_expires_at: record.expires_at, kind: 'swap' });
 		}

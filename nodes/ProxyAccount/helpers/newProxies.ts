@@ -23,13 +23,12 @@ export interface FreshProxy {
 
 /** What the list tells about one item's new proxies. */
 export interface NewProxies {
-	/** The item's new proxies, named only when nothing else could be them. */
-	names: string[];
 	/**
-	 * When the new proxies of the carrier and city cannot be told apart (more than the run bought, or
-	 * several items ordered them): all of them, none named as the item's.
+	 * The new proxies of the item's carrier and city listed since the order. The service never names
+	 * what it deployed, so none of them is ever named as the item's: a purchase of the same carrier
+	 * and city by someone else at the same time would be among them.
 	 */
-	candidates?: string[];
+	candidates: string[];
 	/** The items of the run that ordered the same carrier and city (this one included). */
 	items: number[];
 	/** How many proxies of the carrier and city the run bought. */
@@ -44,11 +43,9 @@ const sameLocation = (
 ) => sameName(a.carrier, b.carrier) && sameName(a.city, b.city);
 
 /**
- * Tells which new proxies of the list are each item's. The service's order reply names none, so
- * the only clue is carrier and city: a new proxy is named as an item's only when the item is the
- * run's one order of its carrier and city and the list holds no more new proxies of them than it
- * bought. Otherwise (someone else bought some meanwhile, or several items ordered the same carrier
- * and city) none is named, and all are given as candidates.
+ * Groups the new proxies of the list by the orders of their carrier and city. The service's order
+ * reply names none, so carrier and city are the only clue, and they prove nothing: every new proxy
+ * of an order's carrier and city is a candidate, none is named as the order's.
  */
 export function matchNewProxies(
 	orders: OrderedProxies[],
@@ -62,17 +59,10 @@ export function matchNewProxies(
 		const listed = fresh
 			.filter((proxy) => sameLocation({ carrier: proxy.isp, city: proxy.city }, order))
 			.map((proxy) => proxy.proxy_name);
-		const unique = [...new Set(listed)];
-		const told = group.length === 1 && unique.length <= bought;
+		const candidates = [...new Set(listed)];
 		const items = group.map((other) => other.item);
 		for (const other of group) {
-			found.set(other.item, {
-				names: told ? unique : [],
-				...(told ? {} : { candidates: unique }),
-				items,
-				bought,
-				complete: unique.length >= bought,
-			});
+			found.set(other.item, { candidates, items, bought, complete: candidates.length >= bought });
 		}
 	}
 	return found;
@@ -80,39 +70,43 @@ export function matchNewProxies(
 
 const proxies = (count: number) => countOf(count, 'new proxy', 'new proxies');
 
-/** Why the new proxies of an item cannot be named. */
-function untold(order: OrderedProxies, found: NewProxies): string {
+/** What the list shows, and why it cannot tell which of them are this item's. */
+function untold(order: OrderedProxies, found: NewProxies, seconds: number): string {
 	const where = `${order.carrier} in ${order.city}`;
+	const listed = found.candidates.length;
 	const others = found.items.filter((item) => item !== order.item);
-	const listed = found.candidates?.length ?? 0;
+	if (others.length > 0)
+		return `Items ${[order.item, ...others].sort((a, b) => a - b).join(', ')} of this run ordered ${where} (${found.bought} in all), and the proxy list shows ${proxies(listed)} of ${where} after ${seconds} s: which are this item's cannot be told`;
 	if (listed > found.bought)
-		return `The proxy list shows ${proxies(listed)} of ${where}, while this run bought ${found.bought}: someone else (the dashboard, another run) bought some meanwhile, so which are this run's cannot be told.`;
-	return `Items ${[order.item, ...others].sort((a, b) => a - b).join(', ')} of this run ordered ${where}, so which new proxies are this item's cannot be told (${listed} of ${found.bought} listed).`;
+		return `The proxy list shows ${proxies(listed)} of ${where}, while this run bought ${found.bought}: someone else (the dashboard, another n8n) bought some meanwhile`;
+	return `The proxy list shows ${proxies(listed)} of ${where} after ${seconds} s, and this run bought ${found.bought}`;
 }
 
 /**
- * The output fields of an item whose new proxies were waited for: the names when they are known to
- * be the item's, candidates (labelled as such) when they cannot be told apart, and a note.
+ * The output fields of an item whose new proxies were waited for: the new proxies of its carrier
+ * and city as `candidates` (never named as the item's: the service does not say what it deployed),
+ * and a note saying what the list shows.
  */
 export function newProxiesReport(
 	order: OrderedProxies,
 	found: NewProxies,
 	wait: { waitedMs: number; error?: string },
 ): IDataObject {
-	if (found.candidates !== undefined) {
-		return {
-			status: found.complete ? 'bought_unidentified' : 'bought_not_yet_visible',
-			new_proxies: [],
-			candidates: found.candidates,
-			note: `${untold(order, found)} None is named as bought by this item; the candidates may include proxies this run did not buy. Check them in the Proxy Account dashboard before using them.`,
-		};
-	}
-	if (found.names.length >= order.quantity) return { status: 'bought', new_proxies: found.names };
 	const seconds = Math.round(wait.waitedMs / 1000);
+	const failed = wait.error ? ` (the last read of the list failed: ${wait.error})` : '';
+	const shared = found.items.length > 1 || found.candidates.length > found.bought;
+	const status = !found.complete
+		? 'bought_not_yet_visible'
+		: shared
+			? 'bought_unidentified'
+			: 'bought';
+	const rest = found.complete
+		? ''
+		: ` The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`;
 	return {
-		status: 'bought_not_yet_visible',
-		new_proxies: found.names,
-		note: `${found.names.length} of ${order.quantity} new ${order.quantity === 1 ? 'proxy was' : 'proxies were'} in the proxy list after ${seconds} s${wait.error ? ` (the last read failed: ${wait.error})` : ''}. The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`,
+		status,
+		candidates: found.candidates,
+		note: `${untold(order, found, seconds)}${failed}.${rest} The service does not say which proxies it deployed, so none is named as bought by this item: the candidates are the new proxies of ${order.carrier} in ${order.city}, and a purchase of the same carrier and city by someone else at the same time would be among them.`,
 	};
 }
 

@@ -97,13 +97,14 @@ describe('Proxy > Buy', () => {
 		expect(sim.ledger).toHaveLength(1);
 	});
 
-	it('Wait for New Proxies reads the list until the new proxies appear and returns their names', async () => {
+	it('Wait for New Proxies reads the list until new proxies of the carrier and city appear and returns them as candidates, none named', async () => {
 		sim.orders.deployDelayMs = 0;
 		const city = cityWith('tmobile', 2);
 		const before = new Set(sim.account().proxies.keys());
 		const result = await buy([{ carrier: 'T-Mobile', city: city.city, quantity: 2 }], { waitForNewProxies: true, waitTimeoutSeconds: 10 });
-		const names = result.items[0].json.new_proxies as string[];
+		const names = result.items[0].json.candidates as string[];
 		expect(result.items[0].json.status).toBe('bought');
+		expect(result.items[0].json).not.toHaveProperty('new_proxies');
 		expect(names).toHaveLength(2);
 		for (const name of names) {
 			expect(before.has(name)).toBe(false);
@@ -121,12 +122,26 @@ describe('Proxy > Buy', () => {
 		const bought = sim.ledger.map((e) => e.proxy_name);
 		expect(bought).toHaveLength(1);
 		expect(deploys()).toHaveLength(1);
-		expect(json).toMatchObject({ status: 'bought_unidentified', new_proxies: [], total_charged: sim.ledger[0].amount });
+		expect(json).toMatchObject({ status: 'bought_unidentified', total_charged: sim.ledger[0].amount });
+		expect(json).not.toHaveProperty('new_proxies');
 		expect([...(json.candidates as string[])].sort()).toEqual([bought[0], 'PRX-BOUGHT-ELSEWHERE'].sort());
-		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* None is named as bought by this item/);
+		expect(String(json.note)).toMatch(/^The proxy list shows 2 new proxies of T-Mobile in .*, while this run bought 1: someone else .* none is named as bought by this item/);
 	});
 
-	it('two Buy runs at once in one n8n, same carrier and city, the first order held at the gateway: each names its own proxy', async () => {
+	it('Wait for New Proxies: a foreign purchase of the same carrier and city listed before the run\'s own is never named as the item\'s', async () => {
+		sim.orders.deployDelayMs = 3_600_000; // this run's proxy is not deployed within the wait
+		const city = cityWith('tmobile', 2);
+		// Someone else's proxy of the same carrier and city joins the list as soon as this order is accepted.
+		sim.addProxyOnNextOrder('deploy', null, { proxy_name: 'PRX-BOUGHT-ELSEWHERE', isp: 'T-Mobile', city: city.city }, -3_600_000);
+		const result = await buy([{ carrier: 'T-Mobile', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 2 });
+		const json = result.items[0].json;
+		expect(sim.ledger).toHaveLength(1);
+		expect(json).toMatchObject({ status: 'bought', candidates: ['PRX-BOUGHT-ELSEWHERE'], total_charged: sim.ledger[0].amount });
+		expect(json).not.toHaveProperty('new_proxies');
+		expect(String(json.note)).toMatch(/none is named as bought by this item: the candidates are the new proxies of T-Mobile in .*, and a purchase of the same carrier and city by someone else at the same time would be among them\.$/);
+	});
+
+	it('two Buy runs at once in one n8n, same carrier and city, the first order held at the gateway: one at a time, each lists only its own proxy', async () => {
 		sim.orders.deployDelayMs = 0;
 		const city = cityWith('tmobile', 2);
 		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'latency', delayMs: 1_000, when: 'before' });
@@ -135,7 +150,7 @@ describe('Proxy > Buy', () => {
 		const runs = [a, b].map((result) => result.items[0].json);
 		expect(runs.map((json) => json.status)).toEqual(['bought', 'bought']);
 		// One run at a time per credential: each run's list shows only its own new proxy.
-		const named = runs.flatMap((json) => json.new_proxies as string[]);
+		const named = runs.flatMap((json) => json.candidates as string[]);
 		expect(named.sort()).toEqual(sim.ledger.map((entry) => entry.proxy_name).sort());
 		expect(new Set(named).size).toBe(2);
 		expect(deploys()).toHaveLength(2);
@@ -149,9 +164,9 @@ describe('Proxy > Buy', () => {
 		expect(bought).toHaveLength(2);
 		expect(deploys()).toHaveLength(1);
 		for (const item of result.items) {
-			expect(item.json).toMatchObject({ status: 'bought_unidentified', new_proxies: [] });
+			expect(item.json).toMatchObject({ status: 'bought_unidentified' });
 			expect([...(item.json.candidates as string[])].sort()).toEqual(bought);
-			expect(String(item.json.note)).toMatch(/^Items 0, 1 of this run ordered AT&T in .*, so which new proxies are this item's cannot be told \(2 of 2 listed\)/);
+			expect(String(item.json.note)).toMatch(/^Items 0, 1 of this run ordered AT&T in .* \(2 in all\), and the proxy list shows 2 new proxies of AT&T in .* after \d+ s: which are this item's cannot be told/);
 		}
 	});
 
@@ -159,8 +174,8 @@ describe('Proxy > Buy', () => {
 		sim.orders.deployDelayMs = 3_600_000;
 		const city = cityWith('att', 1);
 		const result = await buy([{ carrier: 'AT&T', city: city.city }], { waitForNewProxies: true, waitTimeoutSeconds: 1 });
-		expect(result.items[0].json).toMatchObject({ status: 'bought_not_yet_visible', new_proxies: [] });
-		expect(String(result.items[0].json.note)).toMatch(/^0 of 1 new proxy was in the proxy list after \d+ s/);
+		expect(result.items[0].json).toMatchObject({ status: 'bought_not_yet_visible', candidates: [] });
+		expect(String(result.items[0].json.note)).toMatch(/^The proxy list shows 0 new proxies of AT&T in .* after \d+ s, and this run bought 1\. The others should appear shortly/);
 		expect(deploys()).toHaveLength(1);
 	});
 

@@ -108,7 +108,7 @@ export const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to read the proxy list until the new proxies appear (the service deploys them shortly after the order) and return their names',
+				'Whether to read the proxy list until new proxies of the carrier and city appear (the service deploys them shortly after the order) and return them as candidates: the service does not say which proxies it deployed, so a purchase of the same carrier and city by someone else at the same time would be among them',
 		},
 		waitTimeoutOption(
 			DEFAULT_WAIT_SECONDS,
@@ -354,7 +354,7 @@ function reportBought(
 		};
 		const result = waited.result;
 		if (result === undefined) {
-			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get their names).`;
+			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get the candidates).`;
 		} else {
 			const found = result.found.get(order.item)!;
 			Object.assign(

@@ -112,7 +112,7 @@ describe('transport: each failure becomes a clear node error', () => {
 	it('unknown proxy: names the proxy', async () => {
 		const result = await probe({ call: 'get', proxyName: 'PRX-DOES-NOT-EXIST' });
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('Proxy \u201cPRX-DOES-NOT-EXIST\u201d was not found in this Proxy Account');
+		expect(result.error?.message).toBe('Proxy \u201cPRX-DOES-NOT-EXIST\u201d was not found in this Proxy Account [item 0]');
 		expect(description(result)).toMatch(/Check the proxy name/);
 	});
 

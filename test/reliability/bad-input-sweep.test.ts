@@ -55,74 +55,11 @@ export interface KnownFinding {
 	reason: string;
 }
 
-const ALL_VALUES = HOSTILE.map((h) => h.label);
-/** Text a service's name field takes (the service judges it): every value but blank, empty, null, undefined, object, array and 10,000 digits. */
-const SERVICE_TEXT = ['"0x10"', '"1e3"', '"NaN"', '"Infinity"', '"-1"', '"1.5"', '"abc"', '"yes"', '"1"', '1', 'text with a newline', '"__proto__"'];
-
 /**
- * Cases that misbehave because of shipped code (nodes/, owned by another engineer). Each must still
+ * Cases that misbehave because of shipped code (none left: issue 26 fixed the last). Each must still
  * have exactly its outcome: the sweep fails when one behaves otherwise, so a fix makes this list shrink.
  */
-export const KNOWN_FINDINGS: KnownFinding[] = [
-	{
-		targets: 'every target with the field',
-		field: 'options.timeoutSeconds',
-		values: ['"1.5"'],
-		via: ['typed', 'expression'],
-		outcome: 'accepted',
-		reason: 'Timeout (Seconds) is declared a whole number (numberPrecision 0) but parseTimeoutSeconds takes decimals: 1.5 runs with a 1.5 s timeout instead of being refused. Harmless, but against the declaration.',
-	},
-	...['carrier', 'city'].map(
-		(field): KnownFinding => ({
-			targets: ['proxy/buy', 'proxy/buy (no Dry Run)', 'proxy/changeLocation'],
-			field,
-			values: SERVICE_TEXT,
-			via: ['typed', 'expression'],
-			outcome: /^stopped unclearly \(message does not name item [01]\): \u201cThe Proxy Account service rejected the request: (proxies\[[01]\]\.)?(isp|location) must be a known (carrier|city)/,
-			reason: 'A carrier or city the service does not know is refused by the service (nothing charged), but Buy and Change Location pass its message on as it is: it names isp or location (Buy: proxies[N].isp), not the item, nor the field as the editor shows it (Quote says "(City \u201cAtlantis\u201d) [item 0]").',
-		}),
-	),
-	{
-		targets: ['proxy/get', 'proxy/setAuthentication', 'proxy/setAutoRotation', 'proxy/setIpv4'],
-		field: 'proxyName',
-		values: SERVICE_TEXT,
-		via: ['typed', 'expression'],
-		outcome: /^stopped unclearly \(message does not name item [01]\): \u201cProxy \u201c[\s\S]*\u201d was not found in this Proxy Account\u201d$/,
-		reason: 'A proxy name that is not in the account (one read, nothing changed) stops the run with \u201cProxy \u2026 was not found in this Proxy Account\u201d without [item N], where Extend, Change Location, Rotate IP and Reboot name the item.',
-	},
-	{
-		targets: ['proxy/setAuthentication'],
-		field: 'username',
-		values: ['"-1"', '"1"', '10,000 digits'],
-		via: ['typed', 'expression'],
-		outcome: /^stopped unclearly \(message does not name item [01]\): \u201cThe Proxy Account service rejected the request: username must be/,
-		reason: 'A username the service refuses (too short, too long) is refused by the service, nothing changed, but the message does not name the item.',
-	},
-	{
-		targets: ['proxy/setAuthentication'],
-		field: 'password',
-		values: ['10,000 digits'],
-		via: ['typed', 'expression'],
-		outcome: /^stopped unclearly \(message does not name item [01]\): \u201cThe Proxy Account service rejected the request: password must be/,
-		reason: 'A password over 64 characters is refused by the service, nothing changed, but the message does not name the item (under 8 characters is refused before any request, naming it).',
-	},
-	{
-		targets: ['proxy/setAuthentication'],
-		field: 'authMethod',
-		values: ALL_VALUES,
-		via: ['expression'],
-		outcome: 'n8n stopped the run: \u201cThe \'Node Under Test\' node has issues:\n- Parameter "IP Whitelist" is required.\u201d',
-		reason: 'Method set by any expression (a valid one, "usernamePassword", too) makes n8n require IP Whitelist (declared required: true): n8n refuses to start naming IP Whitelist, not Method. Nothing is sent, but the message points at another field and Method cannot come from an expression.',
-	},
-	{
-		targets: ['proxy/extend', 'proxy/extend (no Dry Run)'],
-		field: 'proxySource',
-		values: ALL_VALUES,
-		via: ['typed'],
-		outcome: 'stopped unclearly (message does not name the field, no description (no fix)): \u201cCould not find property\u201d',
-		reason: 'Proxy From is not checked against its options: an unknown value hides both Proxy and Proxy Name Field, and n8n-workflow\u2019s own "Could not find property" stops the run, naming no field and no fix (nothing is sent).',
-	},
-];
+export const KNOWN_FINDINGS: KnownFinding[] = [];
 
 // ----- the operations: otherwise-valid parameters and two items -----------------------------------
 

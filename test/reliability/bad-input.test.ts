@@ -150,11 +150,11 @@ const extendOption = (options: IDataObject) => extendRun({}, options);
 refused('Extend > Batch Size', '0', 'Batch Size must be a whole number from 1 to 1000, but it is 0', extendOption({ batchSize: 0 }));
 refused('Extend > Batch Size', '1.5', 'Batch Size must be a whole number from 1 to 1000, but it is 1.5', extendOption({ batchSize: 1.5 }));
 refused('Extend > Batch Size', '5000', 'Batch Size must be a whole number from 1 to 1000, but it is 5000', extendOption({ batchSize: 5000 }));
-refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0', extendOption({ timeoutSeconds: 0 }));
+refused('Extend > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is 0', extendOption({ timeoutSeconds: 0 }));
 refused(
 	'Extend > Timeout (Seconds)',
 	'2\u00b3\u00b9 ms (beyond Node\u2019s timer limit)',
-	'Timeout (Seconds) must be a number from 1 to 600, but it is 2147484',
+	'Timeout (Seconds) must be a whole number from 1 to 600, but it is 2147484',
 	extendOption({ timeoutSeconds: 2_147_484 }),
 );
 // Safety options set by expressions that resolve to nothing or to another type: never "off".
@@ -177,7 +177,7 @@ refused('Extend > Batch Size', 'expression resolving to nothing', 'Batch Size mu
 refused(
 	'Extend > Timeout (Seconds)',
 	'expression resolving to nothing',
-	'Timeout (Seconds) must be a number from 1 to 600, but it is empty',
+	'Timeout (Seconds) must be a whole number from 1 to 600, but it is empty',
 	extendOption({ timeoutSeconds: '={{ $json.nothing }}' }),
 );
 refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amount of 0 or more, but it is -1', extendOption({ maxTotalCost: -1 }));
@@ -185,7 +185,7 @@ refused('Extend > Maximum Total Cost', '-1', 'Maximum Total Cost must be an amou
 refused('Extend > Maximum Total Cost', 'text "0x10"', 'Maximum Total Cost must be an amount of 0 or more, but it is \u201c0x10\u201d', extendOption({ maxTotalCost: '={{ "0x10" }}' }));
 refused('Extend > Maximum Total Cost', 'text "1e3"', 'Maximum Total Cost must be an amount of 0 or more, but it is \u201c1e3\u201d', extendOption({ maxTotalCost: '={{ "1e3" }}' }));
 refused('Extend > Keep Wallet At Least', 'text "0x10"', 'Keep Wallet At Least must be an amount of 0 or more, but it is \u201c0x10\u201d', extendOption({ keepWalletAtLeast: '={{ "0x10" }}' }));
-refused('Extend > Timeout (Seconds)', 'text "0x10"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201c0x10\u201d', extendOption({ timeoutSeconds: '={{ "0x10" }}' }));
+refused('Extend > Timeout (Seconds)', 'text "0x10"', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is \u201c0x10\u201d', extendOption({ timeoutSeconds: '={{ "0x10" }}' }));
 refused(
 	'Extend > Maximum Total Cost',
 	'"abc"',
@@ -245,7 +245,7 @@ function refusedByN8n(row: string, field: string, run: Case['run']): void {
 
 refusedByN8n('Get > Proxy', 'Proxy', () => ({ parameters: { resource: 'proxy', operation: 'get', proxyName: { __rl: true, mode: 'name', value: '' } } }));
 refused('Get > Include Password', '"yes"', 'Include Password must be true or false, but it is \u201cyes\u201d [item 0]', (sim) => getRun(names(sim)[0], { includePassword: 'yes' })());
-refused('Get > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', (sim) => getRun(names(sim)[0], { timeoutSeconds: 0 })());
+refused('Get > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is 0 [item 0]', (sim) => getRun(names(sim)[0], { timeoutSeconds: 0 })());
 
 for (const [label, odd] of ODD_NAMES) {
 	cases.push({
@@ -292,7 +292,7 @@ refused('Quote > Carrier', 'expression resolving to empty', 'Carrier is empty [i
 refusedByN8n('Quote > Carrier', 'Carrier Name or ID', quoteRun({ carrier: '' }));
 refused('Quote > City', 'expression resolving to null', 'City is empty [item 0]', quoteRun({ city: '={{ null }}' }));
 refused('Quote > Lines', 'none', 'Lines is empty [item 0]', () => ({ parameters: { resource: 'price', operation: 'quote', lines: { line: [] } } }));
-refused('Quote > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', quoteRun({}, { options: { timeoutSeconds: 0 } }));
+refused('Quote > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is 0 [item 0]', quoteRun({}, { options: { timeoutSeconds: 0 } }));
 
 // Carriers and cities are the service's (a new one needs no release): an unknown one is refused by
 // the service, which charges nothing for a quote; the message names the item and the field.
@@ -344,7 +344,7 @@ refused(
 	'Expiring Within (Hours) must be a number of hours of 0 or more, but it is \u201cabc\u201d [item 0]',
 	getManyRun({ filters: { expiringWithinHours: 'abc' } }),
 );
-refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a number from 1 to 600, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
+refused('Get Many > Timeout (Seconds)', '0', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is 0 [item 0]', getManyRun({ options: { timeoutSeconds: 0 } }));
 refused('Stock > Only Available', '"maybe"', 'Only Available must be true or false, but it is \u201cmaybe\u201d [item 0]', stockRun({ filters: { onlyAvailable: 'maybe' } }));
 // Switches are read strictly everywhere: true/false or the text "true"/"false".
 refused('Stock > Return All', 'expression resolving to "yes"', 'Return All must be true or false, but it is \u201cyes\u201d [item 0]', stockRun({ returnAll: '={{ "yes" }}' }));
@@ -352,7 +352,7 @@ refused('Get Many > Return All', 'expression resolving to 1', 'Return All must b
 refused('Get Many > Simplify', 'expression resolving to "no"', 'Simplify must be true or false, but it is \u201cno\u201d [item 0]', getManyRun({ simplify: '={{ "no" }}' }));
 refused('Quote > Simplify', 'expression resolving to "no"', 'Simplify must be true or false, but it is \u201cno\u201d', quoteRun({}, { simplify: '={{ "no" }}' }));
 refused('Quote > Combine All Items Into One Quote', 'expression resolving to 0', 'Combine All Items Into One Quote must be true or false, but it is 0', quoteRun({}, { combineItems: '={{ 0 }}' }));
-refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a number from 1 to 600, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
+refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a whole number from 1 to 600, but it is \u201cabc\u201d [item 0]', stockRun({ options: { timeoutSeconds: 'abc' } }));
 
 // ----- the credential (through Stock > Get Many, the cheapest read)
 

@@ -53,7 +53,7 @@ const messages = {
 	status500: (endpoint: string) => `The Proxy Account service could not handle the request (HTTP 500, ${endpoint})`,
 	timeout: (endpoint: string) => `The Proxy Account service did not answer within 1 s (${endpoint})`,
 	retry: 'Retry On Fail is on, which could pay twice for the same extension',
-	readTimeout: (item: number) => `Timeout (Seconds) must be a number from 1 to 600, but it is empty [item ${item}]`,
+	readTimeout: (item: number) => `Timeout (Seconds) must be a whole number from 1 to 600, but it is empty [item ${item}]`,
 	cap: 'Maximum Total Cost must be an amount of 0 or more, but it is empty',
 };
 
@@ -262,7 +262,7 @@ export function actionPlan(row: ActionRow, column: HostileColumnId): ActionPlan 
 					: 'Timeout (Seconds) set by an expression that resolves to nothing',
 				expected: isExtend(row)
 					? `every item refused before any request: \u201c${messages.cap}\u201d; nothing charged`
-					: 'every item refused before any request: \u201cTimeout (Seconds) must be a number from 1 to 600, but it is empty [item N]\u201d',
+					: 'every item refused before any request: \u201cTimeout (Seconds) must be a whole number from 1 to 600, but it is empty [item N]\u201d',
 				short: 'refused · 0 req',
 				rules: () => [],
 				parameters: isExtend(row)

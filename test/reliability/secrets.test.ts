@@ -95,7 +95,7 @@ const ECHOES: EchoCase[] = [
 		fault: (key) => ({ route: 'POST /v1/proxies/ipv4/:name', kind: 'okFalse', status: 400, message: `enable refused for ${key}` }),
 		parameters: { resource: 'proxy', operation: 'setIpv4', proxyName: byName, ipv4Enabled: false },
 		items: (sim) => [{ name: [...sim.account().proxies.keys()][0] }],
-		message: 'The Proxy Account service rejected the request: enable refused for ***',
+		message: 'The Proxy Account service rejected the request: enable refused for *** [item 0]',
 		echoShown: true,
 	},
 	{
@@ -147,7 +147,7 @@ const ECHOES: EchoCase[] = [
 		fault: (key) => ({ route: 'POST /v1/proxies/swap/:name', kind: 'okFalse', status: 400, message: `Swap locked for ${key}` }),
 		parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: byName, carrier: 'AT&T', city: 'Austin', copySettings: true },
 		items: (sim) => [{ name: [...sim.account().proxies.keys()][0] }],
-		message: 'The Proxy Account service rejected the request: Swap locked for ***',
+		message: 'The Proxy Account service rejected the request: Swap locked for *** [item 0]',
 		echoShown: true,
 	},
 	{

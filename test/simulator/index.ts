@@ -70,6 +70,13 @@ export class ProxyAccountSimulator {
 		return this.state.account(apiKey);
 	}
 
+	/** What GET /v1/funds would say of an account (default: demo): `total_commitment`, the renewal of every auto-renew proxy. */
+	commitment(apiKey?: string): number {
+		const outcome = this.state.funds(this.state.account(apiKey));
+		const data = (outcome.ok ? outcome.body.data : undefined) as { upcoming: { total: { total_commitment: number } } } | undefined;
+		return data?.upcoming.total.total_commitment ?? 0;
+	}
+
 	/**
 	 * Adds a proxy to an account (default: demo) and returns the stored record. Fields not given get
 	 * seeded defaults (expiry 30 days from now); any proxy_name is allowed.

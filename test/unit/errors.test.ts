@@ -145,7 +145,7 @@ describe('toNodeApiError', () => {
 	it('a proxy not found: the proxy named, the service quoted, the item, the cause', () => {
 		const error = toNodeApiError(NODE, refusal(404, 'Not found'), { ...READ, proxyName: 'PRX-9', itemIndex: 2 });
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Proxy \u201cPRX-9\u201d was not found in this Proxy Account');
+		expect(error.message).toBe('Proxy \u201cPRX-9\u201d was not found in this Proxy Account [item 2]');
 		expect(error.description).toBe('Check the proxy name (names are case-sensitive), or pick the proxy from the list. The service said: \u201cNot found\u201d.');
 		expect(error.httpCode).toBe('404');
 		expect(error.context.itemIndex).toBe(2);

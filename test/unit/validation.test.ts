@@ -228,15 +228,16 @@ describe('parseTimeoutSeconds', () => {
 		expect(parseTimeoutSeconds(NODE, 0, { other: 1 }, 12.5)).toBe(12_500);
 	});
 
-	it('set: 1 to 600 seconds, decimals and numeric strings included, in milliseconds', () => {
+	it('set: 1 to 600 whole seconds, numeric strings included, in milliseconds', () => {
 		expect(parseTimeoutSeconds(NODE, 0, { timeoutSeconds: 1 }, 30)).toBe(1000);
-		expect(parseTimeoutSeconds(NODE, 0, { timeoutSeconds: '2.5' }, 30)).toBe(2500);
+		expect(parseTimeoutSeconds(NODE, 0, { timeoutSeconds: '25' }, 30)).toBe(25_000);
 		expect(parseTimeoutSeconds(NODE, 0, { timeoutSeconds: MAX_TIMEOUT_SECONDS }, 30)).toBe(600_000);
 	});
 
 	it.each([
 		[0, '0'],
 		[0.5, '0.5'],
+		['2.5', '\u201c2.5\u201d'],
 		[601, '601'],
 		['slow', '\u201cslow\u201d'],
 		// Set but empty: an expression that resolved to nothing fails rather than falling back.
@@ -245,8 +246,8 @@ describe('parseTimeoutSeconds', () => {
 		[null, 'empty (null)'],
 	])('%p is refused', (value, what) => {
 		const error = thrown(() => parseTimeoutSeconds(NODE, 6, { timeoutSeconds: value }, 30));
-		expect(error.message).toBe(`Timeout (Seconds) must be a number from 1 to 600, but it is ${what} [item 6]`);
-		expect(error.description).toBe('Enter a number of seconds, e.g. 30. If it is an expression, make sure it resolves to a number.');
+		expect(error.message).toBe(`Timeout (Seconds) must be a whole number from 1 to 600, but it is ${what} [item 6]`);
+		expect(error.description).toBe('Enter a whole number of seconds, e.g. 30. If it is an expression, make sure it resolves to a whole number.');
 	});
 });
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { proxyLocator } from './descriptions';
-import { invalidParameter, parseName, shown } from './validation';
+import { invalidParameter, parseChoice, parseName, shown } from './validation';
 
 /*
  * Where an operation that takes one proxy per input item finds its name: the Proxy parameter (a
@@ -82,8 +82,16 @@ export function proxyNameReader(
 	items: INodeExecutionData[],
 ): (itemIndex: number) => string {
 	const node = ctx.getNode();
-	const source = ctx.getNodeParameter('proxySource', 0, 'parameter') as string;
-	if (source !== 'field') {
+	const source = parseChoice(
+		node,
+		undefined,
+		ctx.getNodeParameter('proxySource', 0, 'parameter'),
+		'Proxy From',
+		['parameter', 'field'] as const,
+		'Proxy Parameter ("parameter") or Field of Each Input Item ("field")',
+		'Open the node and pick where the proxy name comes from in Proxy From.',
+	);
+	if (source === 'parameter') {
 		return (i) =>
 			parseName(
 				node,

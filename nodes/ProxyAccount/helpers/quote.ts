@@ -1,4 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { QuoteData, QuoteLine } from '../transport';
 import { quotePrices, requestErrorFacts } from '../transport';
@@ -67,4 +68,71 @@ export async function refusedLine(
 		else return undefined;
 	}
 	return candidates[0];
+}
+
+const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
+	isp: { name: 'Carrier', key: 'isp' },
+	location: { name: 'City', key: 'location' },
+	interval: { name: 'Interval', key: 'interval' },
+	period: { name: 'Period', key: 'period' },
+};
+
+/**
+ * The service refused the input of a quote (e.g. a carrier or a city it does not know, which only
+ * it can tell): the error names the item and, when the service points at a line's field
+ * (`proxies[2].location`), that field as the editor shows it; `owners` gives each line's item, and
+ * `nothing` what did not happen. Other errors are returned unchanged.
+ */
+export function explainRefusal(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	lines: QuoteLine[],
+	owners: number[],
+	nothing = 'A quote charges nothing.',
+): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const facts = requestErrorFacts(error);
+	if (facts?.kind !== 'input-refused' || facts.said === undefined) return error;
+	const said = facts.said;
+	const match = /proxies\[(\d+)\](?:\[\d+\])?\.(isp|location|interval|period)\b/.exec(said);
+	const index = match ? Number(match[1]) : -1;
+	const line = lines[index];
+	const item = line ? owners[index] : owners[0];
+	let message = `The Proxy Account service rejected the request: ${said} [item ${item}]`;
+	let fix = 'Check the Carrier, City, Interval and Period of each line.';
+	if (match && line) {
+		const field = LINE_FIELDS[match[2]];
+		const ofItem = owners.map((owner, k) => ({ owner, k })).filter(({ owner }) => owner === item);
+		const position = ofItem.findIndex(({ k }) => k === index);
+		const label = ofItem.length > 1 ? ` (line ${position + 1})` : '';
+		message = `The Proxy Account service rejected the request: ${said} (${field.name}${label} \u201c${String(line[field.key])}\u201d) [item ${item}]`;
+		fix =
+			field.name === 'Carrier' || field.name === 'City'
+				? `Pick the ${field.name.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
+				: `Check ${field.name}${label}.`;
+	}
+	return new NodeApiError(ctx.getNode(), error.errorResponse ?? { message }, {
+		message,
+		description: `${fix} ${nothing}`,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex: item,
+	});
+}
+
+/**
+ * One quote request for `lines` (`owners[n]` is the item of line n), sent for the first owner: a
+ * refusal of the service is explained by the line it names (see `explainRefusal`).
+ */
+export async function quoteOwnedLines(
+	ctx: IExecuteFunctions,
+	lines: QuoteLine[],
+	owners: number[],
+	timeoutMs: number,
+	nothing?: string,
+): Promise<QuoteData> {
+	try {
+		return (await quotePrices(ctx, lines, { itemIndex: owners[0], timeoutMs })).quote;
+	} catch (error) {
+		throw asNodeError(ctx, explainRefusal(ctx, error, lines, owners, nothing), owners[0]);
+	}
 }

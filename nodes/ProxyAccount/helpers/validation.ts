@@ -192,13 +192,13 @@ export function parseTimeoutSeconds(
 	if (!isSet(options, 'timeoutSeconds')) return fallbackSeconds * 1000;
 	const value = options.timeoutSeconds;
 	const seconds = numberFrom(value);
-	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
+	if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
 		throw invalidParameter(
 			node,
 			itemIndex,
 			'Timeout (Seconds)',
-			`must be a number from 1 to ${MAX_TIMEOUT_SECONDS}, but it is ${shown(value)}`,
-			'Enter a number of seconds, e.g. 30. If it is an expression, make sure it resolves to a number.',
+			`must be a whole number from 1 to ${MAX_TIMEOUT_SECONDS}, but it is ${shown(value)}`,
+			'Enter a whole number of seconds, e.g. 30. If it is an expression, make sure it resolves to a whole number.',
 		);
 	}
 	return seconds * 1000;

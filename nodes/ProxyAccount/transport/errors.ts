@@ -319,6 +319,19 @@ export function requestErrorFacts(error: unknown): RequestErrorFacts | undefined
 	return error instanceof NodeApiError ? factsOf.get(error) : undefined;
 }
 
+/** Failures that come from one item's input: said of a single-proxy request, they name the item. */
+const ITEM_INPUT_KINDS: ReadonlySet<FailureKind> = new Set([
+	'proxy-not-found',
+	'input-refused',
+	'client-refused',
+]);
+
+/** ` [item N]` when a single-proxy request failed on its item's input; empty otherwise. */
+function ofItem(kind: FailureKind, info: RequestInfo): string {
+	if (!ITEM_INPUT_KINDS.has(kind) || info.proxyName === undefined) return '';
+	return info.itemIndex === undefined ? '' : ` [item ${info.itemIndex}]`;
+}
+
 /** Builds the node error for a failed request: message, how to fix it, never a secret. */
 export function toNodeApiError(
 	node: INode,
@@ -338,7 +351,7 @@ export function toNodeApiError(
 	};
 	const kind = failureKind(failure, info);
 	const entry = TABLE[kind];
-	const message = redact(entry.message(facts), info.secrets);
+	const message = redact(`${entry.message(facts)}${ofItem(kind, info)}`, info.secrets);
 	const description = redact(
 		sentences(
 			entry.fix(facts),

@@ -257,9 +257,9 @@ describe('safety options set by expressions fail closed', () => {
 		['Only If Expiring Within', 'onlyIfExpiringWithinHours', '={{ "soon" }}', /^Only If Expiring Within \(Hours\) must be .* but it is \u201csoon\u201d$/],
 		['Batch Size', 'batchSize', '={{ $json.missing }}', /^Batch Size must be a whole number from 1 to 1000, but it is empty$/],
 		['Batch Size', 'batchSize', '={{ NaN }}', /^Batch Size must be a whole number from 1 to 1000, but it is NaN$/],
-		['Timeout', 'timeoutSeconds', '={{ $json.missing }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is empty$/],
-		['Timeout', 'timeoutSeconds', '={{ 3600 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 3600$/],
-		['Timeout', 'timeoutSeconds', '={{ 2 ** 31 }}', /^Timeout \(Seconds\) must be a number from 1 to 600, but it is 2147483648$/],
+		['Timeout', 'timeoutSeconds', '={{ $json.missing }}', /^Timeout \(Seconds\) must be a whole number from 1 to 600, but it is empty$/],
+		['Timeout', 'timeoutSeconds', '={{ 3600 }}', /^Timeout \(Seconds\) must be a whole number from 1 to 600, but it is 3600$/],
+		['Timeout', 'timeoutSeconds', '={{ 2 ** 31 }}', /^Timeout \(Seconds\) must be a whole number from 1 to 600, but it is 2147483648$/],
 	])('%s = %s (%s) is refused before any request, nothing charged', async (_label, option, expression, message) => {
 		const result = await run(extendParams({ [option]: expression }), [{ name: names()[13] }, { name: names()[14] }]);
 		expect(result.status).toBe('error');
@@ -290,7 +290,7 @@ describe('safety options set by expressions fail closed', () => {
 		['Stock > Get Many', { resource: 'stock', operation: 'getAll', filters: {} }],
 	])('%s: a Timeout that resolves to nothing is refused before any request', async (_label, parameters) => {
 		const result = await run({ ...parameters, options: { timeoutSeconds: '={{ $json.missing }}' } }, [{}]);
-		expect(result.error?.message).toBe('Timeout (Seconds) must be a number from 1 to 600, but it is empty [item 0]');
+		expect(result.error?.message).toBe('Timeout (Seconds) must be a whole number from 1 to 600, but it is empty [item 0]');
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 

@@ -447,7 +447,7 @@ describe('Proxy > Extend', () => {
 
 	it.each([0, Infinity])('refuses a Timeout (Seconds) of %s before any request', async (timeoutSeconds) => {
 		const result = await extend([names()[0]], { timeoutSeconds });
-		expect(result.error?.message).toBe(`Timeout (Seconds) must be a number from 1 to 600, but it is ${timeoutSeconds}`);
+		expect(result.error?.message).toBe(`Timeout (Seconds) must be a whole number from 1 to 600, but it is ${timeoutSeconds}`);
 		expect(sim.requests).toHaveLength(0);
 	});
 

@@ -46,7 +46,7 @@ describe('Proxy > Get', () => {
 	it('an unknown name is a clear not-found error naming the proxy', async () => {
 		const result = await getProxy('PRX-US-XX9-9999');
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('Proxy \u201cPRX-US-XX9-9999\u201d was not found in this Proxy Account');
+		expect(result.error?.message).toBe('Proxy \u201cPRX-US-XX9-9999\u201d was not found in this Proxy Account [item 0]');
 	});
 
 	it.each(['../etc', 'a?b=c', 'x#y', '%2F', 'ünïcødé name'])('encodes the name %s in the path', async (name) => {

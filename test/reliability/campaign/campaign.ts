@@ -56,6 +56,7 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 			audit.addSim(w.sim);
 			const before = { ledger: w.sim.ledger.length, requests: w.sim.requests.length, logs: capturedLogs.length, names: new Set(proxyNames(w)) };
 			const balanceBefore = step.wallet ?? w.sim.account().balance;
+			const commitmentBefore = w.sim.commitment();
 			const ran = await runStep(w, step);
 			const ledger = w.sim.ledger.slice(before.ledger);
 			const requests = w.sim.requests.slice(before.requests);
@@ -73,6 +74,8 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 				removed,
 				balanceBefore,
 				balanceAfter: w.sim.account().balance,
+				commitmentBefore,
+				commitmentAfter: w.sim.commitment(),
 				swapPrice: w.world.swapPrice,
 				logs: capturedLogs.slice(before.logs),
 			};

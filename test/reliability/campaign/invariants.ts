@@ -24,6 +24,9 @@ export interface StepFacts {
 	removed: Set<string>;
 	balanceBefore: number;
 	balanceAfter: number;
+	/** The account's renewal commitment (`total_commitment` of GET /v1/funds) before and after the step. */
+	commitmentBefore: number;
+	commitmentAfter: number;
 	swapPrice: number;
 	logs: LogLine[];
 }
@@ -300,10 +303,27 @@ export function refusalsSendNothing(f: StepFacts): string[] {
 	return wrong;
 }
 
+/**
+ * 3b. Set Auto-Renew with a Maximum Renewal Commitment never leaves the account committed above it,
+ * nor above the wallet, unless it already was before the step (it then may not raise it).
+ */
+export function commitmentBounds(f: StepFacts): string[] {
+	const call = f.step.call;
+	if (call.op !== 'setAutoRenew' || call.maxRenewalCommitment === undefined) return [];
+	if (f.commitmentAfter <= f.commitmentBefore + 0.005) return [];
+	const wrong: string[] = [];
+	if (f.commitmentAfter > call.maxRenewalCommitment + 0.005)
+		wrong.push(`the commitment rose from ${f.commitmentBefore} to ${f.commitmentAfter}, above the Maximum Renewal Commitment of ${call.maxRenewalCommitment}`);
+	if (f.commitmentAfter > f.balanceBefore + 0.005)
+		wrong.push(`the commitment rose from ${f.commitmentBefore} to ${f.commitmentAfter}, above the wallet of ${f.balanceBefore}`);
+	return wrong;
+}
+
 export const INVARIANTS: Array<[string, (f: StepFacts) => string[]]> = [
 	['1 no charge or removal twice', noRepeat],
 	['2 every charge reported', everyChargeReported],
 	['3 wallet bounds', walletBounds],
+	['3b commitment bounds', commitmentBounds],
 	['4 pairing', pairing],
 	['6 within the bound', inTime],
 	['7 refusals send nothing', refusalsSendNothing],

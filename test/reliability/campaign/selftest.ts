@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { NodeResult } from '../../harness';
 import type { ChargeEntry, RequestLogEntry } from '../../simulator';
-import { everyChargeReported, inTime, noRepeat, pairing, refusalsSendNothing, STEP_BOUND_MS, walletBounds } from './invariants';
+import { commitmentBounds, everyChargeReported, inTime, noRepeat, pairing, refusalsSendNothing, STEP_BOUND_MS, walletBounds } from './invariants';
 import type { StepFacts } from './invariants';
 import type { Call } from './model';
 import type { Ran } from './run';
@@ -19,12 +19,13 @@ function ran(call: Call, items: IDataObject[], out: Array<{ json: IDataObject; i
 }
 
 function facts(call: Call, r: Ran, ledger: Array<Partial<ChargeEntry>> = [], requests: Array<Partial<RequestLogEntry>> = [], wallet = { before: 1_000, after: 1_000 }): StepFacts {
-	return { step: { call, faults: [], advanceMinutes: 0 }, ran: [r], ledger: ledger as ChargeEntry[], requests: requests as RequestLogEntry[], removed: new Set(), balanceBefore: wallet.before, balanceAfter: wallet.after, swapPrice: 5, logs: [] };
+	return { step: { call, faults: [], advanceMinutes: 0 }, ran: [r], ledger: ledger as ChargeEntry[], requests: requests as RequestLogEntry[], removed: new Set(), balanceBefore: wallet.before, balanceAfter: wallet.after, commitmentBefore: 0, commitmentAfter: 0, swapPrice: 5, logs: [] };
 }
 
 export function invariantsThatCannotFail(): string[] {
 	const extend: Call = { op: 'extend', onError: 'continueRegularOutput' };
 	const one = [{ name: P }];
+	const renew: Call = { op: 'setAutoRenew', onError: 'continueRegularOutput', maxRenewalCommitment: 400 };
 	const allocate = { route: 'POST /v1/proxies/allocate' as const, method: 'POST', path: '/v1/proxies/allocate', body: { proxies: [P] }, status: 200 };
 	const charge = { seq: 1, proxy_name: P, amount: 79 };
 	const cases: Array<[string, string[]]> = [
@@ -33,6 +34,8 @@ export function invariantsThatCannotFail(): string[] {
 		['2: a charge reported as skipped', everyChargeReported(facts(extend, ran(extend, one, [{ json: { proxy_name: P, status: 'skipped', charged: 0 }, item: 0 }]), [charge]))],
 		['2: an extension reported that was not charged', everyChargeReported(facts(extend, ran(extend, one, [{ json: { proxy_name: P, status: 'extended', charged: 79 }, item: 0 }])))],
 		['3: the wallet below the floor', walletBounds(facts({ ...extend, floorBelow: 100 }, { ...ran(extend, one, []), prepared: { ...ran(extend, one, []).prepared, floor: 900 } }, [charge], [], { before: 1_000, after: 800 }))],
+		['3b: the commitment raised above the cap', commitmentBounds({ ...facts(renew, ran(renew, one, [])), commitmentBefore: 100, commitmentAfter: 450 })],
+		['3b: the commitment raised above the wallet', commitmentBounds({ ...facts({ ...renew, maxRenewalCommitment: 5_000 }, ran(renew, one, [])), commitmentBefore: 100, commitmentAfter: 1_200 })],
 		['4: two outputs paired with one item', pairing(facts(extend, ran(extend, [{ name: P }, { name: 'PRX-B' }], [{ json: { proxy_name: P }, item: 0 }, { json: { proxy_name: P }, item: 0 }])))],
 		['6: an execution past its bound', inTime(facts(extend, ran(extend, one, [], STEP_BOUND_MS + 1)))],
 		['7: a Dry Run that sent the allocate', refusalsSendNothing(facts({ ...extend, dryRun: true }, ran({ ...extend, dryRun: true }, one, []), [], [allocate]))],

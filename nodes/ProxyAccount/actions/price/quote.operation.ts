@@ -5,7 +5,6 @@ import type {
 	INodeProperties,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import {
 	carrierField,
@@ -16,7 +15,7 @@ import {
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import { asNodeError, errorItem, forEachItem } from '../../helpers/itemLoop';
-import { linesWithPrices } from '../../helpers/quote';
+import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import {
 	invalidParameter,
 	parseBoolean,
@@ -26,7 +25,6 @@ import {
 	parseTimeoutSeconds,
 } from '../../helpers/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
-import { quotePrices, requestErrorFacts } from '../../transport';
 import { runWideParameter } from '../../helpers/runOptions';
 import type { OperationInfo } from '../registry';
 
@@ -127,53 +125,6 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): QuoteLine[
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
-const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
-	isp: { name: 'Carrier', key: 'isp' },
-	location: { name: 'City', key: 'location' },
-	interval: { name: 'Interval', key: 'interval' },
-	period: { name: 'Period', key: 'period' },
-};
-
-/**
- * The service refused the input of a quote (e.g. a carrier or a city it does not know, which only
- * it can tell): the error names the item and, when the service points at a line's field
- * (`proxies[2].location`), that field as the editor shows it. Other errors are returned unchanged.
- */
-export function explainRefusal(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	lines: QuoteLine[],
-	owners: number[],
-): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	const facts = requestErrorFacts(error);
-	if (facts?.kind !== 'input-refused' || facts.said === undefined) return error;
-	const said = facts.said;
-	const match = /proxies\[(\d+)\](?:\[\d+\])?\.(isp|location|interval|period)\b/.exec(said);
-	const index = match ? Number(match[1]) : -1;
-	const line = lines[index];
-	const item = line ? owners[index] : owners[0];
-	let message = `The Proxy Account service rejected the request: ${said} [item ${item}]`;
-	let fix = 'Check the Carrier, City, Interval and Period of each line.';
-	if (match && line) {
-		const field = LINE_FIELDS[match[2]];
-		const ofItem = owners.map((owner, k) => ({ owner, k })).filter(({ owner }) => owner === item);
-		const position = ofItem.findIndex(({ k }) => k === index);
-		const label = ofItem.length > 1 ? ` (line ${position + 1})` : '';
-		message = `The Proxy Account service rejected the request: ${said} (${field.name}${label} \u201c${String(line[field.key])}\u201d) [item ${item}]`;
-		fix =
-			field.name === 'Carrier' || field.name === 'City'
-				? `Pick the ${field.name.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
-				: `Check ${field.name}${label}.`;
-	}
-	return new NodeApiError(ctx.getNode(), error.errorResponse ?? { message }, {
-		message,
-		description: `${fix} A quote charges nothing.`,
-		httpCode: error.httpCode ?? undefined,
-		itemIndex: item,
-	});
-}
-
 /** One item per line, each with its unit prices, line total and the quote's totals and savings. */
 export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject[] {
 	return linesWithPrices(lines, quote).map(({ line, period, key, item }, n) => ({
@@ -227,23 +178,6 @@ function readMode(
 	}
 }
 
-/**
- * One quote request for `lines` (`owners[n]` is the item of line n): a refusal of the service is
- * explained by the lines it names. The timeout is the first owner's.
- */
-async function requestQuote(
-	ctx: IExecuteFunctions,
-	lines: QuoteLine[],
-	owners: number[],
-): Promise<QuoteData> {
-	const timeoutMs = timeoutOf(ctx, owners[0]);
-	try {
-		return (await quotePrices(ctx, lines, { itemIndex: owners[0], timeoutMs })).quote;
-	} catch (error) {
-		throw asNodeError(ctx, explainRefusal(ctx, error, lines, owners), owners[0]);
-	}
-}
-
 /** The output of a quote: as returned, paired with `pairedItem`, or one item per line (Simplify). */
 function quoteItems(
 	lines: QuoteLine[],
@@ -265,7 +199,7 @@ async function quoteEachItem(
 	return await forEachItem(ctx, items, async (i) => {
 		const lines = readLines(ctx, i);
 		const owners = lines.map(() => i);
-		const quote = await requestQuote(ctx, lines, owners);
+		const quote = await quoteOwnedLines(ctx, lines, owners, timeoutOf(ctx, owners[0]));
 		return quoteItems(lines, owners, quote, simplify, { item: i });
 	});
 }
@@ -300,7 +234,7 @@ async function quoteAllItems(
 	if (lines.length === 0) return out;
 	const quoted = [...new Set(owners)];
 	try {
-		const quote = await requestQuote(ctx, lines, owners);
+		const quote = await quoteOwnedLines(ctx, lines, owners, timeoutOf(ctx, owners[0]));
 		const pairedItem = quoted.map((item) => ({ item }));
 		out.push(...quoteItems(lines, owners, quote, simplify, pairedItem));
 	} catch (error) {

@@ -33,19 +33,13 @@ import {
 import { sameName } from '../../helpers/filters';
 import type { OrderedProxies, Waited } from '../../helpers/newProxies';
 import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
-import { linesWithPrices } from '../../helpers/quote';
+import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import { walletFloorRefusal } from '../../helpers/wallet';
 import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
 import type { RunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
 import type { DeployLine, StockEntry } from '../../transport';
-import {
-	DEFAULT_TIMEOUT_MS,
-	deployProxies,
-	getStock,
-	listProxies,
-	quotePrices,
-} from '../../transport';
+import { DEFAULT_TIMEOUT_MS, deployProxies, getStock, listProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -187,10 +181,16 @@ async function quoteOrders(
 	lines: DeployLine[],
 	options: BuyOptions,
 ): Promise<Priced> {
-	const { quote } = await quotePrices(ctx, lines, {
-		itemIndex: orders[0].item,
-		timeoutMs: Math.min(options.timeoutMs, DEFAULT_READ_TIMEOUT_SECONDS * 1000),
-	});
+	const owners = orders.flatMap((order) =>
+		Array.from({ length: order.quantity }, () => order.item),
+	);
+	const quote = await quoteOwnedLines(
+		ctx,
+		lines,
+		owners,
+		Math.min(options.timeoutMs, DEFAULT_READ_TIMEOUT_SECONDS * 1000),
+		'The quote before the order was refused: nothing was bought or charged.',
+	);
 	const priced = linesWithPrices(lines, quote);
 	const costs = new Map<number, number | null>();
 	let at = 0;

@@ -78,11 +78,12 @@ export const properties: INodeProperties[] = [
 		name: 'whitelist',
 		type: 'string',
 		default: '',
-		required: true,
+		// Not marked required: n8n would then demand it whenever Method is an expression, also one that
+		// resolves to Username and Password. An empty whitelist is refused before anything is sent.
 		placeholder: 'e.g. 203.0.113.7, 198.51.100.0/24, 2001:db8::/32',
 		displayOptions: { show: whitelist },
 		description:
-			'The addresses allowed to use the proxy: IPv4 or IPv6 addresses and CIDR ranges, separated by commas. Replaces the current list.',
+			'The addresses allowed to use the proxy (at least one): IPv4 or IPv6 addresses and CIDR ranges, separated by commas. Replaces the current list.',
 	},
 	optionsCollection([
 		allowAsToolOption(

@@ -113,7 +113,7 @@ async function campaign(list: number[], tally: Tally): Promise<Failure[]> {
 }
 
 function summary(tally: Tally, failures: Failure[], ms: number): Record<string, unknown> {
-	return { seeds: tally.seeds, steps: tally.steps, executions: tally.executions, chargesChecked: tally.charges, amountCharged: tally.amount, removalsChecked: tally.removals, reportedMaybe: tally.maybe, stopped: tally.stopped, sentNothing: tally.refusals, twoProcessSteps: tally.twins, toolSteps: tally.tools, ops: tally.ops, faults: tally.faults, findings: failures.map((f) => ({ seed: f.seed, known: f.known, violations: f.violations.slice(0, 3), replay: f.replay })), seconds: Math.round(ms / 1000) };
+	return { seeds: tally.seeds, steps: tally.steps, executions: tally.executions, chargesChecked: tally.charges, amountCharged: tally.amount, removalsChecked: tally.removals, reportedMaybe: tally.maybe, stopped: tally.stopped, sentNothing: tally.refusals, twoProcessSteps: tally.twins, toolSteps: tally.tools, retrySteps: tally.retries, subWorkflowSteps: tally.subWorkflows, ops: tally.ops, faults: tally.faults, findings: failures.map((f) => ({ seed: f.seed, known: f.known, violations: f.violations.slice(0, 3), replay: f.replay })), seconds: Math.round(ms / 1000) };
 }
 
 if (replayEnv !== undefined) {
@@ -153,7 +153,7 @@ if (replayEnv !== undefined) {
 					} finally {
 						obs.requests = 0;
 						obs.charges = tally.charges;
-						obs.note(`${tally.seeds} seeds, ${tally.steps} steps, ${tally.executions} executions (${tally.twins} steps of two at once, ${tally.tools} as a tool); ${tally.charges} charges (${tally.amount} in all) and ${tally.removals} removals checked; ${tally.maybe} executions reported a maybe, ${tally.stopped} stopped, ${tally.refusals} sent nothing; ${Object.keys(tally.faults).length} kinds of fault; findings: ${failures.length}; ${Math.round((Date.now() - started) / 1000)} s; ${capturedLogs.length} log lines scanned`);
+						obs.note(`${tally.seeds} seeds, ${tally.steps} steps, ${tally.executions} executions (${tally.twins} steps of two at once, ${tally.tools} as a tool, ${tally.retries} under one of n8n's retries, ${tally.subWorkflows} as a sub-workflow); ${tally.charges} charges (${tally.amount} in all) and ${tally.removals} removals checked; ${tally.maybe} executions reported a maybe, ${tally.stopped} stopped, ${tally.refusals} sent nothing; ${Object.keys(tally.faults).length} kinds of fault; findings: ${failures.length}; ${Math.round((Date.now() - started) / 1000)} s; ${capturedLogs.length} log lines scanned`);
 					}
 				},
 			);

@@ -31,11 +31,14 @@ export interface Tally {
 	stopped: number;
 	twins: number;
 	tools: number;
+	/** Steps run under n8n's Retry On Fail, its Retry of a failed execution, or as a sub-workflow. */
+	retries: number;
+	subWorkflows: number;
 	faults: Record<string, number>;
 	ops: Record<string, number>;
 }
 
-export const emptyTally = (): Tally => ({ seeds: 0, steps: 0, executions: 0, charges: 0, amount: 0, removals: 0, maybe: 0, refusals: 0, stopped: 0, twins: 0, tools: 0, faults: {}, ops: {} });
+export const emptyTally = (): Tally => ({ seeds: 0, steps: 0, executions: 0, charges: 0, amount: 0, removals: 0, maybe: 0, refusals: 0, stopped: 0, twins: 0, tools: 0, retries: 0, subWorkflows: 0, faults: {}, ops: {} });
 
 export const stepsOf = (seed: number): Step[] => randomSteps(seed, faultNames);
 
@@ -97,6 +100,8 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 			if (step.twin) tally.twins += 1;
 			add(tally.ops, step.call.op + (step.call.tool ? ' (tool)' : ''));
 			if (step.call.tool) tally.tools += 1;
+			if (step.call.retryOnFail || step.call.retryMode || step.call.subWorkflow === 'retry') tally.retries += 1;
+			if (step.call.subWorkflow) tally.subWorkflows += 1;
 			for (const fault of step.faults) add(tally.faults, fault.name);
 			for (const r of ran) {
 				if (r.result.status === 'error') tally.stopped += 1;

@@ -50,6 +50,11 @@ export interface Call {
 	retryOnFail?: boolean;
 	/** n8n's Retry of a failed execution. */
 	retryMode?: boolean;
+	/**
+	 * Run as a sub-workflow (mode `integrated`) of a parent execution started by a trigger (`run`) or
+	 * by n8n's Retry of a failed execution (`retry`: refused as the parent's retry would be).
+	 */
+	subWorkflow?: 'run' | 'retry';
 }
 
 export interface Step {
@@ -135,6 +140,7 @@ export function randomCall(rng: Prng, op: Op, forTwin = false): Call {
 	if (!forTwin && rng.chance(0.05)) call.perItem = rng.pick(PER_ITEM[op]);
 	if (!forTwin && rng.chance(0.05)) call.retryOnFail = true;
 	else if (!forTwin && rng.chance(0.04)) call.retryMode = true;
+	else if (!forTwin && rng.chance(0.08)) call.subWorkflow = rng.pick(['run', 'retry'] as const);
 	return call;
 }
 

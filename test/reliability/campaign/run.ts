@@ -153,7 +153,8 @@ export async function runStep(w: Seeded, step: Step): Promise<Ran[]> {
 				const result = await harness.runNode(p.node, {
 					credentials: { baseUrl: calls[i][1].url, apiKey: w.sim.demoApiKey },
 					items: p.items,
-					mode: p.call.retryMode ? 'retry' : 'manual',
+					mode: p.call.retryMode ? 'retry' : p.call.subWorkflow ? 'integrated' : 'manual',
+					...(p.call.subWorkflow && { rootMode: p.call.subWorkflow === 'retry' ? 'retry' : 'trigger' }),
 				});
 				return { prepared: p, result, ms: Date.now() - started };
 			}),

@@ -16,6 +16,8 @@ import {
 import { showOnlyFor } from '../helpers/descriptions';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { OperationExecute } from '../helpers/itemLoop';
+import { itemResults } from '../helpers/itemLoop';
+import { testEventRefusal } from '../helpers/testEvent';
 
 /*
  * How the action node is put together from its operations. Each `<op>.operation.ts` exports its
@@ -45,6 +47,8 @@ export interface OperationModule {
 	 * go one at a time in an n8n process (helpers/oneAtATime.ts).
 	 */
 	spendsMoney?: true;
+	/** It destroys paid time (Remove). With `spendsMoney`: never on a made-up test event (helpers/testEvent.ts). */
+	destroysPaidTime?: true;
 }
 
 export interface Resource {
@@ -145,6 +149,16 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
  * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
  * reads is bounded, and every error's message carries its facts (see helpers/agent.ts).
  */
+/** Whether Options > Dry Run is on (for item 0: an operation refuses a Dry Run that differs per item). */
+function dryRunOn(ctx: IExecuteFunctions): boolean {
+	try {
+		const value = ctx.getNodeParameter('options.dryRun', 0, false);
+		return value === true || value === 'true';
+	} catch {
+		return false;
+	}
+}
+
 export async function route(
 	this: IExecuteFunctions,
 	resources: Resource[],
@@ -163,9 +177,16 @@ export async function route(
 			},
 		);
 	}
-	const run = async () => await module.execute.call(this, items);
+	const asTool = runsAsAgentTool(this);
+	const madeUp =
+		module.spendsMoney || module.destroysPaidTime
+			? testEventRefusal(this, module.operation.name, () => dryRunOn(this), asTool)
+			: undefined;
+	const run = madeUp
+		? async () => itemResults(this, items.length).failAll(madeUp)
+		: async () => await module.execute.call(this, items);
 	const execute = module.spendsMoney ? async () => await oneAtATime(this, run) : run;
-	if (!runsAsAgentTool(this)) return [await execute()];
+	if (!asTool) return [await execute()];
 	try {
 		const refusal = agentInputRefusal(this, (path) => parameterLabel(module.properties, path));
 		if (refusal) throw refusal;

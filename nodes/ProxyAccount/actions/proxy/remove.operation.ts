@@ -42,6 +42,9 @@ export const operation: OperationInfo = {
 /** Proxies per removal request. */
 const BATCH_SIZE = 100;
 
+/** It destroys paid time: never on a made-up test event (see the registry). */
+export const destroysPaidTime = true;
+
 export const properties: INodeProperties[] = [
 	{
 		displayName:

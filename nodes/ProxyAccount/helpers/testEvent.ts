@@ -1,0 +1,63 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/*
+ * A test event is made up: the Proxy Account Trigger's *Fetch Test Event* (and a manual run of the
+ * workflow) returns examples shaped like real events, marked `sample: true`, that describe no real
+ * change. An operation that spends, removes, moves or commits must not act on one: in the shipped
+ * examples a made-up "city became available" would buy a proxy.
+ */
+
+const TRIGGER_TYPE = /(^|\.)proxyAccountTrigger$/;
+
+/** Whether the items a node gave in this execution include a made-up test event. */
+function gaveTestEvents(ctx: IExecuteFunctions, name: string): boolean {
+	try {
+		const node = ctx.getWorkflowDataProxy(0).$(name) as {
+			isExecuted?: boolean;
+			all?: () => Array<{ json?: { sample?: unknown } }>;
+		};
+		if (node.isExecuted !== true || typeof node.all !== 'function') return false;
+		return node.all().some((item) => item.json?.sample === true);
+	} catch {
+		// Not run in this execution (or no data of it): it gave nothing.
+		return false;
+	}
+}
+
+/**
+ * The Proxy Account Trigger before this node whose output in this execution is a made-up test event;
+ * undefined when there is none.
+ */
+export function testEventSource(ctx: IExecuteFunctions): string | undefined {
+	const triggers = ctx
+		.getParentNodes(ctx.getNode().name)
+		.filter((parent) => TRIGGER_TYPE.test(parent.type))
+		.map((parent) => parent.name);
+	return triggers.find((name) => gaveTestEvents(ctx, name));
+}
+
+/**
+ * Why an operation that spends, removes, moves or commits refuses this run: it started from a test
+ * event the trigger made up. Undefined when it did not, or when the operation only previews (Dry Run).
+ */
+export function testEventRefusal(
+	ctx: IExecuteFunctions,
+	operation: string,
+	dryRun: () => boolean,
+	asTool: boolean,
+): NodeOperationError | undefined {
+	// As a tool, n8n's AI Agent (v3 and later) hands the tool its own input item: a test event there
+	// reached the agent. (A model that sends `sample` itself can only make the tool refuse.)
+	const toolInput = asTool && ctx.getInputData().some((item) => item.json.sample === true);
+	const trigger = toolInput ? 'the Proxy Account Trigger' : testEventSource(ctx);
+	if (trigger === undefined || dryRun()) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${operation} does not act on a test event: this run started from an example that ${toolInput ? trigger : `\u201c${trigger}\u201d`} made up (sample: true), not from a real change`,
+		{
+			description:
+				'Fetch Test Event and a manual run of the workflow give examples shaped like real events, so that the next nodes can be set up; they describe nothing that happened. To see what this node would do, turn on Options > Dry Run (where the operation has one), or activate the workflow and let a real event run it. Nothing was sent.',
+		},
+	);
+}

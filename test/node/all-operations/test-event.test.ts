@@ -1,0 +1,102 @@
+/**
+ * A test event the Proxy Account Trigger made up (Fetch Test Event, or the editor's Execute
+ * workflow: mode `manual`) never spends, removes, moves or commits: Extend, Buy, Change Location,
+ * Set Auto-Renew and Remove refuse such a run before anything is sent, in every On Error mode; a
+ * Dry Run previews it; a real event (the trigger's poll in production, mode `trigger`) acts; and as
+ * an AI agent's tool, a test event that reached the agent (its input item) is refused too.
+ */
+import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+
+import { ProxyAccountTrigger } from '../../../nodes/ProxyAccount/ProxyAccountTrigger.node';
+import { apiRequests, asAgentTool, createHarness, credentialsFor, expectAgentRefusal } from '../../harness';
+import { ProxyAccountSimulator } from '../../simulator';
+
+const harness = createHarness([new ProxyAccountTrigger(), asAgentTool()]);
+const TRIGGER = 'When A Proxy Expires Soon';
+const EFFECTS: Array<string | null> = ['POST /v1/proxies/allocate', 'POST /v1/proxies/deploy', 'POST /v1/proxies/swap/:name', 'DELETE /v1/proxies/remove', 'PATCH /v1/proxies/allocate/renew'];
+const MADE_UP = /^(Extend|Buy|Change Location|Set Auto-Renew|Remove) does not act on a test event: this run started from an example that “When A Proxy Expires Soon” made up \(sample: true\), not from a real change$/;
+
+let sim: ProxyAccountSimulator;
+beforeEach(async () => {
+	sim = await ProxyAccountSimulator.start({ seed: 8, proxies: 6, cities: 6, balance: 5_000, frozenClock: true });
+	sim.orders.deployDelayMs = 0;
+});
+afterEach(async () => await sim.stop());
+
+const CREDENTIAL = { proxyAccountApi: { id: '1', name: 'Proxy Account' } };
+const byName = (value: string) => ({ __rl: true, mode: 'name', value });
+const OPERATIONS: Record<string, IDataObject> = {
+	Extend: { operation: 'extend', proxyName: byName('={{ $json.proxy_name }}'), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000 } },
+	Buy: { operation: 'buy', carrier: '={{ $json.record.isp }}', city: '={{ $json.record.city }}', quantity: 1, interval: 1, period: 'weekly', options: { maxTotalCost: 1_000 } },
+	'Change Location': { operation: 'changeLocation', proxyName: byName('={{ $json.proxy_name }}'), carrier: 'AT&T', city: '={{ $json.record.city }}', copySettings: true },
+	'Set Auto-Renew': { operation: 'setAutoRenew', proxyName: byName('={{ $json.proxy_name }}'), autoRenew: true, interval: 1 },
+	Remove: { operation: 'remove', proxyName: byName('={{ $json.proxy_name }}'), options: { confirmCount: 1 } },
+};
+
+function workflow(operation: IDataObject, node: Partial<INode> = {}) {
+	const nodes = [
+		{ id: 't', name: TRIGGER, type: 'n8n-nodes-proxy-account.proxyAccountTrigger', typeVersion: 1, position: [0, 0], credentials: CREDENTIAL, parameters: { pollTimes: { item: [{ mode: 'everyHour' }] }, event: 'proxyExpiring', expiringWithinHours: 100_000 } },
+		{ id: 'a', name: 'Act', type: 'n8n-nodes-proxy-account.proxyAccount', typeVersion: 1, position: [200, 0], credentials: CREDENTIAL, parameters: { resource: 'proxy', ...operation }, ...node },
+	] as INode[];
+	const connections: IConnections = { [TRIGGER]: { main: [[{ node: 'Act', type: 'main', index: 0 }]] } };
+	return { name: 'test event', nodes, connections };
+}
+
+describe.each(Object.entries(OPERATIONS))('%s after a made-up test event', (label, operation) => {
+	it('stops the run (On Error: Stop Workflow), naming the trigger and how to test for real; nothing sent', async () => {
+		const result = await harness.runWorkflow(workflow(operation), { credentials: credentialsFor(sim), mode: 'manual' });
+		expect(result.output(TRIGGER).every((item) => item.json.sample === true)).toBe(true);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(MADE_UP);
+		expect(result.error?.message.startsWith(label)).toBe(true);
+		expect((result.error as { description?: string }).description).toMatch(/turn on Options > Dry Run .*, or activate the workflow and let a real event run it\. Nothing was sent\.$/);
+		expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+		expect(sim.ledger).toEqual([]);
+	});
+
+	it.each(['continueRegularOutput', 'continueErrorOutput'] as const)('On Error %s: every item an error item paired with its input; nothing sent', async (onError) => {
+		const result = await harness.runWorkflow(workflow(operation, { onError }), { credentials: credentialsFor(sim), mode: 'manual' });
+		expect(result.status).toBe('success');
+		const samples = result.output(TRIGGER).length;
+		const failed = result.output('Act', onError === 'continueErrorOutput' ? 1 : 0);
+		expect(failed).toHaveLength(samples);
+		failed.forEach((item, k) => {
+			expect(String(item.json.error)).toMatch(MADE_UP);
+			expect(item.pairedItem).toEqual({ item: k });
+		});
+		if (onError === 'continueErrorOutput') expect(result.output('Act', 0)).toHaveLength(0);
+		expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+		expect(sim.ledger).toEqual([]);
+	});
+});
+
+it('a Dry Run previews a made-up test event (Extend, Buy, Remove)', async () => {
+	for (const label of ['Extend', 'Buy', 'Remove']) {
+		const operation = OPERATIONS[label];
+		const options = { ...(operation.options as IDataObject), dryRun: true };
+		const result = await harness.runWorkflow(workflow({ ...operation, options }), { credentials: credentialsFor(sim), mode: 'manual' });
+		expect(result.error?.message).toBeUndefined();
+		expect(result.output('Act').every((item) => item.json.status === 'dry_run' || item.json.status === 'skipped')).toBe(true);
+	}
+	expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+	expect(sim.ledger).toEqual([]);
+});
+
+it('a real event (the trigger in production, mode trigger) acts: Extend charges once', async () => {
+	const [name] = [...sim.account().proxies.keys()];
+	const real = { event: 'proxy_expiring', proxy_name: name };
+	const result = await harness.runWorkflow(workflow(OPERATIONS.Extend), { credentials: credentialsFor(sim), mode: 'trigger', items: [real] });
+	expect(result.status).toBe('success');
+	expect(result.output('Act')[0].json.status).toBe('extended');
+	expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([name]);
+});
+
+it('as an AI agent tool, a test event in the tool call\'s input item is refused, nothing sent', async () => {
+	const [name] = [...sim.account().proxies.keys()];
+	const result = await harness.runNode(
+		{ type: 'proxyAccountTool', parameters: { resource: 'proxy', operation: 'extend', proxyName: byName(name), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } } },
+		{ credentials: credentialsFor(sim), items: [{ event: 'proxy_expiring', proxy_name: name, sample: true }] },
+	);
+	expectAgentRefusal(result, 'Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');
+	expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+});

@@ -109,7 +109,8 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options,
+		// Listed in alphabetical order under Add Option, as n8n's own nodes do.
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 	if (description !== undefined) collection.description = description;
 	return collection;
@@ -126,6 +127,20 @@ export const keepWalletAtLeastOption: INodeProperties = {
 	description:
 		"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
 };
+
+/**
+ * A notice shown only on the node's AI tool variant (n8n's `@tool` display option): what the tool
+ * needs the builder to set before its first call.
+ */
+export function asToolNotice(name: string, text: string): INodeProperties {
+	return {
+		displayName: `As an AI agent's tool: ${text}`,
+		name,
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@tool': [true] } },
+	};
+}
 
 /** Allow as AI Tool: what an AI agent may do with the node only when the builder turned it on. */
 export function allowAsToolOption(what: string): INodeProperties {

@@ -10,8 +10,17 @@ import { harness, sim, run } from '../../harness/suites/reads';
 describe('Stock > Get Many', () => {
 	const stock = (extra: IDataObject = {}) => run({ resource: 'stock', operation: 'getAll', returnAll: true, ...extra });
 
-	it('returns one item per city with a carriers map and a total', async () => {
+	it('without filters, lists only the open cities with stock (the sold-out and closed ones need Only Available off)', async () => {
+		const available = sim.stock.filter((city) => city.open && Object.values(city.counts).some((count) => count > 0));
+		expect(available.length).toBeLessThan(sim.stock.length);
 		const result = await stock();
+		expect(result.items.map((item) => item.json.city)).toEqual(available.map((city) => city.city));
+		const everything = await stock({ filters: { onlyAvailable: false } });
+		expect(everything.items).toHaveLength(sim.stock.length);
+	});
+
+	it('returns one item per city with a carriers map and a total', async () => {
+		const result = await stock({ filters: { onlyAvailable: false } });
 		expect(result.items).toHaveLength(sim.stock.length);
 		result.items.forEach((item, n) => {
 			const city = sim.stock[n];

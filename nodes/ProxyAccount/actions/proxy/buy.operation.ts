@@ -10,18 +10,19 @@ import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../helpers/wording';
 import {
+	asToolNotice,
 	carrierField,
 	cityField,
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	dryRunOption,
 	intervalField,
 	keepWalletAtLeastOption,
-	sentOnceTimeoutOption,
-	dryRunOption,
 	maxTotalCostOption,
-	SENT_ONCE_TIMEOUT_SECONDS,
-	waitTimeoutOption,
-	runWideOptionsCollection,
 	periodOptions,
-	DEFAULT_READ_TIMEOUT_SECONDS,
+	runWideOptionsCollection,
+	SENT_ONCE_TIMEOUT_SECONDS,
+	sentOnceTimeoutOption,
+	waitTimeoutOption,
 } from '../../helpers/descriptions';
 import {
 	asNodeError,
@@ -47,8 +48,7 @@ export const operation: OperationInfo = {
 	name: 'Buy',
 	description:
 		'Buy new proxies in a city. Charges the wallet the quoted price; as an AI tool only within Maximum Total Cost.',
-	action:
-		'Buy proxies, charging the wallet (within the Maximum Total Cost and Keep Wallet At Least set by the builder)',
+	action: 'Buy proxies (charges the wallet)',
 	subtitle: 'Buy Proxies',
 };
 
@@ -67,6 +67,10 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	asToolNotice(
+		'buyToolNotice',
+		'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+	),
 	carrierField('Carrier of the new proxies, e.g. AT&T'),
 	cityField('City of the new proxies, as listed in stock, e.g. Austin'),
 	{

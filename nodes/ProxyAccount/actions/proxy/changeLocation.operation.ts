@@ -8,11 +8,12 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	allowAsToolOption,
+	asToolNotice,
 	carrierField,
 	cityField,
 	keepWalletAtLeastOption,
-	runWideOptionsCollection,
 	proxyLocator,
+	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
@@ -44,8 +45,7 @@ export const operation: OperationInfo = {
 	name: 'Change Location',
 	description:
 		'Move a proxy to another carrier and/or city; its name and port change. The service may charge for it: as an AI tool only when allowed.',
-	action:
-		'Change the location of a proxy, which may charge the wallet (only if the builder allowed it)',
+	action: 'Move a proxy (may charge the wallet)',
 	subtitle: 'Change Proxy Location',
 };
 
@@ -56,6 +56,17 @@ const WAIT_PAUSE_MS = 3_000;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
+		name: 'moveNotice',
+		type: 'notice',
+		default: '',
+	},
+	asToolNotice(
+		'moveToolNotice',
+		'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+	),
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
 	carrierField('The carrier to move to, e.g. T-Mobile (it may stay the same)'),
 	cityField('The city to move to, as listed in stock, e.g. Denver'),

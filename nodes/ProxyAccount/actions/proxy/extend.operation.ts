@@ -5,6 +5,7 @@ import { parseInterval } from '../../helpers/validation';
 import type { AllocateLine } from '../../transport';
 import { allocateTime, listProxies, requestErrorFacts } from '../../transport';
 import {
+	asToolNotice,
 	batchSizeOption,
 	dryRunOption,
 	intervalField,
@@ -58,8 +59,7 @@ export const operation: OperationInfo = {
 	name: 'Extend',
 	description:
 		'Add paid time to proxies. Charges the wallet: as an AI tool only within Maximum Total Cost.',
-	action:
-		'Extend proxies, charging the wallet (within the Maximum Total Cost and Keep Wallet At Least set by the builder)',
+	action: 'Extend proxies (charges the wallet)',
 	subtitle: 'Extend Proxies',
 };
 
@@ -74,6 +74,10 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	asToolNotice(
+		'extendToolNotice',
+		'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
+	),
 	...proxySourceProperties(
 		'The proxy to add paid time to. With several input items, each item names one proxy.',
 	),

@@ -18,7 +18,7 @@ export const operation: OperationInfo = {
 	name: 'Reboot',
 	description:
 		'Power-cycle the modem of proxies. Free; the service allows one reboot every 5 minutes per proxy.',
-	action: 'Reboot proxies (free, once every 5 minutes per proxy; connections drop meanwhile)',
+	action: 'Reboot proxies (free)',
 	subtitle: 'Reboot Proxies',
 };
 

@@ -7,10 +7,11 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	asToolNotice,
 	dryRunOption,
 	proxyLocator,
-	runWideOptionsCollection,
 	RUN_WIDE_NOTE,
+	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
@@ -35,7 +36,7 @@ export const operation: OperationInfo = {
 	name: 'Remove',
 	description:
 		'Remove proxies for good, their paid time included. Irreversible: needs the number of proxies confirmed.',
-	action: 'Remove proxies for good, destroying their paid time (as an AI tool: preview only)',
+	action: 'Remove proxies (destroys paid time)',
 	subtitle: 'Remove Proxies',
 };
 
@@ -53,6 +54,10 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	asToolNotice(
+		'removeToolNotice',
+		'Remove only previews (Dry Run); a removal is refused whatever Confirm Number of Proxies says.',
+	),
 	proxyLocator('The proxy to remove. With several input items, each item names one proxy.'),
 	{
 		displayName: 'Confirm Number of Proxies',

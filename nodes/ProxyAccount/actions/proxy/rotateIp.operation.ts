@@ -20,7 +20,7 @@ export const operation: OperationInfo = {
 	name: 'Rotate IP',
 	description:
 		'Give proxies a new mobile IP. Free; the service allows one change a minute per proxy.',
-	action: 'Rotate the IP of proxies (free, once a minute per proxy)',
+	action: 'Rotate the IP of proxies (free)',
 	subtitle: 'Rotate Proxy IP',
 };
 

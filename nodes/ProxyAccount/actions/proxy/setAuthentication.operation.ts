@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { agentPermissionRefusal, rawParameter } from '../../helpers/agent';
 import {
 	allowAsToolOption,
+	asToolNotice,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
@@ -34,6 +35,10 @@ const basic = { authMethod: ['usernamePassword'] };
 const whitelist = { authMethod: ['ipWhitelist'] };
 
 export const properties: INodeProperties[] = [
+	asToolNotice(
+		'authToolNotice',
+		'turn on Options > Allow as AI Tool, or every change is refused (a wrong password or whitelist cuts off the proxy\u2019s clients).',
+	),
 	proxyLocator('The proxy to change'),
 	{
 		displayName: 'Method',

@@ -9,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	asToolNotice,
 	batchSizeOption,
 	intervalField,
 	proxyLocator,
@@ -40,8 +41,7 @@ export const operation: OperationInfo = {
 	value: 'setAutoRenew',
 	name: 'Set Auto-Renew',
 	description: 'Turn automatic renewal of proxies on or off, with the renewal interval',
-	action:
-		'Set auto-renew of proxies, committing the wallet to renewals (within the Maximum Renewal Commitment set by the builder)',
+	action: 'Set auto-renew (commits the wallet)',
 	subtitle: 'Set Auto-Renew',
 };
 
@@ -53,6 +53,17 @@ export const REMOVED_AT_EXPIRY_NOTE =
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
+		name: 'renewNotice',
+		type: 'notice',
+		default: '',
+	},
+	asToolNotice(
+		'renewToolNotice',
+		'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
+	),
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),

@@ -8,6 +8,7 @@ import type {
 import { agentPermissionRefusal } from '../../helpers/agent';
 import {
 	allowAsToolOption,
+	asToolNotice,
 	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
@@ -29,6 +30,10 @@ export const operation: OperationInfo = {
 };
 
 export const properties: INodeProperties[] = [
+	asToolNotice(
+		'ipv4ToolNotice',
+		'turn on Options > Allow as AI Tool, or every change is refused (IPv4 off cuts off the clients without IPv6).',
+	),
 	proxyLocator('The proxy to change'),
 	{
 		displayName: 'Enabled',

@@ -48,7 +48,8 @@ export const properties: INodeProperties[] = [
 			name: 'onlyAvailable',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to return only open cities with at least one proxy in stock',
+			description:
+				'Whether to return only open cities with at least one proxy in stock (also when this filter is not added). Turn off to list sold-out and closed cities too.',
 		},
 		stateFilter('cities'),
 	]),
@@ -76,6 +77,7 @@ export async function execute(
 			filters,
 			'onlyAvailable',
 			'Only Available',
+			true,
 		);
 		const place = readPlaceFilters(this.getNode(), i, filters);
 		const { entries } = await load();

@@ -2,7 +2,7 @@
  * The batch pipeline shared by Extend and Set Auto-Renew (helpers/batches.ts): grouping the items
  * that name the same proxy, chunking, and the lists a batch's message names.
  */
-import { addToDescription, chunk, groupByProxy, itemList, nameList, repeatsOf } from '../../nodes/ProxyAccount/helpers/batches';
+import { addToDescription, chunk, groupByProxy, itemList, joinNames, repeatsOf } from '../../nodes/ProxyAccount/helpers/batches';
 
 describe('batch pipeline', () => {
 	it('chunks in order, the last batch holding the rest', () => {
@@ -12,8 +12,8 @@ describe('batch pipeline', () => {
 
 	it('names up to 20 proxies, then counts the rest', () => {
 		const names = Array.from({ length: 23 }, (_, i) => `P${i}`);
-		expect(nameList(names.slice(0, 2))).toBe('P0, P1');
-		expect(nameList(names)).toBe(`${names.slice(0, 20).join(', ')} and 3 more`);
+		expect(joinNames(names.slice(0, 2))).toBe('P0, P1');
+		expect(joinNames(names)).toBe(`${names.slice(0, 20).join(', ')} and 3 more`);
 	});
 
 	it('lists items as a sentence does', () => {

@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { carrierDisplayName, carrierKey } from '../../nodes/ProxyAccount/helpers/carriers';
 import { FILTER_NODE } from '../harness/filter-node';
-import { matchesProxyFilters, matchesStockPlace, nameList, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { matchesProxyFilters, matchesStockPlace, splitNames, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { proxy, stockEntry } from '../fixtures/records';
 
 describe('carrierKey and carrierDisplayName', () => {
@@ -32,7 +32,7 @@ describe('carrierKey and carrierDisplayName', () => {
 	});
 });
 
-describe('nameList', () => {
+describe('splitNames', () => {
 	it.each<[unknown, string[]]>([
 		['Austin, Cleveland', ['austin', 'cleveland']],
 		[' TX ,, ,ok,', ['tx', 'ok']],
@@ -44,7 +44,7 @@ describe('nameList', () => {
 		[['Austin'], []],
 		[{ city: 'Austin' }, []],
 	])('%p is %p', (value, expected) => {
-		expect(nameList(value)).toEqual(expected);
+		expect(splitNames(value)).toEqual(expected);
 	});
 });
 

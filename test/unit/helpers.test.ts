@@ -3,9 +3,9 @@
  * coverage check, carrier counts of a stock entry, display options of an operation's properties,
  * proxy and stock output items, and hours until an expiry.
  */
-import type { INodeProperties } from 'n8n-workflow';
 
-import { showOnlyFor } from '../../nodes/ProxyAccount/helpers/descriptions';
+import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
+import { properties as getAllProperties } from '../../nodes/ProxyAccount/actions/proxy/getAll.operation';
 import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/ProxyAccount/helpers/output';
 import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/quote';
 import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/time';
@@ -102,27 +102,18 @@ describe('carrierCounts', () => {
 	});
 });
 
-describe('showOnlyFor', () => {
-	const bare: INodeProperties = { displayName: 'Proxy Name', name: 'proxyName', type: 'string', default: '' };
-	const limit: INodeProperties = { displayName: 'Limit', name: 'limit', type: 'number', default: 50, displayOptions: { show: { returnAll: [false] }, hide: { simplify: [true] } } };
+describe("each operation's properties show only for it (n8n's updateDisplayOptions in the registry)", () => {
+	const properties = new ProxyAccount().description.properties;
 
 	it('adds the resource and the operation, keeping each property’s own conditions', () => {
-		const shown = showOnlyFor('proxy', 'getAll', [bare, limit]);
-		expect(shown).toEqual([
-			{ ...bare, displayOptions: { show: { resource: ['proxy'], operation: ['getAll'] } } },
-			{ ...limit, displayOptions: { show: { returnAll: [false], resource: ['proxy'], operation: ['getAll'] }, hide: { simplify: [true] } } },
-		]);
+		const limit = properties.find((p) => p.name === 'limit' && p.displayOptions?.show?.resource?.[0] === 'proxy');
+		expect(limit?.displayOptions).toEqual({ show: { returnAll: [false], resource: ['proxy'], operation: ['getAll'] } });
+		const extendDryRunNotice = properties.find((p) => p.name === 'extendToolNotice');
+		expect(extendDryRunNotice?.displayOptions).toEqual({ show: { '@tool': [true], resource: ['proxy'], operation: ['extend'] } });
 	});
 
-	it('leaves the properties it was given unchanged', () => {
-		showOnlyFor('proxy', 'getAll', [bare, limit]);
-		expect(bare.displayOptions).toBeUndefined();
-		expect(limit.displayOptions).toEqual({ show: { returnAll: [false] }, hide: { simplify: [true] } });
-	});
-
-	it('its resource and operation replace conditions of the same names', () => {
-		const own: INodeProperties = { ...bare, displayOptions: { show: { resource: ['stock'], operation: ['get'] } } };
-		expect(showOnlyFor('proxy', 'extend', [own])[0].displayOptions).toEqual({ show: { resource: ['proxy'], operation: ['extend'] } });
+	it('leaves the operation’s own declarations unchanged', () => {
+		expect(getAllProperties.find((p) => p.name === 'limit')?.displayOptions).toEqual({ show: { returnAll: [false] } });
 	});
 });
 

@@ -5,7 +5,7 @@ import type {
 	INodePropertyCollection,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	agentInputRefusal,
@@ -13,7 +13,6 @@ import {
 	forAgentOutput,
 	runsAsAgentTool,
 } from '../helpers/agent';
-import { showOnlyFor } from '../helpers/descriptions';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { OperationExecute } from '../helpers/itemLoop';
 import { itemResults } from '../helpers/itemLoop';
@@ -111,7 +110,9 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 	}
 	for (const resource of resources) {
 		for (const module of Object.values(resource.operations)) {
-			properties.push(...showOnlyFor(resource.value, module.operation.value, module.properties));
+			// Each property keeps its own conditions (e.g. `returnAll: [false]` on Limit) and gains these.
+			const only = { show: { resource: [resource.value], operation: [module.operation.value] } };
+			properties.push(...updateDisplayOptions(only, module.properties));
 		}
 	}
 	return properties;

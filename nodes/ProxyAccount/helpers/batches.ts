@@ -15,7 +15,7 @@ export function chunk<T>(list: T[], size: number): T[][] {
 }
 
 /** Up to NAMES_SHOWN names, then how many more: "A, B and 3 more". */
-export function nameList(names: string[]): string {
+export function joinNames(names: string[]): string {
 	const shown = names.slice(0, NAMES_SHOWN).join(', ');
 	return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
 }

@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
@@ -10,31 +10,9 @@ const DEFAULT_MAX_WAIT_SECONDS = 90;
 const DEVICE_TIMEOUT_SECONDS = 30;
 
 /*
- * The parameter descriptions of both nodes: the shared fields (so the same filter reads the same
- * everywhere), and `showOnlyFor`, which gives an operation's properties their display options.
+ * The parameter descriptions of both nodes: the shared fields, so the same filter reads the same
+ * everywhere. (Each operation's properties get their display options in actions/registry.ts.)
  */
-
-/**
- * Shows `properties` only for one operation of one resource: each property keeps the conditions
- * of its own (e.g. `returnAll: [false]` on Limit) and gains the resource and the operation. An
- * operation declares its properties bare and wraps them once with this.
- */
-export function showOnlyFor(
-	resource: string,
-	operation: string,
-	properties: INodeProperties[],
-): INodeProperties[] {
-	return properties.map((property) => {
-		const own: IDisplayOptions = property.displayOptions ?? {};
-		return {
-			...property,
-			displayOptions: {
-				...own,
-				show: { ...(own.show ?? {}), resource: [resource], operation: [operation] },
-			},
-		};
-	});
-}
 
 /** Periods as dropdown options: Hourly, Daily, Weekly, Monthly, Yearly. */
 const PERIOD_UNITS: Record<(typeof PERIODS)[number], string> = {

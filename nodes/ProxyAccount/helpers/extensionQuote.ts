@@ -13,11 +13,10 @@ import { asNodeError } from './itemLoop';
 import type { Planned } from './extension';
 import { quoteLineOf } from './extension';
 import { linesWithPrices, refusedLine } from './quote';
-import type { itemResults } from './itemLoop';
+import type { ItemResults } from './itemLoop';
 import type { RunOptions } from './runOptions';
 import { proxiesWere } from './wording';
 
-type Run = ReturnType<typeof itemResults>;
 type QuoteOptions = Pick<
 	RunOptions,
 	'dryRun' | 'maxTotalCost' | 'floor' | 'batchSize' | 'readTimeoutMs'
@@ -39,7 +38,7 @@ export async function quoteAgainstCap(
 	ctx: IExecuteFunctions,
 	planned: Planned[],
 	options: QuoteOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<Quoted | undefined> {
 	if (!options.dryRun && options.maxTotalCost === undefined && options.floor === undefined)
 		return { planned, batches: chunk(planned, options.batchSize), quotes: [] };
@@ -109,7 +108,7 @@ function withinCap(
 	quoted: Quoted,
 	estimates: Map<number, number | null>,
 	options: QuoteOptions,
-	run: Run,
+	run: ItemResults,
 ): Quoted | undefined {
 	const { planned } = quoted;
 	const total = cents(quoted.quotes.reduce((sum, due) => sum + due, 0));

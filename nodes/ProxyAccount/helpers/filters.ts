@@ -20,7 +20,7 @@ export interface ProxyFilters extends PlaceFilters {
 }
 
 /** A comma-separated list of names, trimmed and lower-cased; empty entries dropped. */
-export function nameList(value: unknown): string[] {
+export function splitNames(value: unknown): string[] {
 	if (typeof value !== 'string' && typeof value !== 'number') return [];
 	return String(value)
 		.split(',')
@@ -64,8 +64,8 @@ export function readPlaceFilters(
 	raw: IDataObject,
 ): PlaceFilters {
 	return {
-		cities: nameList(filterText(node, itemIndex, raw.city, 'City')),
-		states: nameList(filterText(node, itemIndex, raw.state, 'State')),
+		cities: splitNames(filterText(node, itemIndex, raw.city, 'City')),
+		states: splitNames(filterText(node, itemIndex, raw.state, 'State')),
 		carriers: carrierKeys(node, itemIndex, raw.carrier),
 	};
 }

@@ -159,6 +159,9 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 	};
 }
 
+/** The results of a run (see `itemResults`). */
+export type ItemResults = ReturnType<typeof itemResults>;
+
 /**
  * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node
  * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again

@@ -24,6 +24,7 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 } from '../../helpers/descriptions';
+import type { ItemResults } from '../../helpers/itemLoop';
 import {
 	asNodeError,
 	agentRefusal,
@@ -347,7 +348,7 @@ function reportBought(
 	costs: Map<number, number | null>,
 	charged: number,
 	waited: { ordered: Ordered[]; result?: Waited },
-	run: Run,
+	run: ItemResults,
 ): void {
 	orders.forEach((order, k) => {
 		const json: IDataObject = {
@@ -372,8 +373,6 @@ function reportBought(
 		run.set(order.item, json);
 	});
 }
-
-type Run = ReturnType<typeof itemResults>;
 
 /**
  * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
@@ -425,7 +424,6 @@ export async function execute(
 		charged = (await deployProxies(this, lines, sent)).result.total;
 	} catch (error) {
 		const failed = asNodeError(this, error, orders[0].item);
-		if (!run.continueOnFail) throw failed;
 		return failOrders(failed);
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".

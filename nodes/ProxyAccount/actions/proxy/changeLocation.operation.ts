@@ -22,7 +22,6 @@ import {
 	asNodeError,
 	once,
 	agentRefusal,
-	itemResults,
 	openRun,
 	proxyNotFound,
 	retryRefusal,
@@ -31,7 +30,7 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
 import { addToDescription, groupByProxy, repeatsOf } from '../../helpers/batches';
-import type { Repeat } from '../../helpers/itemLoop';
+import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import { readRunOptions } from '../../helpers/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/wallet';
 import { cents } from '../../helpers/charges';
@@ -132,8 +131,6 @@ async function waitForMove(
 	return found;
 }
 
-type Run = ReturnType<typeof itemResults>;
-
 interface MoveOptions {
 	timeoutMs: number;
 	waitMs: number;
@@ -224,7 +221,7 @@ interface MoveContext {
 	before: Map<string, ProxyRecord>;
 	/** New names this run has given to its moved proxies: never taken for another item's. */
 	named: Set<string>;
-	run: Run;
+	run: ItemResults;
 	/** Set once a move cost more than the Maximum Cost per Move: no further move is sent. */
 	overCost?: NodeOperationError;
 	/** The proxies this run moved so far: a run that stops says so (`movedBefore`). */
@@ -264,7 +261,6 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 		replied = result.proxy_name;
 	} catch (error) {
 		const failed = asNodeError(ctx, error, i);
-		if (!run.continueOnFail) throw failed;
 		return run.fail(i, failed);
 	}
 	context.moved.push(move.name);
@@ -295,7 +291,6 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 		`The proxy was moved (${move.name}), but the wallet dropped by ${String(json.wallet_change).replace('-', '')}, more than the Maximum Cost per Move of ${options.moveCost}`,
 		{ description: `${wallet.overCost} The move was made: do not send it again.`, itemIndex: i },
 	);
-	if (!run.continueOnFail) throw failed;
 	run.fail(i, failed);
 }
 
@@ -363,7 +358,7 @@ function collect(
 	ctx: IExecuteFunctions,
 	count: number,
 	proxyNameOf: (i: number) => string,
-	run: Run,
+	run: ItemResults,
 ): { groups: Move[]; repeats: Repeat[] } {
 	const wanted: Move[] = [];
 	for (let i = 0; i < count; i++) {

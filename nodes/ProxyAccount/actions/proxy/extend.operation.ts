@@ -19,10 +19,9 @@ import {
 import { proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
 import { countOf, proxiesCount } from '../../helpers/wording';
-import type { Repeat } from '../../helpers/itemLoop';
+import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import {
 	agentRefusal,
-	itemResults,
 	openRun,
 	retryRefusal,
 	spendingLimitMissing,
@@ -36,7 +35,7 @@ import {
 	addToDescription,
 	groupByProxy,
 	itemList,
-	nameList,
+	joinNames,
 	repeatsOf,
 } from '../../helpers/batches';
 import type { Charged, Planned, ReadBack, Wanted } from '../../helpers/extension';
@@ -130,7 +129,6 @@ interface RunOptions extends SharedRunOptions {
 	window?: number;
 }
 
-type Run = ReturnType<typeof itemResults>;
 type Repeats = Repeat[];
 
 /**
@@ -186,7 +184,7 @@ function collect(
 	ctx: IExecuteFunctions,
 	count: number,
 	proxyNameOf: (itemIndex: number) => string,
-	run: Run,
+	run: ItemResults,
 ): Wanted[] {
 	const node = ctx.getNode();
 	const intervalOf = itemParameter(ctx, 'interval', undefined);
@@ -211,7 +209,7 @@ function collect(
  * A proxy named by several items is extended at most once. The same extension again is skipped;
  * a different one is a contradiction that fails all its items before any charge.
  */
-function group(ctx: IExecuteFunctions, wanted: Wanted[], run: Run) {
+function group(ctx: IExecuteFunctions, wanted: Wanted[], run: ItemResults) {
 	const { groups, conflicts } = groupByProxy(
 		wanted,
 		(a, b) => a.interval === b.interval && a.period === b.period,
@@ -250,7 +248,7 @@ async function planAgainstTheList(
 	ctx: IExecuteFunctions,
 	unique: Wanted[],
 	options: RunOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<Planned[]> {
 	let list: Awaited<ReturnType<typeof listProxies>>;
 	try {
@@ -282,7 +280,7 @@ function progressOf(extended: string[], ledger: CostLedger): string {
 	const maybe = ledger.uncertain === 0 ? '' : ` ${earlier} may also have been applied.`;
 	return extended.length === 0
 		? `No proxy was extended before it.${maybe}`
-		: `Extended before it in this run: ${nameList(extended)} (${proxiesCount(extended.length)}), charged ${cents(ledger.confirmed)} in all.${maybe}`;
+		: `Extended before it in this run: ${joinNames(extended)} (${proxiesCount(extended.length)}), charged ${cents(ledger.confirmed)} in all.${maybe}`;
 }
 
 interface Charging {
@@ -306,7 +304,7 @@ async function chargeInBatches(
 	ctx: IExecuteFunctions,
 	quoted: Quoted,
 	options: RunOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<Charging> {
 	const state: Charging = {
 		charged: new Map(),
@@ -370,7 +368,7 @@ async function chargeBatch(
 	{ batch, b, count, quote }: { batch: Planned[]; b: number; count: number; quote?: number },
 	state: Charging,
 	options: RunOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<void> {
 	const lines: AllocateLine[] = batch.map((p) => ({
 		proxy_name: p.name,
@@ -409,7 +407,6 @@ async function chargeBatch(
 			);
 		// What the batch may have cost counts against the cap, as if it had been charged.
 		if (requestErrorFacts(error)?.mayHaveActed !== false) state.ledger.mayHaveCharged(quote);
-		if (!run.continueOnFail) throw nodeError;
 		for (const p of batch) run.fail(p.item, nodeError);
 	}
 }
@@ -423,7 +420,7 @@ async function reportCharged(
 	planned: Planned[],
 	state: Charging,
 	options: RunOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<void> {
 	const done = planned.filter((p) => state.charged.has(p.item));
 	const back: ReadBack = await readBack(ctx, done, state.charged, options.readTimeoutMs);

@@ -18,14 +18,13 @@ import {
 import {
 	asNodeError,
 	agentRefusal,
-	itemResults,
 	openRun,
 	proxyNotFound,
 	retryRefusal,
 } from '../../helpers/itemLoop';
-import { addToDescription, chunk, nameList } from '../../helpers/batches';
+import { addToDescription, chunk, joinNames } from '../../helpers/batches';
 import { proxiesCount, theseProxies } from '../../helpers/wording';
-import type { Repeat } from '../../helpers/itemLoop';
+import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
 import { parseWholeNumber } from '../../helpers/validation';
 import { listProxies, removeProxies } from '../../transport';
@@ -77,10 +76,8 @@ export const properties: INodeProperties[] = [
 /** What the service accepted before a batch failed: said in that batch's error and after it. */
 function acceptedBefore(names: string[]): string {
 	if (names.length === 0) return 'No earlier removal request of this run was sent.';
-	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${nameList(names)}.`;
+	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${joinNames(names)}.`;
 }
-
-type Run = ReturnType<typeof itemResults>;
 
 interface RemoveOptions {
 	dryRun: boolean;
@@ -139,7 +136,7 @@ function guards(ctx: IExecuteFunctions, { dryRun }: RemoveOptions) {
 function collect(
 	count: number,
 	proxyNameOf: (itemIndex: number) => string,
-	run: Run,
+	run: ItemResults,
 ): { first: Map<string, number>; repeats: Repeat[] } {
 	const first = new Map<string, number>();
 	const repeats: Repeat[] = [];
@@ -173,7 +170,7 @@ async function planAgainstTheList(
 	ctx: IExecuteFunctions,
 	first: Map<string, number>,
 	options: RemoveOptions,
-	run: Run,
+	run: ItemResults,
 ): Promise<Planned[]> {
 	let known: Map<string, IDataObject>;
 	try {
@@ -200,7 +197,7 @@ async function planAgainstTheList(
 }
 
 /** A Dry Run: what would be removed, and the confirmation it needs. */
-function preview(planned: Planned[], count: number, run: Run): void {
+function preview(planned: Planned[], count: number, run: ItemResults): void {
 	for (const p of planned) {
 		run.set(p.item, {
 			proxy_name: p.name,
@@ -220,7 +217,7 @@ async function removeInBatches(
 	ctx: IExecuteFunctions,
 	planned: Planned[],
 	timeoutMs: number,
-	run: Run,
+	run: ItemResults,
 ): Promise<void> {
 	const accepted: string[] = [];
 	let stopped: NodeOperationError | undefined;
@@ -244,7 +241,6 @@ async function removeInBatches(
 			const failed = asNodeError(ctx, error, batch[0].item);
 			const earlier = acceptedBefore(accepted);
 			addToDescription(failed, earlier);
-			if (!run.continueOnFail) throw failed;
 			for (const p of batch) run.fail(p.item, failed);
 			stopped = new NodeOperationError(
 				ctx.getNode(),

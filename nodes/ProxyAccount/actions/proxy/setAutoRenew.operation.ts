@@ -22,8 +22,9 @@ import { cents } from '../../helpers/charges';
 import { countWere, theseProxies } from '../../helpers/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
+import type { ItemResults } from '../../helpers/itemLoop';
 import { asNodeError, itemResults, proxyNotFound } from '../../helpers/itemLoop';
-import { addToDescription, chunk, groupByProxy, nameList } from '../../helpers/batches';
+import { addToDescription, chunk, groupByProxy, joinNames } from '../../helpers/batches';
 import { proxyNameReader } from '../../helpers/proxySource';
 import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
@@ -149,7 +150,6 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 	return json;
 }
 
-type Run = ReturnType<typeof itemResults>;
 type Line = { line: AutoRenewLine; items: number[] };
 
 interface RunOptions extends SharedRunOptions {
@@ -212,7 +212,7 @@ function collect(
 	ctx: IExecuteFunctions,
 	count: number,
 	proxyNameOf: (itemIndex: number) => string,
-	run: Run,
+	run: ItemResults,
 ): Wanted[] {
 	const node = ctx.getNode();
 	const wanted: Wanted[] = [];
@@ -247,7 +247,7 @@ function collect(
 }
 
 /** Items naming the same proxy: one line when they agree, all fail when they do not. */
-function group(ctx: IExecuteFunctions, wanted: Wanted[], run: Run): Line[] {
+function group(ctx: IExecuteFunctions, wanted: Wanted[], run: ItemResults): Line[] {
 	const { groups, conflicts } = groupByProxy(
 		wanted,
 		(a, b) => a.autoRenew === b.autoRenew && a.interval === b.interval,
@@ -275,7 +275,12 @@ function group(ctx: IExecuteFunctions, wanted: Wanted[], run: Run): Line[] {
 }
 
 /** One look-up: a proxy the account does not have fails its items, not its batch. */
-async function lookUp(ctx: IExecuteFunctions, lines: Line[], options: RunOptions, run: Run) {
+async function lookUp(
+	ctx: IExecuteFunctions,
+	lines: Line[],
+	options: RunOptions,
+	run: ItemResults,
+) {
 	const known: Line[] = [];
 	const records = new Map<string, ProxyRecord>();
 	if (lines.length === 0) return { known, records };
@@ -312,7 +317,7 @@ async function changeInBatches(
 	ctx: IExecuteFunctions,
 	known: Line[],
 	options: RunOptions,
-	run: Run,
+	run: ItemResults,
 ) {
 	const batches = chunk(known, options.batchSize);
 	let applied = 0;
@@ -336,7 +341,7 @@ async function changeInBatches(
 			const facts = requestErrorFacts(error);
 			const uncertain = facts === undefined || facts.mayHaveActed;
 			const nodeError = asNodeError(ctx, error, batch[0].items[0]);
-			const names = nameList(batch.map((entry) => entry.line.proxy_name));
+			const names = joinNames(batch.map((entry) => entry.line.proxy_name));
 			addToDescription(
 				nodeError,
 				`Batch ${b + 1} of ${batches.length} (${names}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
@@ -344,7 +349,6 @@ async function changeInBatches(
 						? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.`
 						: ''),
 			);
-			if (!run.continueOnFail) throw nodeError;
 			for (const entry of batch) for (const item of entry.items) run.fail(item, nodeError);
 		}
 	}

@@ -14,7 +14,7 @@ import {
 	periodOptions,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { asNodeError, errorItem, forEachItem } from '../../helpers/itemLoop';
+import { forEachItem, itemResults } from '../../helpers/itemLoop';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import {
 	invalidParameter,
@@ -172,9 +172,7 @@ function readMode(
 			),
 		};
 	} catch (error) {
-		const refusal = asNodeError(ctx, error);
-		if (!ctx.continueOnFail()) throw refusal;
-		return { output: Array.from({ length: count }, (_, i) => errorItem(refusal, i)) };
+		return { output: itemResults(ctx, count).failAll(error) };
 	}
 }
 
@@ -213,14 +211,9 @@ async function quoteAllItems(
 	count: number,
 	simplify: boolean,
 ): Promise<INodeExecutionData[]> {
+	const run = itemResults(ctx, count);
 	const lines: QuoteLine[] = [];
 	const owners: number[] = [];
-	const out: INodeExecutionData[] = [];
-	const failed = (error: unknown, items: number[]) => {
-		const nodeError = asNodeError(ctx, error, items[0]);
-		if (!ctx.continueOnFail()) throw nodeError;
-		for (const item of items) out.push(errorItem(nodeError, item));
-	};
 	for (let i = 0; i < count; i++) {
 		try {
 			for (const line of readLines(ctx, i)) {
@@ -228,19 +221,19 @@ async function quoteAllItems(
 				owners.push(i);
 			}
 		} catch (error) {
-			failed(error, [i]);
+			run.fail(i, error);
 		}
 	}
-	if (lines.length === 0) return out;
+	if (lines.length === 0) return run.output();
 	const quoted = [...new Set(owners)];
 	try {
 		const quote = await quoteOwnedLines(ctx, lines, owners, timeoutOf(ctx, owners[0]));
 		const pairedItem = quoted.map((item) => ({ item }));
-		out.push(...quoteItems(lines, owners, quote, simplify, pairedItem));
+		return [...run.output(), ...quoteItems(lines, owners, quote, simplify, pairedItem)];
 	} catch (error) {
-		failed(error, quoted);
+		for (const item of quoted) run.fail(item, error);
+		return run.output();
 	}
-	return out;
 }
 
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */

@@ -37,21 +37,6 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-/** The funds as one flat object: what a balance check or an alert needs. */
-function simplifyFunds(data: FundsData): IDataObject {
-	const { renewing, expiring, total } = data.upcoming;
-	return {
-		funds: data.funds,
-		renewing_count: renewing.count,
-		renewing_amount: renewing.amount,
-		expiring_count: expiring.count,
-		expiring_amount: expiring.amount,
-		renewal_required: total.renewal_required,
-		total_required: total.total_required,
-		total_commitment: total.total_commitment,
-	};
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -68,6 +53,21 @@ export async function execute(
 			paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i),
 		];
 	});
+}
+
+/** The funds as one flat object: what a balance check or an alert needs. */
+function simplifyFunds(data: FundsData): IDataObject {
+	const { renewing, expiring, total } = data.upcoming;
+	return {
+		funds: data.funds,
+		renewing_count: renewing.count,
+		renewing_amount: renewing.amount,
+		expiring_count: expiring.count,
+		expiring_amount: expiring.amount,
+		renewal_required: total.renewal_required,
+		total_required: total.total_required,
+		total_commitment: total.total_commitment,
+	};
 }
 
 /** A copy per item, so that a later node changing one item does not change the others. */

@@ -94,6 +94,18 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
+/** Price > Quote: the run's mode, then one quote per item or one for all of them. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const mode = readMode(this, items.length);
+	if ('output' in mode) return mode.output;
+	return mode.combine
+		? await quoteAllItems(this, items.length, mode.simplify)
+		: await quoteEachItem(this, items, mode.simplify);
+}
+
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return parseTimeoutSeconds(ctx.getNode(), itemIndex, options, DEFAULT_READ_TIMEOUT_SECONDS);
@@ -234,16 +246,4 @@ async function quoteAllItems(
 		for (const item of quoted) run.fail(item, error);
 		return run.output();
 	}
-}
-
-/** Price > Quote: the run's mode, then one quote per item or one for all of them. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const mode = readMode(this, items.length);
-	if ('output' in mode) return mode.output;
-	return mode.combine
-		? await quoteAllItems(this, items.length, mode.simplify)
-		: await quoteEachItem(this, items, mode.simplify);
 }

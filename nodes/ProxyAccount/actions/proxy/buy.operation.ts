@@ -117,6 +117,75 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/**
+ * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
+ * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const run = itemResults(this, items.length);
+	let options: BuyOptions;
+	try {
+		options = readOptions(this, items.length);
+	} catch (error) {
+		return run.failAll(error);
+	}
+	const refusal = runRefusal(this, options);
+	if (refusal) return run.failAll(refusal);
+	const orders = readOrders(this, items.length, run.fail);
+	if (orders.length === 0) return run.output();
+	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
+	const failOrders = (error: unknown) => {
+		for (const order of orders) run.fail(order.item, error);
+		return run.output();
+	};
+	let priced: Priced;
+	try {
+		priced = await quoteOrders(this, orders, lines, options);
+	} catch (error) {
+		return failOrders(error);
+	}
+	if (options.dryRun) {
+		const previews = await preview(this, orders, priced, options.maxTotalCost);
+		for (const [item, json] of previews) run.set(item, json);
+		return run.output();
+	}
+	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
+	if (stop !== undefined) return failOrders(stop);
+	let before: Set<string> | undefined;
+	try {
+		before = options.wait ? await namesNow(this, orders[0].item) : undefined;
+	} catch (error) {
+		return failOrders(error);
+	}
+	// One order for the whole run, sent once: never again once it may have reached the service.
+	let charged: number;
+	try {
+		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
+		charged = (await deployProxies(this, lines, sent)).result.total;
+	} catch (error) {
+		const failed = asNodeError(this, error, orders[0].item);
+		return failOrders(failed);
+	}
+	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
+	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
+	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
+	const ordered: Ordered[] = orders.map((order) => ({
+		item: order.item,
+		carrier: order.line.isp,
+		city: order.line.location,
+		quantity: order.quantity,
+	}));
+	const result =
+		before === undefined
+			? undefined
+			: await waitForNewProxies(this, ordered, before, options.waitMs);
+	reportBought(orders, priced.costs, charged, { ordered, result }, run);
+	return run.output();
+}
+
 interface Order {
 	item: number;
 	line: DeployLine;
@@ -372,73 +441,4 @@ function reportBought(
 		}
 		run.set(order.item, json);
 	});
-}
-
-/**
- * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
- * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
- */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	let options: BuyOptions;
-	try {
-		options = readOptions(this, items.length);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	const refusal = runRefusal(this, options);
-	if (refusal) return run.failAll(refusal);
-	const orders = readOrders(this, items.length, run.fail);
-	if (orders.length === 0) return run.output();
-	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
-	const failOrders = (error: unknown) => {
-		for (const order of orders) run.fail(order.item, error);
-		return run.output();
-	};
-	let priced: Priced;
-	try {
-		priced = await quoteOrders(this, orders, lines, options);
-	} catch (error) {
-		return failOrders(error);
-	}
-	if (options.dryRun) {
-		const previews = await preview(this, orders, priced, options.maxTotalCost);
-		for (const [item, json] of previews) run.set(item, json);
-		return run.output();
-	}
-	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
-	if (stop !== undefined) return failOrders(stop);
-	let before: Set<string> | undefined;
-	try {
-		before = options.wait ? await namesNow(this, orders[0].item) : undefined;
-	} catch (error) {
-		return failOrders(error);
-	}
-	// One order for the whole run, sent once: never again once it may have reached the service.
-	let charged: number;
-	try {
-		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
-		charged = (await deployProxies(this, lines, sent)).result.total;
-	} catch (error) {
-		const failed = asNodeError(this, error, orders[0].item);
-		return failOrders(failed);
-	}
-	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
-	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
-	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
-	const ordered: Ordered[] = orders.map((order) => ({
-		item: order.item,
-		carrier: order.line.isp,
-		city: order.line.location,
-		quantity: order.quantity,
-	}));
-	const result =
-		before === undefined
-			? undefined
-			: await waitForNewProxies(this, ordered, before, options.waitMs);
-	reportBought(orders, priced.costs, charged, { ordered, result }, run);
-	return run.output();
 }

@@ -98,6 +98,35 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** Proxy > Change Location: each item's proxy moved once, its new name read back. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const opened = openRun(this, items, readOptions, guards);
+	if ('output' in opened) return opened.output;
+	const { run, options, proxyNameOf } = opened;
+	// The names before any move of this run (read once), to find a new one the reply does not give.
+	const namesBefore = once(async () => {
+		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
+		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	});
+	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
+	const { groups, repeats } = collect(this, items.length, proxyNameOf, run);
+	for (const move of groups) {
+		try {
+			context.before = await namesBefore();
+			await moveOne(this, move, context);
+		} catch (error) {
+			// Stopping the workflow here: the error says what this run moved before.
+			if (!run.continueOnFail && context.moved.length > 0)
+				addToDescription(asNodeError(this, error, move.item), movedBefore(context.moved));
+			run.fail(move.item, error);
+		}
+	}
+	return run.finishRepeats(repeats);
+}
+
 const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	named: 'moved',
 	untold: 'moved_unidentified',
@@ -319,35 +348,6 @@ async function walletAfterMove(
 		fields,
 		overCost: `The wallet held ${walletBefore} before the move and ${after} after it. Check the wallet and the proxy list (Proxy Account > Get Many) before you move proxies again.`,
 	};
-}
-
-/** Proxy > Change Location: each item's proxy moved once, its new name read back. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const opened = openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
-	// The names before any move of this run (read once), to find a new one the reply does not give.
-	const namesBefore = once(async () => {
-		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
-		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
-	});
-	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
-	const { groups, repeats } = collect(this, items.length, proxyNameOf, run);
-	for (const move of groups) {
-		try {
-			context.before = await namesBefore();
-			await moveOne(this, move, context);
-		} catch (error) {
-			// Stopping the workflow here: the error says what this run moved before.
-			if (!run.continueOnFail && context.moved.length > 0)
-				addToDescription(asNodeError(this, error, move.item), movedBefore(context.moved));
-			run.fail(move.item, error);
-		}
-	}
-	return run.finishRepeats(repeats);
 }
 
 /**

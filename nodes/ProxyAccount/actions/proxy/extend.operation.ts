@@ -124,22 +124,6 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-interface RunOptions extends SharedRunOptions {
-	/** Only If Expiring Within (Hours). */
-	window?: number;
-}
-
-type Repeats = Repeat[];
-
-/**
- * The options of the run, from the first item. An option that is set but resolves to nothing or
- * to something else than its type is an error: a safety option never falls back to "off".
- */
-function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
-	const options = readRunOptions(ctx, itemCount, properties);
-	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
-}
-
 /**
  * Proxy > Extend. Every item is checked and every proxy looked up before anything is charged;
  * extensions go out in batches; an extension request is never repeated automatically, and the
@@ -162,6 +146,22 @@ export async function execute(
 	const charged = await chargeInBatches(this, quoted, options, run);
 	await reportCharged(this, quoted.planned, charged, options, run);
 	return finish();
+}
+
+interface RunOptions extends SharedRunOptions {
+	/** Only If Expiring Within (Hours). */
+	window?: number;
+}
+
+type Repeats = Repeat[];
+
+/**
+ * The options of the run, from the first item. An option that is set but resolves to nothing or
+ * to something else than its type is an error: a safety option never falls back to "off".
+ */
+function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+	const options = readRunOptions(ctx, itemCount, properties);
+	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
 }
 
 /**

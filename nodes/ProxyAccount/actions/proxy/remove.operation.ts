@@ -73,6 +73,28 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const opened = openRun(this, items, readOptions, guards);
+	if ('output' in opened) return opened.output;
+	const { run, options, proxyNameOf } = opened;
+	const { first, repeats } = collect(items.length, proxyNameOf, run);
+	const finish = () => run.finishRepeats(repeats);
+	if (first.size === 0) return finish();
+	const refused = confirmationRefusal(this, options, first.size);
+	if (refused) {
+		for (const item of first.values()) run.fail(item, refused);
+		return finish();
+	}
+	const planned = await planAgainstTheList(this, first, options, run);
+	if (options.dryRun) preview(planned, first.size, run);
+	else await removeInBatches(this, planned, options.timeoutMs, run);
+	return finish();
+}
+
 /** What the service accepted before a batch failed: said in that batch's error and after it. */
 function acceptedBefore(names: string[]): string {
 	if (names.length === 0) return 'No earlier removal request of this run was sent.';
@@ -251,26 +273,4 @@ async function removeInBatches(
 			);
 		}
 	}
-}
-
-/** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const opened = openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
-	const { first, repeats } = collect(items.length, proxyNameOf, run);
-	const finish = () => run.finishRepeats(repeats);
-	if (first.size === 0) return finish();
-	const refused = confirmationRefusal(this, options, first.size);
-	if (refused) {
-		for (const item of first.values()) run.fail(item, refused);
-		return finish();
-	}
-	const planned = await planAgainstTheList(this, first, options, run);
-	if (options.dryRun) preview(planned, first.size, run);
-	else await removeInBatches(this, planned, options.timeoutMs, run);
-	return finish();
 }

@@ -106,6 +106,49 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/**
+ * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
+ * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
+ * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
+ * reached the service, its items say so and how to check. Each item reports the settings the
+ * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
+ * a change sets the same values again, so Retry On Fail is allowed.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const run = itemResults(this, items.length);
+	let options: RunOptions;
+	try {
+		options = readOptions(this, items.length);
+	} catch (error) {
+		return run.failAll(error);
+	}
+	let lines = group(this, collect(this, items.length, proxyNameReader(this, items), run), run);
+	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
+	// before anything is sent, the look-up included.
+	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
+		const refusal = uncappedToolRefusal(this.getNode());
+		for (const entry of lines.filter(({ line }) => line.auto_renew))
+			for (const item of entry.items) run.fail(item, refusal);
+		lines = lines.filter(({ line }) => !line.auto_renew);
+	}
+	const { known, records } = await lookUp(this, lines, options, run);
+	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	// The account's commitment, this run's included: within the cap and the wallet, or nothing is sent.
+	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
+		const cap = options.commitmentCap;
+		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
+		if (refusal !== undefined) {
+			for (const entry of known) for (const item of entry.items) run.fail(item, refusal);
+			return run.output();
+		}
+	}
+	await changeInBatches(this, known, options, run);
+	return run.output();
+}
+
 interface Wanted {
 	item: number;
 	name: string;
@@ -162,49 +205,6 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	// As an AI agent's tool, a commitment the agent filled in counts as none.
 	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');
 	return { ...options, commitmentCap: cap };
-}
-
-/**
- * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
- * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
- * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
- * reached the service, its items say so and how to check. Each item reports the settings the
- * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
- * a change sets the same values again, so Retry On Fail is allowed.
- */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	let options: RunOptions;
-	try {
-		options = readOptions(this, items.length);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	let lines = group(this, collect(this, items.length, proxyNameReader(this, items), run), run);
-	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
-	// before anything is sent, the look-up included.
-	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
-		const refusal = uncappedToolRefusal(this.getNode());
-		for (const entry of lines.filter(({ line }) => line.auto_renew))
-			for (const item of entry.items) run.fail(item, refusal);
-		lines = lines.filter(({ line }) => !line.auto_renew);
-	}
-	const { known, records } = await lookUp(this, lines, options, run);
-	const turningOn = known.filter((entry) => entry.line.auto_renew);
-	// The account's commitment, this run's included: within the cap and the wallet, or nothing is sent.
-	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
-		const cap = options.commitmentCap;
-		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
-		if (refusal !== undefined) {
-			for (const entry of known) for (const item of entry.items) run.fail(item, refusal);
-			return run.output();
-		}
-	}
-	await changeInBatches(this, known, options, run);
-	return run.output();
 }
 
 /** Every item's input, checked before anything is sent. */

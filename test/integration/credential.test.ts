@@ -30,7 +30,7 @@ async function closedPort(): Promise<number> {
 	return port;
 }
 
-const stockNode = { type: 'proxyAccount', parameters: { resource: 'stock', operation: 'getAll', returnAll: true } };
+const stockNode = { type: 'proxyAccount', parameters: { resource: 'stock', operation: 'getAll', returnAll: true, filters: { onlyAvailable: false } } };
 
 describe('credential ProxyAccountApi', () => {
 	it('sends the key as a bearer header, applied by the credential itself, through a real workflow execution', async () => {

@@ -357,7 +357,7 @@ refused('Stock > Timeout (Seconds)', '"abc"', 'Timeout (Seconds) must be a whole
 // ----- the credential (through Stock > Get Many, the cheapest read)
 
 const withCredential = (baseUrl: string, apiKey = '{key}') => (): Run => ({
-	parameters: { resource: 'stock', operation: 'getAll', returnAll: true },
+	parameters: { resource: 'stock', operation: 'getAll', returnAll: true, filters: { onlyAvailable: false } },
 	baseUrl,
 	apiKey,
 });

@@ -577,7 +577,7 @@ export const ACTION_ROWS: ActionRow[] = [
 		route: 'GET /v1/stock',
 		endpoint: 'GET /v1/stock',
 		perItem: false,
-		parameters: (timeoutSeconds) => ({ resource: 'stock', operation: 'getAll', returnAll: true, filters: {}, options: withTimeout(timeoutSeconds) }),
+		parameters: (timeoutSeconds) => ({ resource: 'stock', operation: 'getAll', returnAll: true, filters: { onlyAvailable: false }, options: withTimeout(timeoutSeconds) }),
 		inputs: (_sim, count) => Array.from({ length: count }, (_, i) => ({ run: i })),
 		verify(outputs, _input, sim, e, column) {
 			expect(outputs.map((item) => item.json.city)).toEqual(e.empty ? [] : sim.stock.map((city) => city.city));

@@ -1,6 +1,7 @@
 /**
- * The recipe for adding an operation (README, Development): one `<op>.operation.ts` exporting
- * `operation`, `properties` and `execute`, and one line in its resource's index. A fixture
+ * The recipe for adding an operation (docs/contributing.md): one `<op>.operation.ts` exporting
+ * `operation`, `properties` and `executeItem` (one item at a time) or `execute` (all items at once),
+ * and one line in its resource's index. A fixture
  * operation registered exactly that way appears in the node's Operation dropdown, its properties
  * show only for it, the canvas subtitle names it, and the router runs it.
  */
@@ -70,6 +71,34 @@ describe('adding an operation: one file and one line in its resource index', () 
 		} as unknown as IExecuteFunctions;
 		const output = await route.call(context, resources);
 		expect(output).toEqual([[{ json: { rotated: true }, pairedItem: { item: 0 } }, { json: { rotated: true }, pairedItem: { item: 1 } }]]);
+	});
+
+	it('an operation that runs one item at a time exports executeItem: the router runs the items and routes each failure', async () => {
+		const perItem = {
+			operation: { value: 'reboot', name: 'Reboot', description: 'Reboot a proxy', action: 'Reboot proxies (free)', subtitle: 'Reboot Proxy' } satisfies OperationInfo,
+			properties: [] as INodeProperties[],
+			async executeItem(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+				if (i === 1) throw new Error('item 1 is bad');
+				return [{ json: { rebooted: i }, pairedItem: { item: i } }];
+			},
+		};
+		const withReboot = [defineResource({ value: 'proxy', name: 'Proxy' }, [getAll, perItem], getAll)];
+		const context = (continueOnFail: boolean) =>
+			({
+				getInputData: () => [{ json: {} }, { json: {} }, { json: {} }],
+				getNodeParameter: (name: string) => (name === 'resource' ? 'proxy' : 'reboot'),
+				getNode: () => ({ name: 'Proxy Account' }),
+				continueOnFail: () => continueOnFail,
+			}) as unknown as IExecuteFunctions;
+		const output = await route.call(context(true), withReboot);
+		expect(output).toEqual([
+			[
+				{ json: { rebooted: 0 }, pairedItem: { item: 0 } },
+				{ json: { error: 'item 1 is bad' }, pairedItem: { item: 1 } },
+				{ json: { rebooted: 2 }, pairedItem: { item: 2 } },
+			],
+		]);
+		await expect(route.call(context(false), withReboot)).rejects.toThrow('item 1 is bad');
 	});
 
 	it('an operation unknown to its resource is a clear error', async () => {

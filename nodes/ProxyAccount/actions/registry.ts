@@ -14,8 +14,8 @@ import {
 	runsAsAgentTool,
 } from '../helpers/agent';
 import { oneAtATime } from '../helpers/oneAtATime';
-import type { OperationExecute } from '../helpers/itemLoop';
-import { itemResults } from '../helpers/itemLoop';
+import type { ItemExecute, OperationExecute } from '../helpers/itemLoop';
+import { forEachItem, itemResults, itemRun } from '../helpers/itemLoop';
 import { testEventRefusal } from '../helpers/testEvent';
 
 /*
@@ -40,7 +40,15 @@ export interface OperationModule {
 	operation: OperationInfo;
 	/** Declared bare: the resource and operation are added here. */
 	properties: INodeProperties[];
-	execute: OperationExecute;
+	/**
+	 * One item at a time: the router runs the items in order, and routes each failure to its item
+	 * (an error item with Continue On Fail, the error output, or the end of the run).
+	 */
+	executeItem?: ItemExecute;
+	/** All items at once (operations that batch requests or check a whole run before sending). */
+	execute?: OperationExecute;
+	/** A refusal of the whole run, before any item (e.g. an AI agent's tool the builder did not allow). */
+	refuseRun?: (ctx: IExecuteFunctions) => Error | undefined;
 	/**
 	 * It spends from the wallet, within bounds read from the account: its runs of one credential
 	 * go one at a time in an n8n process (helpers/oneAtATime.ts).
@@ -150,6 +158,23 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
  * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
  * reads is bounded, and every error's message carries its facts (see helpers/agent.ts).
  */
+/** The operation's items: one at a time (`executeItem`) or all at once (`execute`). */
+async function runItems(
+	ctx: IExecuteFunctions,
+	module: OperationModule,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const refusal = module.refuseRun?.(ctx);
+	if (refusal) throw refusal;
+	const { executeItem, execute } = module;
+	if (executeItem) {
+		const run = itemRun(ctx, items);
+		return await forEachItem(ctx, items, async (i) => await executeItem.call(ctx, i, run));
+	}
+	if (!execute) throw new NodeOperationError(ctx.getNode(), 'The operation has nothing to run');
+	return await execute.call(ctx, items);
+}
+
 /** Whether Options > Dry Run is on (for item 0: an operation refuses a Dry Run that differs per item). */
 function dryRunOn(ctx: IExecuteFunctions): boolean {
 	try {
@@ -185,7 +210,7 @@ export async function route(
 			: undefined;
 	const run = madeUp
 		? async () => itemResults(this, items.length).failAll(madeUp)
-		: async () => await module.execute.call(this, items);
+		: async () => await runItems(this, module, items);
 	const execute = module.spendsMoney ? async () => await oneAtATime(this, run) : run;
 	if (!asTool) return [await execute()];
 	try {

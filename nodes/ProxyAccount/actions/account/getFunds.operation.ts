@@ -10,7 +10,7 @@ import {
 	optionsCollection,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import type { FundsData } from '../../transport';
@@ -37,22 +37,17 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	i: number,
+	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 	// The funds have no parameters: one read per execution, one output item per input item.
-	let timeoutMs: number | undefined;
-	const load = once(async () => await getFunds(this, { timeoutMs }));
-	return await forEachItem(this, items, async (i) => {
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-		const { funds } = await load();
-		return [
-			paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i),
-		];
-	});
+	const { funds } = await run.shared('funds', async () => await getFunds(this, { timeoutMs }));
+	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
 }
 
 /** The funds as one flat object: what a balance check or an alert needs. */

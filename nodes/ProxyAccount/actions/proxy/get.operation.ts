@@ -13,11 +13,10 @@ import {
 	readTimeoutOption,
 	simplifyField,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import { getProxy } from '../../transport';
-import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -34,27 +33,16 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	i: number,
+	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const proxyNameOf = proxyNameReader(this, items);
-	return await forEachItem(this, items, async (i) => {
-		const name = proxyNameOf(i);
-		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const includePassword = includePasswordOf(this.getNode(), i, options);
-		const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
-		return [
-			paired(
-				proxyOutput(proxy, {
-					simplify,
-					includePassword,
-					now: serverTime,
-				}),
-				i,
-			),
-		];
-	});
+	const name = run.proxyName(i);
+	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const includePassword = includePasswordOf(this.getNode(), i, options);
+	const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
+	return [paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i)];
 }

@@ -18,7 +18,7 @@ import {
 	simplifyField,
 	stateFilter,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
@@ -93,64 +93,60 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	i: number,
+	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	// The list endpoint takes no parameters: one request serves every input item (with the
-	// timeout of the first item that needs it).
-	let timeoutMs: number | undefined;
-	const load = once(async () => await listProxies(this, { timeoutMs }));
-	return await forEachItem(this, items, async (i) => {
-		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-		const limit = returnAll
-			? Infinity
-			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
-		const sort = parseChoice(
-			this.getNode(),
-			i,
-			this.getNodeParameter('sort', i, 'none'),
-			'Sort',
-			SORTS,
-			'none, expiresAsc, expiresDesc',
-			'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
-		);
-		const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const window = readExpiringWithin(this.getNode(), i, filters);
-		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const includePassword = includePasswordOf(this.getNode(), i, options);
-		const place = readProxyFilters(this.getNode(), i, filters);
-		const status = filterText(
-			this.getNode(),
-			i,
-			filters.networkStatus,
-			'Network Status Name or ID',
-		).toLowerCase();
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
+	const limit = returnAll
+		? Infinity
+		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+	const sort = parseChoice(
+		this.getNode(),
+		i,
+		this.getNodeParameter('sort', i, 'none'),
+		'Sort',
+		SORTS,
+		'none, expiresAsc, expiresDesc',
+		'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
+	);
+	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const window = readExpiringWithin(this.getNode(), i, filters);
+	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const includePassword = includePasswordOf(this.getNode(), i, options);
+	const place = readProxyFilters(this.getNode(), i, filters);
+	const status = filterText(
+		this.getNode(),
+		i,
+		filters.networkStatus,
+		'Network Status Name or ID',
+	).toLowerCase();
 
-		const { proxies, serverTime } = await load();
-		let selected: ProxyRecord[] = proxies.filter((proxy) => {
-			if (!matchesProxyFilters(proxy, place)) return false;
-			if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;
-			if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window))
-				return false;
-			return true;
-		});
-		if (sort !== 'none') {
-			const direction = sort === 'expiresDesc' ? -1 : 1;
-			selected = selected
-				.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
-				.sort(
-					(a, b) =>
-						direction *
-						((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)),
-				)
-				.map(({ proxy }) => proxy);
-		}
-		if (selected.length > limit) selected = selected.slice(0, limit);
-		return selected.map((proxy) =>
-			paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
-		);
+	// The list endpoint takes no parameters: one request serves every input item.
+	const load = async () => await listProxies(this, { timeoutMs });
+	const { proxies, serverTime } = await run.shared('proxies', load);
+	let selected: ProxyRecord[] = proxies.filter((proxy) => {
+		if (!matchesProxyFilters(proxy, place)) return false;
+		if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;
+		if (window !== undefined && !expiresWithin(proxy.expires_at, serverTime, window)) return false;
+		return true;
 	});
+	if (sort !== 'none') {
+		const direction = sort === 'expiresDesc' ? -1 : 1;
+		selected = selected
+			.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
+			.sort(
+				(a, b) =>
+					direction *
+					((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)),
+			)
+			.map(({ proxy }) => proxy);
+	}
+	if (selected.length > limit) selected = selected.slice(0, limit);
+	return selected.map((proxy) =>
+		paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
+	);
 }

@@ -15,12 +15,11 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
 import { includePasswordOf, paired } from '../../helpers/output';
 import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';
-import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -112,64 +111,64 @@ export const properties: INodeProperties[] = [
  * repeated once it may have reached the service. The reply's password is a secret: it leaves the
  * node only with Include Password.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const refusal = agentPermissionRefusal(this, {
+/** As an AI agent's tool, only when the builder allowed it. */
+export const refuseRun = (ctx: IExecuteFunctions) =>
+	agentPermissionRefusal(ctx, {
 		operation: 'Set Authentication',
 		risk: 'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
 	});
-	if (refusal) throw refusal;
-	const proxyNameOf = proxyNameReader(this, items);
-	return await forEachItem(this, items, async (i) => {
-		const node = this.getNode();
-		const name = proxyNameOf(i);
-		const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const includePassword = includePasswordOf(node, i, options);
-		if (method === 'ipWhitelist') {
-			const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
-			const { result, message } = await setWhitelist(this, name, entries, {
-				itemIndex: i,
-				timeoutMs,
-			});
-			const json: IDataObject = {
-				...(result as IDataObject),
-				authentication: 'ip_whitelist',
-				whitelist_entries: whitelistList(result.whitelist),
-			};
-			delete json.password;
-			if (message !== undefined) json.message = message;
-			return [paired(json, i)];
-		}
-		if (method !== 'usernamePassword') {
-			throw invalidParameter(
-				node,
-				i,
-				'Method',
-				`must be Username and Password or IP Whitelist, but it is ${shown(method)}`,
-				'Open the node and pick a method from the list.',
-			);
-		}
-		const username = credentialValue(this, i, 'Username', this.getNodeParameter('username', i, ''));
-		const password = credentialValue(this, i, 'Password', this.getNodeParameter('password', i, ''));
-		let reply;
-		try {
-			reply = await setBasicAuth(this, name, { username, password }, { itemIndex: i, timeoutMs });
-		} catch (error) {
-			throw withoutSecret(error, password);
-		}
-		const { result, message } = reply;
-		const json: IDataObject = { ...(result as IDataObject), authentication: 'username_password' };
+
+export async function executeItem(
+	this: IExecuteFunctions,
+	i: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const name = run.proxyName(i);
+	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const includePassword = includePasswordOf(node, i, options);
+	if (method === 'ipWhitelist') {
+		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
+		const { result, message } = await setWhitelist(this, name, entries, {
+			itemIndex: i,
+			timeoutMs,
+		});
+		const json: IDataObject = {
+			...(result as IDataObject),
+			authentication: 'ip_whitelist',
+			whitelist_entries: whitelistList(result.whitelist),
+		};
 		delete json.password;
-		json.username_generated = username === null;
-		json.password_generated = password === null;
-		if (includePassword) json.password = result.password;
 		if (message !== undefined) json.message = message;
 		return [paired(json, i)];
-	});
+	}
+	if (method !== 'usernamePassword') {
+		throw invalidParameter(
+			node,
+			i,
+			'Method',
+			`must be Username and Password or IP Whitelist, but it is ${shown(method)}`,
+			'Open the node and pick a method from the list.',
+		);
+	}
+	const username = credentialValue(this, i, 'Username', this.getNodeParameter('username', i, ''));
+	const password = credentialValue(this, i, 'Password', this.getNodeParameter('password', i, ''));
+	let reply;
+	try {
+		reply = await setBasicAuth(this, name, { username, password }, { itemIndex: i, timeoutMs });
+	} catch (error) {
+		throw withoutSecret(error, password);
+	}
+	const { result, message } = reply;
+	const json: IDataObject = { ...(result as IDataObject), authentication: 'username_password' };
+	delete json.password;
+	json.username_generated = username === null;
+	json.password_generated = password === null;
+	if (includePassword) json.password = result.password;
+	if (message !== undefined) json.message = message;
+	return [paired(json, i)];
 }
 
 /** Characters a username or password must not hold: whitespace and control characters. */

@@ -6,10 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { parseBoolean, parseTimeoutSeconds, parseWholeNumber } from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
-import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -41,33 +40,31 @@ export const properties: INodeProperties[] = [
 	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	i: number,
+	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const proxyNameOf = proxyNameReader(this, items);
-	return await forEachItem(this, items, async (i) => {
-		const name = proxyNameOf(i);
-		const enable = parseBoolean(
-			node,
-			i,
-			this.getNodeParameter('autoRotationEnabled', i, true),
-			'Enabled',
-		);
-		const rate = enable
-			? parseWholeNumber(
-					node,
-					i,
-					this.getNodeParameter('rateMinutes', i, 10),
-					'Every (Minutes)',
-					{ min: 1, max: 1440 },
-					'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
-				)
-			: 10;
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
-		const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
-		return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
-	});
+	const name = run.proxyName(i);
+	const enable = parseBoolean(
+		node,
+		i,
+		this.getNodeParameter('autoRotationEnabled', i, true),
+		'Enabled',
+	);
+	const rate = enable
+		? parseWholeNumber(
+				node,
+				i,
+				this.getNodeParameter('rateMinutes', i, 10),
+				'Every (Minutes)',
+				{ min: 1, max: 1440 },
+				'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
+			)
+		: 10;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
+	const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
+	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 }

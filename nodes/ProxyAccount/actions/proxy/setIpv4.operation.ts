@@ -14,11 +14,10 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseBoolean, parseTimeoutSeconds } from '../../helpers/validation';
 import { setIpv4 } from '../../transport';
-import { proxyNameReader } from '../../helpers/proxySource';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -54,31 +53,31 @@ export const properties: INodeProperties[] = [
  * effect shortly after, so the output says it was sent, not that it is in effect. The request is
  * never repeated once it may have reached the service.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const refusal = agentPermissionRefusal(this, {
+/** As an AI agent's tool, only when the builder allowed it. */
+export const refuseRun = (ctx: IExecuteFunctions) =>
+	agentPermissionRefusal(ctx, {
 		operation: 'Set IPv4',
 		risk: 'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',
 	});
-	if (refusal) throw refusal;
-	const proxyNameOf = proxyNameReader(this, items);
-	return await forEachItem(this, items, async (i) => {
-		const node = this.getNode();
-		const name = proxyNameOf(i);
-		const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
-		const json: IDataObject = {
-			...(result as IDataObject),
-			proxy_name: result.proxy_name,
-			ipv4_enabled: enable,
-			status: 'sent_to_device',
-			note: `${enable ? 'Turning IPv4 on' : 'Turning IPv4 off (IPv6 only)'} was sent to the device; it takes effect shortly. Read the proxy (Proxy Account > Get) to see it.`,
-		};
-		if (message !== undefined) json.message = message;
-		return [paired(json, i)];
-	});
+
+export async function executeItem(
+	this: IExecuteFunctions,
+	i: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const name = run.proxyName(i);
+	const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
+	const json: IDataObject = {
+		...(result as IDataObject),
+		proxy_name: result.proxy_name,
+		ipv4_enabled: enable,
+		status: 'sent_to_device',
+		note: `${enable ? 'Turning IPv4 on' : 'Turning IPv4 off (IPv6 only)'} was sent to the device; it takes effect shortly. Read the proxy (Proxy Account > Get) to see it.`,
+	};
+	if (message !== undefined) json.message = message;
+	return [paired(json, i)];
 }

@@ -15,7 +15,7 @@ import {
 	returnAllAndLimit,
 	stateFilter,
 } from '../../helpers/descriptions';
-import { forEachItem, once } from '../../helpers/itemLoop';
+import type { ItemRun } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, stockOutput } from '../../helpers/output';
 import {
@@ -56,42 +56,39 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	i: number,
+	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	// One read serves every input item, with the timeout of the first item that needs it.
-	let timeoutMs: number | undefined;
-	const load = once(async () => await getStock(this, { timeoutMs }));
-	return await forEachItem(this, items, async (i) => {
-		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		timeoutMs ??= parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-		const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-		const limit = returnAll
-			? Infinity
-			: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
-		const onlyAvailable = switchOption(
-			this.getNode(),
-			i,
-			filters,
-			'onlyAvailable',
-			'Only Available',
-			true,
-		);
-		const place = readPlaceFilters(this.getNode(), i, filters);
-		const { entries } = await load();
-		const out: INodeExecutionData[] = [];
-		for (const entry of entries) {
-			if (out.length >= limit) break;
-			if (!matchesStockPlace(entry, place)) continue;
-			const filtered = place.carriers.length > 0;
-			const matchedKeys = Object.keys(entry.carriers).filter((key) => carrierPasses(place, key));
-			if (filtered && matchedKeys.length === 0) continue;
-			const relevant = matchedKeys.map((key) => entry.carriers[key]);
-			if (onlyAvailable && !(entry.open && relevant.some((count) => count > 0))) continue;
-			out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
-		}
-		return out;
-	});
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
+	const limit = returnAll
+		? Infinity
+		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+	const onlyAvailable = switchOption(
+		this.getNode(),
+		i,
+		filters,
+		'onlyAvailable',
+		'Only Available',
+		true,
+	);
+	const place = readPlaceFilters(this.getNode(), i, filters);
+	// One read serves every input item.
+	const { entries } = await run.shared('stock', async () => await getStock(this, { timeoutMs }));
+	const out: INodeExecutionData[] = [];
+	for (const entry of entries) {
+		if (out.length >= limit) break;
+		if (!matchesStockPlace(entry, place)) continue;
+		const filtered = place.carriers.length > 0;
+		const matchedKeys = Object.keys(entry.carriers).filter((key) => carrierPasses(place, key));
+		if (filtered && matchedKeys.length === 0) continue;
+		const relevant = matchedKeys.map((key) => entry.carriers[key]);
+		if (onlyAvailable && !(entry.open && relevant.some((count) => count > 0))) continue;
+		out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
+	}
+	return out;
 }

@@ -49,6 +49,22 @@ export function toEpochMs(value: number | string | undefined, fallback: number):
 }
 
 /**
+ * This process's clock as the code under test reads it (`Date.now`), moved along with every frozen
+ * simulator clock: in real time the service's clock and n8n's move together, and the trigger checks
+ * one against the other (a reply dated far ahead of the time that passed is not trusted). Installed
+ * for jest by test/setup/env.ts; `new Date()` is not moved.
+ */
+let localShift = 0;
+let followed = false;
+
+export function followSimulatorClocks(): void {
+	if (followed) return;
+	followed = true;
+	const realNow = Date.now.bind(Date);
+	Date.now = () => realNow() + localShift;
+}
+
+/**
  * The simulator clock. Running: start + real elapsed time + advances. Frozen: moves only by
  * advance()/set().
  */
@@ -72,11 +88,13 @@ export class SimulatorClock implements SimClock {
 
 	advance(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`Invalid clock advance: ${ms}`);
+		if (this.frozen) localShift += ms;
 		this.offset += ms;
 	}
 
 	set(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`Invalid clock value: ${ms}`);
+		if (this.frozen) localShift += ms - this.now();
 		this.base = ms;
 		this.realStart = Date.now();
 		this.offset = 0;

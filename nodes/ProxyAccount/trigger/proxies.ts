@@ -21,8 +21,10 @@ import type { OutputOptions } from './params';
 
 export interface ProxyObservation {
 	proxies: ProxyRecord[];
-	/** The service's clock when it answered. */
+	/** The service's clock when it answered (checked against the previous replies, see clock.ts). */
 	now: number;
+	/** Whether the reply carried its time (a `Date` header). */
+	dated?: boolean;
 }
 
 /** The Filters of the proxy events (declared alike by each, so the registry shows it once). */
@@ -110,16 +112,14 @@ export function sampleBase(observation: ProxyObservation, filters: ProxyFilters)
 }
 
 /**
- * The members every proxy event has alike: the one request (`GET /v1/proxies`), the count listed,
- * and the item describing the account when there is no example (`name`: the event's output name).
+ * The members every proxy event has alike: the one request (`GET /v1/proxies`) and the item describing the account when there is no example (`name`: the event's output name).
  */
 export function proxyEvent(name: string) {
 	return {
 		async observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<ProxyObservation> {
-			const { proxies, serverTime } = await listProxies(ctx, requestOptions);
-			return { proxies, now: serverTime };
+			const { proxies, serverTime, dated } = await listProxies(ctx, requestOptions);
+			return { proxies, now: serverTime, dated };
 		},
-		listed: (observation: ProxyObservation): number => observation.proxies.length,
 		summary(observation: ProxyObservation, params: { filters: ProxyFilters }): IDataObject {
 			const unique = uniqueProxies(observation.proxies);
 			return {

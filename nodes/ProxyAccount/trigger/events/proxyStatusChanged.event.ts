@@ -106,10 +106,16 @@ export function detectStatusChanges(
 	const next: Array<[string, string]> = [];
 	const events: IDataObject[] = [];
 	const { unique, names } = listedProxies(observation.proxies);
+	let same = 0;
 	for (const proxy of unique) {
-		next.push([proxy.proxy_name, proxy.network_status]);
 		const before = previous ? ownValue(previous.status, proxy.proxy_name) : undefined;
-		if (before === undefined || before === proxy.network_status) continue;
+		if (before === proxy.network_status) {
+			next.push([proxy.proxy_name, before]);
+			same += 1;
+			continue;
+		}
+		next.push([proxy.proxy_name, proxy.network_status]);
+		if (before === undefined) continue;
 		if (!matchesProxyFilters(proxy, params.filters)) continue;
 		if (params.fromStatus !== '' && before.trim().toLowerCase() !== params.fromStatus) continue;
 		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus)
@@ -123,6 +129,7 @@ export function detectStatusChanges(
 		names,
 		observation.now,
 		next,
+		same,
 	);
 	return { events, nextState };
 }

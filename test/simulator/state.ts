@@ -201,7 +201,9 @@ export class SimState {
 	 */
 	addProxy(apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}): ProxyRecord {
 		const account = this.account(apiKey ?? undefined);
-		const record = completeProxyRecord(this.addedProxyRng, partial, this.generationContext());
+		// A proxy added now was bought now: its added_at is the clock's (unless given).
+		const added = { added_at: formatTimestamp(this.clock.now(), this.utcOffsetMinutes), ...partial };
+		const record = completeProxyRecord(this.addedProxyRng, added, this.generationContext());
 		if (partial.proxy_name === undefined) this.nextProxySeq += 1;
 		account.proxies.set(record.proxy_name, record);
 		return record;

@@ -116,3 +116,17 @@ export function seededTable(stored: readonly string[] | undefined): TextTable {
 	if (stored !== undefined) for (const text of stored) table.ref(text);
 	return table;
 }
+
+/**
+ * Epoch milliseconds written the way `sample` (a timestamp of the same reply) is: with its UTC
+ * offset, so a `before` reads like the `after` beside it. ISO UTC when the sample has no offset.
+ */
+export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
+	const iso = isoOf(ms);
+	if (iso === null || typeof sample !== 'string') return iso;
+	const offset = /([+-])(\d\d):(\d\d)$/.exec(sample);
+	if (offset === null) return iso;
+	const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+	const local = new Date((ms as number) + minutes * 60_000).toISOString();
+	return `${local.slice(0, -1)}${offset[0]}`;
+}

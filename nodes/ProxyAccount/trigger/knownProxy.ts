@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { TextTable } from './compact';
 import {
+	formatLike,
 	instantToStore,
-	isoOf,
 	packIp,
 	PART,
 	planOf,
@@ -54,7 +54,12 @@ const port = (value: unknown): number | null => (typeof value === 'number' ? val
 
 /** A record (as listed, or as an older version stored it) as a tuple, its texts added to `table`. */
 export function knownTuple(proxy: Record<string, unknown>, table: TextTable): KnownTuple {
-	const profile = `${text(proxy.network_status)}${PART}${text(proxy.isp)}${PART}${text(proxy.period)}${PART}${proxy.auto_renew === true ? 1 : proxy.auto_renew === false ? 0 : ''}`;
+	const autoRenew = proxy.auto_renew === true ? 1 : proxy.auto_renew === false ? 0 : '';
+	// The UTC offset the service writes its timestamps with, so the report reads like the service.
+	const offset = /(?:[+-]\d\d:\d\d|Z)$/.exec(text(proxy.expires_at))?.[0] ?? '';
+	const profile = [proxy.network_status, proxy.isp, proxy.period, autoRenew, offset]
+		.map((part) => (typeof part === 'string' || typeof part === 'number' ? String(part) : ''))
+		.join(PART);
 	const tuple: KnownTuple = [
 		instantToStore(proxy.expires_at),
 		instantToStore(proxy.added_at),
@@ -80,8 +85,9 @@ export function knownRecord(
 	tuple: KnownTuple,
 	texts: readonly string[],
 ): IDataObject {
-	const [status, isp, period, autoRenew] = (tableText(texts, tuple[2]) ?? '').split(PART);
+	const [status, isp, period, autoRenew, offset] = (tableText(texts, tuple[2]) ?? '').split(PART);
 	const [city, state] = (tableText(texts, tuple[3]) ?? '').split(PART);
+	const written = `T${offset ?? ''}`;
 	return {
 		proxy_name: name,
 		nickname: tuple[7] ?? null,
@@ -89,8 +95,8 @@ export function knownRecord(
 		city: city ?? '',
 		state: state ?? '',
 		period: period ?? '',
-		added_at: isoOf(tuple[1]),
-		expires_at: isoOf(tuple[0]),
+		added_at: formatLike(tuple[1], written),
+		expires_at: formatLike(tuple[0], written),
 		network_status: status ?? '',
 		server_ip: unpackIp(tuple[4]),
 		h_port: tuple[5],

@@ -20,7 +20,7 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
 import { loadInstantMapState, nextMapState } from '../state';
-import { epochMs, isoOf } from '../compact';
+import { epochMs, formatLike } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -111,7 +111,14 @@ export function detectIpChanges(
 		next.push([proxy.proxy_name, moved ? current : before]);
 		if (!moved) same += 1;
 		if (moved && counts(proxy, params))
-			events.push(ipChangedItem(proxy, isoOf(before), params.output, observation.now));
+			events.push(
+				ipChangedItem(
+					proxy,
+					formatLike(before, proxy.last_ip_change),
+					params.output,
+					observation.now,
+				),
+			);
 	}
 	const nextState = nextMapState(previous, 'ipChanged', 'ips', names, observation.now, next, same);
 	return { events, nextState };

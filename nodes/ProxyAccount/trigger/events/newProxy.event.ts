@@ -112,7 +112,9 @@ export function detectNewProxies(
 	for (const [name, id, proxy] of appeared) {
 		const movedFrom = moves.get(name) ?? null;
 		const joinsBaseline =
-			movedFrom === null && settle !== undefined && !(id.added !== null && id.added > settle.since);
+			movedFrom === null &&
+			settle !== undefined &&
+			!(id.added !== null && id.added >= settle.since);
 		if (!joinsBaseline && matchesProxyFilters(proxy, params.filters))
 			events.push(newProxyItem(proxy, params.output, observation.now, movedFrom));
 	}

@@ -22,7 +22,7 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
 import { loadInstantMapState, nextMapState, settling } from '../state';
-import { epochMs, isoOf } from '../compact';
+import { epochMs, formatLike } from '../compact';
 
 export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
@@ -86,7 +86,7 @@ export function expiringItem(
 		expires_at: proxy.expires_at,
 		expires_in_hours: expiresInHours,
 		within_hours: params.withinHours,
-		before: { expires_at: isoOf(reportedBefore) },
+		before: { expires_at: formatLike(reportedBefore, proxy.expires_at) },
 		after: { expires_at: proxy.expires_at, expires_in_hours: expiresInHours },
 		record: record(proxy, params.output, now),
 	};
@@ -131,7 +131,7 @@ export function detectExpiring(
 			settle !== undefined &&
 			reported === undefined &&
 			at - settle.since <= windowMs &&
-			!(epochMs(proxy.added_at) > settle.since);
+			!(epochMs(proxy.added_at) >= settle.since);
 		if (!baseline) events.push(expiringItem(proxy, reported ?? null, params, now));
 	}
 	const nextState = nextMapState(previous, 'proxyExpiring', 'reported', names, now, next, same);

@@ -86,6 +86,11 @@ export class ProxyAccountSimulator {
 		return this.state;
 	}
 
+	/** The `Date` header of the replies: off the clock by `dateSkewMs`, or none (null). Tests set it. */
+	get replyDate(): Pick<SimState, 'dateSkewMs'> {
+		return this.state;
+	}
+
 	/**
 	 * A proxy bought by someone else (the dashboard, another run) during an order of this account:
 	 * it joins the list `delayMs` after the next deploy or swap of the account takes effect.

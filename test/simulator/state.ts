@@ -119,6 +119,12 @@ export class SimState {
 	private readonly foreignOrders: Array<{ on: 'deploy' | 'swap'; account: SimAccount; partial: Partial<ProxyRecord>; delayMs: number }> = [];
 	/** Removals sent and not yet done. */
 	private readonly pendingRemovals: Array<{ due: number; account: SimAccount; names: string[] }> = [];
+	/**
+	 * How far the `Date` header of every reply is off the clock (a service whose clock, or one of
+	 * whose servers, is wrong); null: replies carry no `Date` header at all. Tests set it.
+	 */
+	dateSkewMs: number | null = 0;
+
 	/** The name a swap's 202 carries (tests set every plausible answer). */
 	swapReplyName: SwapReplyName = 'new';
 	/** What a swap costs, per proxy (0: free, the default). */

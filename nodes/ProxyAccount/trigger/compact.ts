@@ -22,6 +22,17 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
+/**
+ * Whether two instants are the same to the second: a service that writes a timestamp with
+ * milliseconds once and without them the next time (truncated) still means the same instant.
+ * An extension or a renewal moves an expiry by far more than a second.
+ */
+export function sameSecond(a: number | null | undefined, b: number | null | undefined): boolean {
+	return (
+		typeof a === 'number' && typeof b === 'number' && Math.floor(a / 1000) === Math.floor(b / 1000)
+	);
+}
+
 /** Epoch milliseconds as the ISO text reports carry (null when unknown). */
 export function isoOf(ms: number | null | undefined): string | null {
 	return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;

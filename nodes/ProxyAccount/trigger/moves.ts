@@ -38,17 +38,21 @@ interface Rule {
 }
 
 export const SAME_ADDED: Rule = {
-	key: (id) => (id.added === null ? undefined : String(id.added)),
+	// To the second: the same instant written with or without milliseconds.
+	key: (id) => (id.added === null ? undefined : String(Math.floor(id.added / 1000))),
 	fits: (vanished, appeared) =>
 		vanished.expires !== null &&
 		appeared.expires !== null &&
-		appeared.expires >= vanished.expires &&
+		Math.floor(appeared.expires / 1000) >= Math.floor(vanished.expires / 1000) &&
 		// The new name was first listed after the old one (proxies bought together never pair).
 		(appeared.seen ?? Infinity) > (vanished.seen ?? -Infinity),
 };
 
 const SAME_EXPIRY_AND_PLAN: Rule = {
-	key: (id) => (id.expires === null || id.plan === null ? undefined : `${id.expires}|${id.plan}`),
+	key: (id) =>
+		id.expires === null || id.plan === null
+			? undefined
+			: `${Math.floor(id.expires / 1000)}|${id.plan}`,
 	fits: () => true,
 };
 

@@ -22,7 +22,7 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
 import { loadInstantMapState, nextMapState, settling } from '../state';
-import { epochMs, formatLike } from '../compact';
+import { epochMs, formatLike, sameSecond } from '../compact';
 
 export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
@@ -94,7 +94,8 @@ export function expiringItem(
 
 /**
  * Proxy Expiring: a proxy is reported once when its expiry is within the window (or past) and it
- * has not been reported for that same expiry (compared as an instant). Extending the proxy changes
+ * has not been reported for that same expiry (compared as an instant, to the second: a timestamp
+ * written with milliseconds, then without, is one expiry). Extending the proxy changes
  * its expiry, which arms it again. At the baseline every proxy already inside the window is
  * recorded as seen, so it is not reported for that expiry; while the baseline settles (see
  * `settling`), a proxy that a partial first reply left out is treated alike when it was already
@@ -119,8 +120,8 @@ export function detectExpiring(
 		const name = proxy.proxy_name;
 		const at = epochMs(proxy.expires_at);
 		const reported = previous ? ownValue(previous.reported, name) : undefined;
-		if (reported === at) {
-			next.push([name, reported]);
+		if (sameSecond(reported, at)) {
+			next.push([name, reported as number]);
 			same += 1;
 			continue;
 		}

@@ -15,7 +15,7 @@ const VALID: Record<TriggerEvent, IDataObject> = {
 	proxyExpiring: { v: 3, event: 'proxyExpiring', reported: { A: Date.parse('2025-03-02T00:00:00.000Z') } },
 	proxyStatusChanged: { v: 3, event: 'proxyStatusChanged', status: { A: 'online', B: 'offline' } },
 	newProxy: { v: 3, event: 'newProxy', ids: { A: [1000, 2000, 0], B: 0 }, plans: ['monthly\u00011'] },
-	proxyRemoved: { v: 3, event: 'proxyRemoved', known: { A: [2000, 1000, 0, 1, 3405803786, 8000, 9000] }, texts: ['online\u0001AT&T\u0001monthly\u00011', 'Austin\u0001TX'] },
+	proxyRemoved: { v: 3, event: 'proxyRemoved', known: { A: [2000, 1000, 0, 1, 3405803786, 8000, 9000] }, texts: ['online\u0001AT&T\u0001monthly\u00011\u0001Z', 'Austin\u0001TX'] },
 	lowFunds: { v: 3, event: 'lowFunds', below: true },
 	ipChanged: { v: 3, event: 'ipChanged', ips: { A: Date.parse('2025-03-01T12:00:00.000Z'), B: Date.parse('2025-03-01T12:10:00.000Z') } },
 };

@@ -50,20 +50,37 @@ export function instantToStore(value: unknown): number | null {
 }
 
 /**
- * A table of texts written once in the state, referred to by index. Built afresh each poll from
- * the entries the next state keeps, so it never grows with the number of polls.
+ * A table of texts written once in the state, referred to by index. Each text is made of parts
+ * (joined by PART), looked up part by part (no text is built to look one up: at 10,000 proxies a
+ * poll, building and hashing a text each costs more than the rest of the detection). Seeded from
+ * the stored table each poll, so it never grows with the number of polls.
  */
 export class TextTable {
 	readonly texts: string[] = [];
 
-	private readonly index = new Map<string, number>();
+	/** By the number of parts, so that texts of two parts never meet texts of five. */
+	private readonly roots = new Map<number, Map<string, unknown>>();
 
-	/** The index of `text`, added when new. */
-	ref(text: string): number {
-		const known = this.index.get(text);
-		if (known !== undefined) return known;
-		this.texts.push(text);
-		this.index.set(text, this.texts.length - 1);
+	/** The index of the text made of `parts`, added when new. */
+	ref(...parts: string[]): number {
+		let node = this.roots.get(parts.length);
+		if (node === undefined) {
+			node = new Map<string, unknown>();
+			this.roots.set(parts.length, node);
+		}
+		const last = parts.length - 1;
+		for (let i = 0; i < last; i++) {
+			let next = node.get(parts[i]) as Map<string, unknown> | undefined;
+			if (next === undefined) {
+				next = new Map<string, unknown>();
+				node.set(parts[i], next);
+			}
+			node = next;
+		}
+		const known = node.get(parts[last]);
+		if (typeof known === 'number') return known;
+		this.texts.push(parts.join(PART));
+		node.set(parts[last], this.texts.length - 1);
 		return this.texts.length - 1;
 	}
 }
@@ -85,17 +102,25 @@ export function readTable(value: unknown): string[] | null {
 	return value as string[];
 }
 
+const packedIps = new Map<string, number | string>();
+
 /** An IPv4 address as one number (smaller stored), or the text itself for anything else. */
 export function packIp(ip: unknown): number | string | null {
 	if (typeof ip !== 'string') return null;
+	const known = packedIps.get(ip);
+	if (known !== undefined) return known;
 	const parts = ip.split('.');
-	if (parts.length !== 4) return ip;
-	let out = 0;
+	let out: number | string = 0;
 	for (const part of parts) {
 		const byte = Number(part);
-		if (!/^\d{1,3}$/.test(part) || byte > 255) return ip;
-		out = out * 256 + byte;
+		if (parts.length !== 4 || !/^\d{1,3}$/.test(part) || byte > 255) {
+			out = ip;
+			break;
+		}
+		out = (out as number) * 256 + byte;
 	}
+	if (packedIps.size >= INSTANT_CACHE_LIMIT) packedIps.clear();
+	packedIps.set(ip, out);
 	return out;
 }
 
@@ -112,8 +137,14 @@ export function unpackIp(packed: number | string | null): string | null {
 
 /** A proxy's plan as one text: its period and auto-renew (null when either is missing). */
 export function planOf(period: unknown, autoRenew: unknown): string | null {
+	const parts = planParts(period, autoRenew);
+	return parts === null ? null : parts.join(PART);
+}
+
+/** The parts of a plan (null when either is missing). */
+export function planParts(period: unknown, autoRenew: unknown): [string, string] | null {
 	return typeof period === 'string' && typeof autoRenew === 'boolean'
-		? `${period}${PART}${autoRenew ? 1 : 0}`
+		? [period, autoRenew ? '1' : '0']
 		: null;
 }
 
@@ -124,7 +155,7 @@ export function planOf(period: unknown, autoRenew: unknown): string | null {
  */
 export function seededTable(stored: readonly string[] | undefined): TextTable {
 	const table = new TextTable();
-	if (stored !== undefined) for (const text of stored) table.ref(text);
+	if (stored !== undefined) for (const text of stored) table.ref(...text.split(PART));
 	return table;
 }
 

@@ -52,19 +52,29 @@ export interface RemovedState {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const port = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
+/** The UTC offset a timestamp is written with ('-06:00', 'Z'), or ''. */
+function offsetOf(timestamp: string): string {
+	if (timestamp.endsWith('Z')) return 'Z';
+	const sign = timestamp.charAt(timestamp.length - 6);
+	return sign === '+' || sign === '-' ? timestamp.slice(-6) : '';
+}
+
 /** A record (as listed, or as an older version stored it) as a tuple, its texts added to `table`. */
 export function knownTuple(proxy: Record<string, unknown>, table: TextTable): KnownTuple {
-	const autoRenew = proxy.auto_renew === true ? 1 : proxy.auto_renew === false ? 0 : '';
-	// The UTC offset the service writes its timestamps with, so the report reads like the service.
-	const offset = /(?:[+-]\d\d:\d\d|Z)$/.exec(text(proxy.expires_at))?.[0] ?? '';
-	const profile = [proxy.network_status, proxy.isp, proxy.period, autoRenew, offset]
-		.map((part) => (typeof part === 'string' || typeof part === 'number' ? String(part) : ''))
-		.join(PART);
+	const autoRenew = proxy.auto_renew === true ? '1' : proxy.auto_renew === false ? '0' : '';
 	const tuple: KnownTuple = [
 		instantToStore(proxy.expires_at),
 		instantToStore(proxy.added_at),
-		table.ref(profile),
-		table.ref(`${text(proxy.city)}${PART}${text(proxy.state)}`),
+		// Status, carrier, plan and the UTC offset the service writes timestamps with (so the report
+		// reads like the service); city and state.
+		table.ref(
+			text(proxy.network_status),
+			text(proxy.isp),
+			text(proxy.period),
+			autoRenew,
+			offsetOf(text(proxy.expires_at)),
+		),
+		table.ref(text(proxy.city), text(proxy.state)),
 		packIp(proxy.server_ip),
 		port(proxy.h_port),
 		port(proxy.s_port),

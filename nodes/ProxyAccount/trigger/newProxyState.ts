@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ProxyRecord } from '../transport';
-import { instantToStore, planOf, readTable, tableText } from './compact';
+import type { TextTable } from './compact';
+import { instantToStore, planOf, planParts, readTable, tableText } from './compact';
 import type { Identity } from './moves';
 import type { MissingMarks } from './state';
 import { isRecord, isTrusted, loadStored, STATE_VERSION } from './state';
@@ -87,6 +88,16 @@ export function identityOf(proxy: ProxyRecord): Identity {
 		expires: instantToStore(proxy.expires_at),
 		plan: planOf(proxy.period, proxy.auto_renew),
 	};
+}
+
+/** What New Proxy stores of a listed proxy, its plan added to `table`. */
+export function idTuple(proxy: ProxyRecord, table: TextTable): IdTuple {
+	const plan = planParts(proxy.period, proxy.auto_renew);
+	return [
+		instantToStore(proxy.added_at),
+		instantToStore(proxy.expires_at),
+		plan === null ? null : table.ref(...plan),
+	];
 }
 
 /** A stored tuple's identity (null for a name found moved). */

@@ -6,20 +6,26 @@ import { seededTable } from '../compact';
 import type { Identity } from '../moves';
 import { pairMoves, SAME_ADDED } from '../moves';
 import type { IdTuple, NewProxyState } from '../newProxyState';
-import { identityOf, loadNewProxyState, sameTuple, storedIdentity } from '../newProxyState';
+import {
+	identityOf,
+	idTuple,
+	loadNewProxyState,
+	sameTuple,
+	storedIdentity,
+} from '../newProxyState';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	listedProxies,
 	outputOptionsProperty,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
-	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace } from '../state';
@@ -84,13 +90,11 @@ export function detectNewProxies(
 	const table = seededTable(previous?.plans);
 	const next: Array<[string, IdTuple | 0]> = [];
 	const appeared: Array<[string, Identity, ProxyRecord]> = [];
-	const listed = new Set<string>();
+	const { unique, names: listed } = listedProxies(observation.proxies);
 	let same = 0;
-	for (const proxy of uniqueProxies(observation.proxies)) {
+	for (const proxy of unique) {
 		const name = proxy.proxy_name;
-		listed.add(name);
-		const id = identityOf(proxy);
-		const tuple: IdTuple = [id.added, id.expires, id.plan === null ? null : table.ref(id.plan)];
+		const tuple = idTuple(proxy, table);
 		const before = stored ? ownValue(stored, name) : undefined;
 		if (sameTuple(before, tuple)) {
 			next.push([name, before as IdTuple]);
@@ -98,7 +102,7 @@ export function detectNewProxies(
 			continue;
 		}
 		next.push([name, tuple]);
-		if (previous && before === undefined) appeared.push([name, id, proxy]);
+		if (previous && before === undefined) appeared.push([name, identityOf(proxy), proxy]);
 	}
 	const missing = missingFrom(stored, listed);
 	if (previous && missing.length === 0 && appeared.length === 0 && same === next.length)

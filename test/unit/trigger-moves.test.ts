@@ -8,10 +8,9 @@ import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
 import type { Identity } from '../../nodes/ProxyAccount/trigger/moves';
 import { pairMoves } from '../../nodes/ProxyAccount/trigger/moves';
 import { identityOf } from '../../nodes/ProxyAccount/trigger/newProxyState';
-import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import { detectNewProxies, loadNewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import type { NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
-import { loadNewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import type { RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { HOUR, T0, iso, proxy } from '../fixtures/records';
 

@@ -9,7 +9,7 @@
 import { SimServer } from './server';
 import { SimState } from './state';
 import type { AddAccountInput } from './state';
-import { formatTimestamp } from './time';
+import { formatTimestamp, registerClock } from './time';
 import type {
 	ChargeEntry,
 	FaultSpec,
@@ -38,11 +38,13 @@ export class ProxyAccountSimulator {
 		const state = new SimState(options);
 		const server = new SimServer(state);
 		const url = await server.listen(options.port ?? 0);
+		registerClock(url, state.clock);
 		return new ProxyAccountSimulator(state, server, url);
 	}
 
 	/** Closes the server, every open socket and pending timer. Safe to call twice. */
 	stop(): Promise<void> {
+		registerClock(this.url, null);
 		return this.server.close();
 	}
 

@@ -181,16 +181,29 @@ export function nextSettle(previous: StoredState | null, now: number): MissingMa
 	return previous.settle === undefined ? undefined : stillMissing(previous.settle, now);
 }
 
+/**
+ * The stored state of an event whose own field is one map (`field`), read by `read` (undefined when
+ * damaged), or null.
+ */
+function loadMapState<S extends StoredState>(
+	staticData: IDataObject,
+	event: S['event'],
+	field: string,
+	read: (value: unknown) => object | undefined,
+): S | null {
+	return loadStored<S>(staticData, event, (data) => {
+		const map = read(data[field]);
+		return map ? ({ [field]: map } as StateFields<S>) : null;
+	});
+}
+
 /** The stored state of an event whose own field is one map of strings (`field`), or null. */
 export function loadStringMapState<S extends StoredState>(
 	staticData: IDataObject,
 	event: S['event'],
 	field: string,
 ): S | null {
-	return loadStored<S>(staticData, event, (data) => {
-		const map = stringMap(data[field]);
-		return map ? ({ [field]: map } as StateFields<S>) : null;
-	});
+	return loadMapState<S>(staticData, event, field, stringMap);
 }
 
 /**
@@ -221,10 +234,7 @@ export function loadInstantMapState<S extends StoredState>(
 	event: S['event'],
 	field: string,
 ): S | null {
-	return loadStored<S>(staticData, event, (data) => {
-		const map = instantMap(data[field]);
-		return map ? ({ [field]: map } as StateFields<S>) : null;
-	});
+	return loadMapState<S>(staticData, event, field, instantMap);
 }
 
 /**

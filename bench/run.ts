@@ -823,7 +823,7 @@ async function main() {
 			'',
 			table,
 			'',
-			'## Targets (issue 14)',
+			'## Targets (issues 14, 26 and 27)',
 			'',
 			...verdictLines,
 			'',

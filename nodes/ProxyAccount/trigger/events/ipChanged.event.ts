@@ -9,12 +9,13 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isNumber,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
@@ -100,7 +101,7 @@ export function detectIpChanges(
 	let same = 0;
 	for (const proxy of unique) {
 		const current = epochMs(proxy.last_ip_change);
-		const before = previous ? ownValue(previous.ips, proxy.proxy_name) : undefined;
+		const before = previous ? storedValue(previous.ips, proxy.proxy_name, isNumber) : undefined;
 		// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
 		// unreadable one is not stored: the next readable one is recorded without an event).
 		if (before === undefined) {

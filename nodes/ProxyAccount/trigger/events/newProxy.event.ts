@@ -19,6 +19,7 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isTuple,
 	listedProxies,
 	outputOptionsProperty,
 	ownValue,
@@ -26,6 +27,7 @@ import {
 	proxyFiltersProperty,
 	record,
 	sampleBase,
+	storedValue,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace } from '../state';
@@ -95,7 +97,7 @@ export function detectNewProxies(
 	for (const proxy of unique) {
 		const name = proxy.proxy_name;
 		const tuple = idTuple(proxy, table);
-		const before = stored ? ownValue(stored, name) : undefined;
+		const before = stored ? storedValue(stored, name, isTuple) : undefined;
 		if (sameTuple(before, tuple)) {
 			next.push([name, before as IdTuple]);
 			same += 1;

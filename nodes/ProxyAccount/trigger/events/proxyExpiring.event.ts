@@ -10,13 +10,14 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isNumber,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
@@ -119,7 +120,7 @@ export function detectExpiring(
 	for (const proxy of unique) {
 		const name = proxy.proxy_name;
 		const at = epochMs(proxy.expires_at);
-		const reported = previous ? ownValue(previous.reported, name) : undefined;
+		const reported = previous ? storedValue(previous.reported, name, isNumber) : undefined;
 		if (sameSecond(reported, at)) {
 			next.push([name, reported as number]);
 			same += 1;

@@ -18,6 +18,7 @@ import {
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
@@ -116,7 +117,7 @@ export function detectRemoved(
 	let same = 0;
 	for (const proxy of unique) {
 		const tuple = knownTuple(proxy, table);
-		const before = stored ? ownValue(stored, proxy.proxy_name) : undefined;
+		const before = stored ? storedValue(stored, proxy.proxy_name, Array.isArray) : undefined;
 		if (sameKnown(before, tuple)) {
 			next.push([proxy.proxy_name, before as KnownTuple]);
 			same += 1;

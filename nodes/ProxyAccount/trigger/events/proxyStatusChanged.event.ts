@@ -7,13 +7,14 @@ import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
+	isText,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
@@ -108,7 +109,7 @@ export function detectStatusChanges(
 	const { unique, names } = listedProxies(observation.proxies);
 	let same = 0;
 	for (const proxy of unique) {
-		const before = previous ? ownValue(previous.status, proxy.proxy_name) : undefined;
+		const before = previous ? storedValue(previous.status, proxy.proxy_name, isText) : undefined;
 		if (before === proxy.network_status) {
 			next.push([proxy.proxy_name, before]);
 			same += 1;

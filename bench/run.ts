@@ -24,7 +24,7 @@ import { changeBetweenPolls, lcg } from './changes';
 import { ensureN8nInstall, findN8nInstall, N8N_VERSION } from './n8n-base';
 import type { ParentMessage, WorkerMessage } from './protocol';
 import type { CaseId, ExtendSide, ListSide, Model, RotateSide, SideId } from './sides';
-import { BARE_FETCH_HEADER, CASES, EXTEND_SIDES, LIST_SIDES, MODELS, ROTATE_SIDES, SIDE_LABELS, TRIGGER_EVENTS, triggerPath } from './sides';
+import { BARE_FETCH_HEADER, CASES, EXTEND_SIDES, LIST_SIDES, MODELS, PROXY_EVENTS, ROTATE_SIDES, SIDE_LABELS, TRIGGER_EVENTS, triggerPath } from './sides';
 import type { Pacing } from './workflows';
 import { kb, markdownTable, max, mb, median, min, ms, ratio, thousands } from './stats';
 
@@ -616,6 +616,7 @@ function report(results: SideResult[], options: Options): { table: string; verdi
 
 		if (options.only.includes('trigger')) {
 			let allFlat = true;
+			const sizeVerdicts: Array<[boolean, string]> = [];
 			for (const event of TRIGGER_EVENTS) {
 				const r = find('trigger', model, event);
 				if (!r) continue;
@@ -625,6 +626,11 @@ function report(results: SideResult[], options: Options): { table: string; verdi
 				const fresh = r.freshBaselineBytes ?? Number.NaN;
 				if (!(last <= fresh * 1.01)) allFlat = false;
 				const population = event === 'stockChanged' ? `${thousands(options.triggerCities)} cities` : `${thousands(options.triggerProxies)} proxies`;
+				// Bytes a city (Stock Changed) or a proxy (every other event) after the last poll.
+				const each = event === 'stockChanged' ? options.triggerCities : options.triggerProxies;
+				const perEntry = last / each;
+				const unit = event === 'stockChanged' ? 'city' : 'proxy';
+				sizeVerdicts.push([perEntry <= 100, `${SIDE_LABELS[event]}: ${kb(last)} after ${sizes[sizes.length - 1]?.[0]} polls, ${perEntry.toFixed(1)} B a ${unit}`]);
 				rows.push([
 					`Trigger poll, ${SIDE_LABELS[event]} (${population})`,
 					MODEL_LABELS[model],
@@ -632,18 +638,22 @@ function report(results: SideResult[], options: Options): { table: string; verdi
 					...timing(r),
 					`${sameOrRange(r.requests)} per poll`,
 					limited(r),
-					`work beyond fetch ${ms(beyond)} ms; static data after ${sizes.map(([n]) => n).join(' / ')} polls: ${sizes.map(([, bytes]) => kb(bytes)).join(' / ')} (a new trigger's baseline then: ${kb(fresh)})`,
+					`work beyond fetch ${ms(beyond)} ms; static data after ${sizes.map(([n]) => n).join(' / ')} polls: ${sizes.map(([, bytes]) => kb(bytes)).join(' / ')} (a new trigger's baseline then: ${kb(fresh)}; ${perEntry.toFixed(1)} B a ${unit})`,
 					...memory(r),
 				]);
 				rows.push(['', '', `bare axios GET ${triggerPath(event)} + JSON.parse, same process`, ms(median(r.fetchTimes ?? [])), `${ms(min(r.fetchTimes ?? []))}–${ms(max(r.fetchTimes ?? []))}`, '1 per poll', '', 'baseline', '', '']);
-				if (event !== 'stockChanged') {
+				if (PROXY_EVENTS.includes(event)) {
 					const triggerMiss =
 						beyond < 10
 							? ''
 							: ` Missed: the poll runs n8n's HTTP helper (text, then JSON.parse like the bare fetch), checks all ${thousands(options.triggerProxies)} records against the documented field types before detecting anything, then detects and compares its state; Breakdown gives each stage. The check is kept: a trigger never acts on a reply it has not checked.`;
-					verdict(beyond < 10, `Trigger (${model}): ${SIDE_LABELS[event]}, work per poll beyond the HTTP fetch at ${thousands(options.triggerProxies)} proxies: ${ms(beyond)} ms (median; target: under 10 ms).${triggerMiss}`);
+					verdict(beyond < 10, `Trigger (${model}): ${SIDE_LABELS[event]}, work per poll beyond the HTTP fetch at ${thousands(options.triggerProxies)} proxies: ${ms(beyond)} ms (median; target: under 10 ms; the bare fetch ${ms(median(r.fetchTimes ?? []))} ms).${triggerMiss}`);
 				}
 			}
+			verdict(
+				sizeVerdicts.length > 0 && sizeVerdicts.every(([ok]) => ok),
+				`Trigger (${model}): static data at most 100 bytes a proxy (${thousands(options.triggerProxies)} proxies) or a city (${thousands(options.triggerCities)} cities) for every event (issue 27): ${sizeVerdicts.map(([, text]) => text).join('; ')}`,
+			);
 			verdict(
 				allFlat,
 				`Trigger (${model}): static data ${allFlat ? 'does not grow' : 'GROWS'} with the number of polls (for every event, after the last poll it is no larger than what a new trigger records as its baseline over the same account, +1%)`,
@@ -813,7 +823,7 @@ async function main() {
 			'',
 			table,
 			'',
-			'## Targets (issue 14)',
+			'## Targets (issues 14, 26 and 27)',
 			'',
 			...verdictLines,
 			'',

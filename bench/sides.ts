@@ -34,7 +34,9 @@ export type Model = (typeof MODELS)[number];
 
 export const EXTEND_SIDES = ['node', 'nodeField', 'nodeBatch1000', 'nodeBatch1000Field', 'httpPerItem', 'httpAggregated'] as const;
 export const LIST_SIDES = ['node', 'httpFilter', 'axios'] as const;
-export const TRIGGER_EVENTS = ['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const;
+export const TRIGGER_EVENTS = ['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy', 'proxyRemoved', 'ipChanged', 'lowFunds'] as const;
+/** The events that poll the proxy list (the 10 ms target applies to them). */
+export const PROXY_EVENTS: readonly TriggerEvent[] = ['proxyExpiring', 'proxyStatusChanged', 'newProxy', 'proxyRemoved', 'ipChanged'];
 export const ROTATE_SIDES = ['nodeRotate', 'httpRotatePerItem'] as const;
 export type ExtendSide = (typeof EXTEND_SIDES)[number];
 export type ListSide = (typeof LIST_SIDES)[number];
@@ -57,6 +59,9 @@ export const SIDE_LABELS: Record<SideId, string> = {
 	proxyExpiring: 'Proxy Expiring',
 	proxyStatusChanged: 'Proxy Status Changed',
 	newProxy: 'New Proxy',
+	proxyRemoved: 'Proxy Removed',
+	ipChanged: 'IP Changed',
+	lowFunds: 'Low Funds',
 };
 
 /** The engine a worker runs on: the harness with the package's nodes and, when loaded, n8n's own. */
@@ -164,7 +169,7 @@ export function createPoller(engine: Engine, event: TriggerEvent): PollHarness {
 
 /** The endpoint a trigger event polls (what a bare fetch is compared with). */
 export function triggerPath(event: TriggerEvent): string {
-	return event === 'stockChanged' ? '/v1/stock' : '/v1/proxies';
+	return event === 'stockChanged' ? '/v1/stock' : event === 'lowFunds' ? '/v1/funds' : '/v1/proxies';
 }
 
 /** One scheduled poll; the number of events it returned. */

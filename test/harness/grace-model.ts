@@ -185,7 +185,7 @@ export const ADAPTERS: Adapter[] = [
 		changed: (item) => ({ ...(item as ProxyRecord), network_status: 'offline' }),
 		changedEvents: [],
 		returnEvents: ['new_proxy|PRX-X'],
-		stored: (state) => (state as { names: string[] }).names,
+		stored: (state) => Object.keys((state as { ids: object }).ids),
 	},
 ];
 

@@ -2,6 +2,7 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { withClockOf } from '../simulator/time';
 import { buildAdditionalData } from './additional-data';
 import { TestCredentialsHelper } from './credentials-helper';
 import type { NodeUnderTest, TestCredentials, WorkflowHarness } from './workflow';
@@ -24,6 +25,8 @@ export class PollHarness {
 
 	private readonly node: INode;
 
+	private readonly baseUrl: string;
+
 	readonly credentialsHelper: TestCredentialsHelper;
 
 	constructor(
@@ -33,6 +36,7 @@ export class PollHarness {
 		staticData: IDataObject = {},
 	) {
 		this.node = harness.toNode(spec, spec.name ?? 'Trigger Under Test', [0, 0]);
+		this.baseUrl = credentials.baseUrl;
 		this.credentialsHelper = new TestCredentialsHelper(
 			harness.credentialTypes,
 			{ [CREDENTIAL_NAME]: { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey } },
@@ -65,8 +69,10 @@ export class PollHarness {
 		const mode = kind === 'manual' ? 'manual' : 'trigger';
 		const context = new PollContext(this.workflow, this.node, this.additionalData(mode), mode, kind);
 		const nodeType = this.harness.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
-		if (!nodeType.poll) throw new Error(`${this.node.type} has no poll()`);
-		return await nodeType.poll.call(context);
+		const pollFunction = nodeType.poll;
+		if (!pollFunction) throw new Error(`${this.node.type} has no poll()`);
+		// n8n's clock moves with the simulator's frozen clock while the trigger polls (as in real time).
+		return await withClockOf(this.baseUrl, async () => await pollFunction.call(context));
 	}
 
 	/** The trigger's static data as n8n would save it. */

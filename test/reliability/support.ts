@@ -102,7 +102,7 @@ export class Results {
 
 	async cell(meta: CellMeta, body: (obs: Observation) => Promise<void>, data?: () => Record<string, number>): Promise<void> {
 		const obs = new Observation();
-		const started = Date.now();
+		const started = performance.now();
 		let error: unknown;
 		try {
 			await body(obs);
@@ -115,7 +115,7 @@ export class Results {
 			requests: obs.requests,
 			charges: obs.charges,
 			pass: error === undefined,
-			ms: Date.now() - started,
+			ms: performance.now() - started,
 			...(data ? { data: data() } : {}),
 		});
 		if (error !== undefined) throw error;

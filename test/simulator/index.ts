@@ -9,7 +9,7 @@
 import { SimServer } from './server';
 import { SimState } from './state';
 import type { AddAccountInput } from './state';
-import { formatTimestamp } from './time';
+import { formatTimestamp, registerClock } from './time';
 import type {
 	ChargeEntry,
 	FaultSpec,
@@ -38,11 +38,13 @@ export class ProxyAccountSimulator {
 		const state = new SimState(options);
 		const server = new SimServer(state);
 		const url = await server.listen(options.port ?? 0);
+		registerClock(url, state.clock);
 		return new ProxyAccountSimulator(state, server, url);
 	}
 
 	/** Closes the server, every open socket and pending timer. Safe to call twice. */
 	stop(): Promise<void> {
+		registerClock(this.url, null);
 		return this.server.close();
 	}
 
@@ -90,6 +92,11 @@ export class ProxyAccountSimulator {
 	 * their 202, which name a swap's reply carries, and what a swap costs. Tests set them.
 	 */
 	get orders(): Pick<SimState, 'deployDelayMs' | 'swapDelayMs' | 'removeDelayMs' | 'swapReplyName' | 'swapPrice'> {
+		return this.state;
+	}
+
+	/** The `Date` header of the replies: off the clock by `dateSkewMs`, or none (null). Tests set it. */
+	get replyDate(): Pick<SimState, 'dateSkewMs'> {
 		return this.state;
 	}
 

@@ -150,8 +150,10 @@ export class SimServer {
 	// ----- writing ------------------------------------------------------------------------------
 
 	private headersFor(reply: Reply, length: number): Record<string, string | number> {
+		const skew = this.state.dateSkewMs;
 		return {
-			Date: new Date(this.state.clock.now()).toUTCString(),
+			// The reply's time: the clock's, or off by `dateSkewMs`; none at all when that is null.
+			...(skew === null ? {} : { Date: new Date(this.state.clock.now() + skew).toUTCString() }),
 			'Content-Type': reply.contentType,
 			'Content-Length': length,
 			...(reply.headers ?? {}),
@@ -165,6 +167,7 @@ export class SimServer {
 		}
 		const body = Buffer.from(reply.text, 'utf8');
 		const noBody = reply.status === 204 || reply.status === 304;
+		res.sendDate = this.state.dateSkewMs !== null;
 		res.writeHead(reply.status, this.headersFor(reply, noBody ? 0 : body.length));
 		res.end(noBody ? undefined : body);
 		if (entry) entry.status = reply.status;

@@ -119,6 +119,12 @@ export class SimState {
 	private readonly foreignOrders: Array<{ on: 'deploy' | 'swap'; account: SimAccount; partial: Partial<ProxyRecord>; delayMs: number }> = [];
 	/** Removals sent and not yet done. */
 	private readonly pendingRemovals: Array<{ due: number; account: SimAccount; names: string[] }> = [];
+	/**
+	 * How far the `Date` header of every reply is off the clock (a service whose clock, or one of
+	 * whose servers, is wrong); null: replies carry no `Date` header at all. Tests set it.
+	 */
+	dateSkewMs: number | null = 0;
+
 	/** The name a swap's 202 carries (tests set every plausible answer). */
 	swapReplyName: SwapReplyName = 'new';
 	/** What a swap costs, per proxy (0: free, the default). */
@@ -201,7 +207,9 @@ export class SimState {
 	 */
 	addProxy(apiKey: string | null | undefined, partial: Partial<ProxyRecord> = {}): ProxyRecord {
 		const account = this.account(apiKey ?? undefined);
-		const record = completeProxyRecord(this.addedProxyRng, partial, this.generationContext());
+		// A proxy added now was bought now: its added_at is the clock's (unless given).
+		const added = { added_at: formatTimestamp(this.clock.now(), this.utcOffsetMinutes), ...partial };
+		const record = completeProxyRecord(this.addedProxyRng, added, this.generationContext());
 		if (partial.proxy_name === undefined) this.nextProxySeq += 1;
 		account.proxies.set(record.proxy_name, record);
 		return record;

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the simulator's clock, run by Node under jest and ts-node (node:async_hooks); never shipped */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { Period, SimClock } from './types';
 
 const HOUR = 3_600_000;
@@ -49,6 +52,37 @@ export function toEpochMs(value: number | string | undefined, fallback: number):
 }
 
 /**
+ * This process's clock (`Date.now`) as a trigger polling a simulator reads it: moved along with that
+ * simulator's frozen clock. In real time the service's clock and n8n's move together, and the
+ * trigger checks one against the other (a reply dated far ahead of the time that passed is not
+ * trusted). Only inside `withClockOf` (PollHarness polls run in it), in the asynchronous context of
+ * that poll: other code, and polls of other simulators running at the same time, read their own.
+ * Installed for jest by test/setup/env.ts.
+ */
+const pollClock = new AsyncLocalStorage<SimulatorClock>();
+const clocksByUrl = new Map<string, SimulatorClock>();
+let followed = false;
+
+export function followSimulatorClocks(): void {
+	if (followed) return;
+	followed = true;
+	const realNow = Date.now.bind(Date);
+	Date.now = () => realNow() + (pollClock.getStore()?.localShift ?? 0);
+}
+
+/** The clock of the simulator listening at `url` (set by ProxyAccountSimulator; null to forget it). */
+export function registerClock(url: string, clock: SimulatorClock | null): void {
+	if (clock) clocksByUrl.set(url, clock);
+	else clocksByUrl.delete(url);
+}
+
+/** Runs `body` with `Date.now` moved along with the frozen clock of the simulator at `baseUrl`. */
+export async function withClockOf<T>(baseUrl: string, body: () => Promise<T>): Promise<T> {
+	const clock = [...clocksByUrl].find(([url]) => baseUrl.startsWith(url))?.[1];
+	return clock ? await pollClock.run(clock, body) : await body();
+}
+
+/**
  * The simulator clock. Running: start + real elapsed time + advances. Frozen: moves only by
  * advance()/set().
  */
@@ -56,6 +90,9 @@ export class SimulatorClock implements SimClock {
 	private base: number;
 	private realStart: number;
 	private offset = 0;
+
+	/** How far a frozen clock has been moved since it started (what `Date.now` moves by in its polls). */
+	localShift = 0;
 
 	constructor(
 		start: number,
@@ -72,11 +109,13 @@ export class SimulatorClock implements SimClock {
 
 	advance(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`Invalid clock advance: ${ms}`);
+		if (this.frozen) this.localShift += ms;
 		this.offset += ms;
 	}
 
 	set(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`Invalid clock value: ${ms}`);
+		if (this.frozen) this.localShift += ms - this.now();
 		this.base = ms;
 		this.realStart = Date.now();
 		this.offset = 0;

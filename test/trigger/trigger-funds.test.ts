@@ -43,12 +43,12 @@ describe('Low Funds', () => {
 		const items = await poll(t);
 		expect(items).toHaveLength(1);
 		expect(items![0]).toMatchObject({ event: 'low_funds', funds: 49.5, threshold: 50, reasons: ['threshold'], shortfall: 0.5 });
-		expect(stateOf(t)).toEqual({ v: 2, event: 'lowFunds', below: true });
+		expect(stateOf(t)).toMatchObject({ v: 3, event: 'lowFunds', below: true });
 		setBalance(10);
 		expect(await poll(t)).toBeNull(); // still low: no second event
 		setBalance(50);
 		expect(await poll(t)).toBeNull(); // recovered: re-armed
-		expect(stateOf(t)).toEqual({ v: 2, event: 'lowFunds', below: false });
+		expect(stateOf(t)).toMatchObject({ v: 3, event: 'lowFunds', below: false });
 		setBalance(20);
 		expect(await poll(t)).toHaveLength(1);
 		// One request per poll, each a GET /v1/funds.

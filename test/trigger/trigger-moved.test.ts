@@ -166,8 +166,8 @@ describe('Proxy Removed and Change Location', () => {
 		expect(emitted).toHaveLength(2);
 		// The old name is forgotten once its grace period is over; its paid time was dropped at the move.
 		const state = t.staticData['node:Trigger Under Test'] as IDataObject;
-		expect(state.names).not.toContain(moved);
-		expect(Object.keys(state.paid as IDataObject).sort()).toEqual([...names()].sort());
+		expect(Object.keys(state.ids as IDataObject).sort()).toEqual([...names()].sort());
+		expect(Object.values(state.ids as IDataObject)).not.toContain(0);
 	});
 
 	it('Fetch Test Event items of New Proxy carry moved_from (null), shaped like the real ones', async () => {

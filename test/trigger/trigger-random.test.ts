@@ -49,6 +49,9 @@ interface City {
 
 interface Proxy {
 	name: string;
+	added_at: string;
+	period: string;
+	auto_renew: boolean;
 	nickname: string | null;
 	expires_at: string;
 	status: string;
@@ -77,6 +80,9 @@ async function snapshot(client: SimClient, carrierKeys: string[]): Promise<Snaps
 	});
 	const proxies = (list.json.data as Array<Record<string, unknown>>).map((p) => ({
 		name: p.proxy_name as string,
+		added_at: p.added_at as string,
+		period: p.period as string,
+		auto_renew: p.auto_renew === true,
 		nickname: p.nickname as string | null,
 		expires_at: p.expires_at as string,
 		status: p.network_status as string,
@@ -102,7 +108,21 @@ const GRACE_MS = HOUR;
 interface Memory<V> {
 	values: Map<string, V>;
 	marks: Map<string, [number, number]>;
+	/** While the baseline settles: [polls, service time of the first] (3 polls AND an hour). */
+	settle?: [number, number];
 }
+
+/** The settling of the memory after `previous` (a new baseline starts it). */
+function nextSettle(previous: Memory<unknown> | null, now: number): [number, number] | undefined {
+	if (!previous) return [1, now];
+	if (!previous.settle) return undefined;
+	const polls = previous.settle[0] + 1;
+	const since = Math.min(previous.settle[1], now);
+	return polls >= GRACE_POLLS && now - since >= GRACE_MS ? undefined : [polls, since];
+}
+
+/** The time a settling baseline started, or undefined once settled. */
+const settlingSince = (memory: Memory<unknown> | null) => memory?.settle?.[1];
 
 /** The memory that follows `previous` for the entries of `listed` (their new values already set in `values`). */
 function withGrace<V>(previous: Memory<V>, listed: Set<string>, values: Map<string, V>, now: number): Memory<V> {
@@ -153,6 +173,8 @@ function stockModel(kind: 'becameAvailable' | 'anyChange' | 'reachedThreshold', 
 				const before = previous?.values.get(key);
 				values.set(key, { status: now.status, counts: now.counts });
 				if (!previous || !inList(now.city, opts.cities) || !inList(now.state, opts.states)) continue;
+				// A city a partial first reply left out joins the settling baseline quietly.
+				if (!before && settlingSince(previous) !== undefined) continue;
 				for (const carrier of Object.keys(now.counts)) {
 					if (opts.carrier !== undefined && carrier !== opts.carrier) continue;
 					const b = before ? before.counts[carrier] : 0;
@@ -203,7 +225,11 @@ function expiringModel(hours: number, filter: ProxyFilter): Model {
 				}
 				if (expires - seen.now > hours * HOUR) continue;
 				values.set(p.name, expires);
-				if (previous && proxyMatches(p, filter)) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
+				// While the baseline settles, a proxy first listed now that was already inside the window
+				// at the first poll (and not added since) belongs to the baseline.
+				const since = settlingSince(previous);
+				const baseline = since !== undefined && !previous?.values.has(p.name) && expires - since <= hours * HOUR && !(Date.parse(p.added_at) >= since);
+				if (previous && proxyMatches(p, filter) && !baseline) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
 			}
 			const listed = new Set(seen.proxies.map((p) => p.name));
 			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
@@ -237,8 +263,10 @@ function newProxyModel(filter: ProxyFilter): Model {
 			const previous = prev as Memory<true> | null;
 			const values = new Map<string, true>();
 			const out: string[] = [];
+			const since = settlingSince(previous);
 			for (const p of seen.proxies) {
-				if (previous && !previous.values.has(p.name) && proxyMatches(p, filter)) out.push(`new_proxy|${p.name}`);
+				const joinsBaseline = since !== undefined && !(Date.parse(p.added_at) >= since);
+				if (previous && !previous.values.has(p.name) && proxyMatches(p, filter) && !joinsBaseline) out.push(`new_proxy|${p.name}`);
 				values.set(p.name, true);
 			}
 			const listed = new Set(seen.proxies.map((p) => p.name));
@@ -271,6 +299,30 @@ function ipModel(filter: ProxyFilter, onlyAuto: boolean): Model {
 }
 
 /**
+ * The moves the README describes: a proxy new to the memory that carries the paid time of exactly
+ * one proxy missing from the list (and the other way round): the same added_at with an expiry no
+ * earlier, or else the same expiry, period and auto-renew. Returns the old names.
+ */
+function movedAway(missing: Proxy[], appeared: Proxy[]): Set<string> {
+	const rules = [
+		(old: Proxy, now: Proxy) => Date.parse(old.added_at) === Date.parse(now.added_at) && Date.parse(now.expires_at) >= Date.parse(old.expires_at),
+		(old: Proxy, now: Proxy) => Date.parse(old.expires_at) === Date.parse(now.expires_at) && old.period === now.period && old.auto_renew === now.auto_renew,
+	];
+	const gone = new Set<string>();
+	const taken = new Set<string>();
+	for (const rule of rules) {
+		for (const now of appeared) {
+			if (taken.has(now.name)) continue;
+			const olds = missing.filter((old) => !gone.has(old.name) && rule(old, now));
+			if (olds.length !== 1 || appeared.filter((other) => !taken.has(other.name) && rule(olds[0], other)).length !== 1) continue;
+			gone.add(olds[0].name);
+			taken.add(now.name);
+		}
+	}
+	return gone;
+}
+
+/**
  * Proxy Removed: the memory holds each proxy as last listed; a proxy missing from the list is kept
  * while its grace period lasts, and reported (when it matched the filter as last listed) at the
  * poll that forgets it.
@@ -285,8 +337,11 @@ function removedModel(filter: ProxyFilter): Model {
 			const listed = new Set(values.keys());
 			const out: string[] = [];
 			const marks = new Map<string, [number, number]>();
+			// A proxy moved by Change Location is no removal: forgotten when its new name appears.
+			const missing = [...previous.values].filter(([key]) => !listed.has(key)).map(([, value]) => value);
+			const moved = movedAway(missing, [...values.values()].filter((p) => !previous.values.has(p.name)));
 			for (const [key, value] of previous.values) {
-				if (listed.has(key)) continue;
+				if (listed.has(key) || moved.has(key)) continue;
 				const mark = previous.marks.get(key);
 				const polls = (mark?.[0] ?? 0) + 1;
 				const since = mark ? Math.min(mark[1], seen.now) : seen.now;
@@ -363,6 +418,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 
 	it(`${ROUNDS} rounds of random changes, faults, partial lists and restarts over 11 triggers (seed ${SEED})`, async () => {
 		sim = await ProxyAccountSimulator.start({ seed: 77, proxies: 30, cities: 10, frozenClock: true, now: START, balance: 10_000_000 });
+		sim.orders.swapDelayMs = 0;
 		const rnd = prng(SEED);
 		const client = simClient(sim.url, sim.demoApiKey);
 		const carrierKeys = sim.carriers.map((c) => c.key);
@@ -432,7 +488,18 @@ describe('randomized: emitted events equal the events of the observed states', (
 			/** Each reported change with the version of the entry it was reported for. */
 			reported: new Set<string>(),
 			repeated: [] as string[],
+			/** What really happened and is still to be reported (see `truth` below). */
+			pendingAdds: new Set<string>(),
+			pendingMoves: new Map<string, string>(),
+			pendingRemovals: new Set<string>(),
+			/** Real changes a new baseline took in without a report (a restart before the first event). */
+			lostAtBaseline: 0,
+			/** Reports of New Proxy and Proxy Removed that match nothing real (or came twice). */
+			unreal: [] as string[],
 		}));
+		// What really happened, for the triggers without filters: additions, removals and moves.
+		const truth = { added: 0, deleted: 0, moved: 0 };
+		const movedNames = new Set<string>();
 
 		// Versions of each entry's value, so that a change reported twice can be told from the same
 		// kind of change happening again: a city's counts and status, a proxy's status.
@@ -447,6 +514,24 @@ describe('randomized: emitted events equal the events of the observed states', (
 		const counts = { polls: 0, failed: 0, retried: 0, restarts: 0, reverts: 0, manual: 0, partial: 0, events: 0, extensions: 0, deleted: 0, forgotten: 0 };
 		let added = 0;
 		const maxSize = new Map<string, number>();
+
+		/** New Proxy and Proxy Removed (no filters) against what really happened. */
+		const checkTruth = (t: (typeof triggers)[number], items: IDataObject[], round: number) => {
+			const label = t.config.label;
+			if (label !== 'new any' && label !== 'removed any') return;
+			for (const item of items) {
+				const name = String(item.proxy_name);
+				if (item.event === 'new_proxy') {
+					const from = t.pendingMoves.get(name);
+					if (from !== undefined && item.moved_from === from) t.pendingMoves.delete(name);
+					else if (t.pendingAdds.has(name) && item.moved_from === null) t.pendingAdds.delete(name);
+					else t.unreal.push(`round ${round}: new_proxy ${name} moved_from ${String(item.moved_from)}`);
+				} else if (item.event === 'proxy_removed') {
+					if (t.pendingRemovals.has(name)) t.pendingRemovals.delete(name);
+					else t.unreal.push(`round ${round}: proxy_removed ${name}`);
+				}
+			}
+		};
 
 		for (let round = 0; round < ROUNDS; round++) {
 			// --- random changes -----------------------------------------------------------------------
@@ -463,6 +548,8 @@ describe('randomized: emitted events equal the events of the observed states', (
 			const proxies = sim.account().proxies;
 			if (rnd.chance(0.2)) {
 				added += 1;
+				truth.added += 1;
+				for (const t of triggers) t.pendingAdds.add(`PRX-RND-${String(added).padStart(3, '0')}`);
 				const city = rnd.pick(sim.stock);
 				sim.addProxy(null, {
 					proxy_name: `PRX-RND-${String(added).padStart(3, '0')}`,
@@ -496,7 +583,28 @@ describe('randomized: emitted events equal the events of the observed states', (
 			// A proxy that goes for good (never added again under its name).
 			if (rnd.chance(0.05) && proxies.size > 12) {
 				counts.deleted += 1;
-				proxies.delete(rnd.pick([...proxies.keys()]));
+				truth.deleted += 1;
+				const name = rnd.pick([...proxies.keys()]);
+				proxies.delete(name);
+				for (const t of triggers) t.pendingRemovals.add(name);
+			}
+			// A proxy moved by Change Location (new name and port, the same paid time), as the node does it.
+			if (rnd.chance(0.08)) {
+				const name = rnd.pick([...proxies.keys()]);
+				const city = rnd.pick(sim.stock);
+				const carrier = rnd.pick(sim.carriers);
+				if (!city.open) sim.setCityOpen(city.city, true);
+				setCount(city.city, carrier.key, 3);
+				const before = new Set(proxies.keys());
+				const response = await client.call('POST', `/v1/proxies/swap/${name}`, { body: { isp: carrier.name, location: city.city, copy_settings: true } });
+				expect(response.status).toBe(202);
+				bump(`${city.city}|${city.state}`);
+				expect((await client.call('GET', '/v1/proxies')).status).toBe(200); // the move shows
+				const newName = [...proxies.keys()].find((key) => !before.has(key))!;
+				expect(proxies.has(name)).toBe(false);
+				truth.moved += 1;
+				movedNames.add(name).add(newName);
+				for (const t of triggers) t.pendingMoves.set(newName, name);
 			}
 			if (rnd.chance(0.8)) sim.clock.advance(rnd.int(0, 5 * 3600) * 1000);
 			if (rnd.chance(0.03)) sim.clock.advance(rnd.int(24, 60) * HOUR);
@@ -530,7 +638,9 @@ describe('randomized: emitted events equal the events of the observed states', (
 				// Not at a baseline: what a partial baseline does not list is simply unknown.
 				const isStock = t.config.route === STOCK;
 				const keys = isStock ? current.cities.map((c) => `${c.city}|${c.state}`) : current.proxies.map((p) => p.name);
-				const drops = !fault && t.memory !== null && rnd.chance(0.25) ? pickDrops(keys, 3, (key) => (t.dropped.get(key) ?? 0) < 2, rnd) : [];
+				// (Never a name of a move: a partial list that hid both names past the grace period would make
+				// the move a removal and a purchase, as documented.)
+				const drops = !fault && t.memory !== null && rnd.chance(0.25) ? pickDrops(keys, 3, (key) => (t.dropped.get(key) ?? 0) < 2 && !movedNames.has(key), rnd) : [];
 				if (fault) sim.injectFault(fault.spec);
 				if (drops.length > 0) sim.injectFault({ route: t.config.route, kind: 'drift', remove: drops.map((index) => `data.${index}`) });
 				sim.resetLogs();
@@ -563,8 +673,18 @@ describe('randomized: emitted events equal the events of the observed states', (
 					: { ...current, proxies: current.proxies.filter((_, index) => !left.has(index)) };
 				for (const [index, key] of keys.entries()) t.dropped.set(key, left.has(index) ? (t.dropped.get(key) ?? 0) + 1 : 0);
 				// The marks are trusted only when they are the ones the trigger stored last.
-				const previous = t.memory && marksText(t.memory) !== t.lastMarks ? { values: t.memory.values, marks: new Map() } : t.memory;
+				const previous = t.memory && marksText(t.memory) !== t.lastMarks ? { ...t.memory, marks: new Map() } : t.memory;
 				const { events: expected, memory } = t.config.model.observe(previous, seen);
+				memory.settle = nextSettle(previous, seen.now);
+				if (previous === null) {
+					// A new baseline takes in what happened before it: documented (a restart before the first event).
+					const listed = new Set(seen.proxies.map((p) => p.name));
+					t.lostAtBaseline += t.pendingAdds.size + t.pendingMoves.size + [...t.pendingRemovals].filter((name) => !listed.has(name)).length;
+					t.pendingAdds.clear();
+					t.pendingMoves.clear();
+					for (const name of [...t.pendingRemovals]) if (!listed.has(name)) t.pendingRemovals.delete(name);
+				}
+				checkTruth(t, items ?? [], round);
 				if (previous) for (const key of previous.values.keys()) if (!memory.values.has(key) && !keys.includes(key)) counts.forgotten += 1;
 				t.memory = memory;
 				t.lastMarks = marksText(memory);
@@ -582,7 +702,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 				}
 				// The trigger remembers the same entries as the model, with the same missing marks.
 				const stored = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-				const storedKeys = (stored.names as string[] | undefined) ?? Object.keys((stored.stock ?? stored.reported ?? stored.status ?? stored.known ?? stored.ips) as object);
+				const storedKeys = Object.keys((stored.ids ?? stored.stock ?? stored.reported ?? stored.status ?? stored.known ?? stored.ips) as object);
 				const storedMarks = JSON.stringify(Object.entries((stored.gone ?? {}) as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 				if (storedMarks !== t.lastMarks || JSON.stringify([...storedKeys].sort()) !== JSON.stringify([...memory.values.keys()].sort())) {
 					throw new Error(`round ${round}, trigger "${t.config.label}": the trigger remembers ${JSON.stringify(stored)}, the model ${JSON.stringify([[...memory.values.keys()], t.lastMarks])}`);
@@ -603,6 +723,29 @@ describe('randomized: emitted events equal the events of the observed states', (
 				maxSize.set(t.config.label, Math.max(maxSize.get(t.config.label) ?? 0, size));
 			}
 		}
+
+		// Against what really happened (New Proxy and Proxy Removed, no filters), after four more polls
+		// over two hours with full lists, so that every removal's grace period is over: every real
+		// addition, removal and move reported once (a move as new_proxy with moved_from, never as a
+		// removal), nothing invented, nothing missed but what a new baseline took in.
+		for (let extra = 0; extra < 4; extra++) {
+			sim.clock.advance(40 * 60_000);
+			for (const t of triggers.filter((x) => x.config.label === 'new any' || x.config.label === 'removed any')) {
+				const result = await t.poll.poll();
+				checkTruth(t, result === null ? [] : result[0].map((item) => item.json), ROUNDS + extra);
+			}
+		}
+		for (const label of ['new any', 'removed any']) {
+			const t = triggers.find((x) => x.config.label === label)!;
+			expect(t.unreal).toEqual([]);
+			// New Proxy reports additions and moves; Proxy Removed, removals (a move never).
+			const missed = label === 'new any' ? [...t.pendingAdds, ...t.pendingMoves.keys()] : [...t.pendingRemovals];
+			expect({ label, missed }).toEqual({ label, missed: [] });
+			expect(t.lostAtBaseline).toBeLessThanOrEqual(3);
+		}
+		expect(truth.added).toBeGreaterThan(15);
+		expect(truth.deleted).toBeGreaterThan(3);
+		expect(truth.moved).toBeGreaterThan(5);
 
 		// Exactly the events of the observed states: none missed, none repeated.
 		for (const t of triggers) {
@@ -629,7 +772,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 		const proxyCount = sim.account().proxies.size;
 		for (const t of triggers) {
 			const state = t.poll.staticData['node:Trigger Under Test'] as IDataObject;
-			const stored = (state.names as string[] | undefined) ?? Object.keys((state.stock ?? state.reported ?? state.status ?? state.known ?? state.ips ?? {}) as object);
+			const stored = Object.keys((state.ids ?? state.stock ?? state.reported ?? state.status ?? state.known ?? state.ips ?? {}) as object);
 			const gone = Object.keys((state.gone ?? {}) as object);
 			for (const key of gone) expect(stored).toContain(key);
 			expect(stored.length).toBeLessThanOrEqual((state.stock ? sim.stock.length : proxyCount) + gone.length);
@@ -638,6 +781,7 @@ describe('randomized: emitted events equal the events of the observed states', (
 			expect(maxSize.get(t.config.label)).toBeLessThan(state.stock ? 2_500 : (state.known ? 600 : 200) * (30 + added));
 		}
 		const perTrigger = Object.fromEntries(triggers.map((t) => [t.config.label, t.emitted.length]));
-		console.log(`randomized trigger run: ${JSON.stringify({ ...counts, proxies: proxyCount, added, perTrigger })}`);
+		const lost = Object.fromEntries(triggers.filter((t) => t.lostAtBaseline > 0).map((t) => [t.config.label, t.lostAtBaseline]));
+		console.log(`randomized trigger run: ${JSON.stringify({ ...counts, proxies: proxyCount, added, perTrigger, truth, lostAtBaseline: lost })}`);
 	});
 });

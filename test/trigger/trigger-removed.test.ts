@@ -82,7 +82,9 @@ describe('Proxy Removed', () => {
 			after: null,
 			before: { expires_at: last.expires_at, network_status: last.network_status },
 		});
-		expect(item.record).toMatchObject({ proxy_name: gone, isp: last.isp, city: last.city, expires_at: last.expires_at, username: last.username });
+		expect(item.record).toMatchObject({ proxy_name: gone, isp: last.isp, city: last.city, expires_at: last.expires_at, server_ip: last.server_ip, h_port: last.h_port });
+		// The credentials of a removed proxy are not kept.
+		expect(item.record).not.toHaveProperty('username');
 		expect(JSON.stringify(items)).not.toContain(last.password);
 		expect(JSON.stringify(t.staticData)).not.toContain(last.password);
 		// Never again.
@@ -123,24 +125,40 @@ describe('Proxy Removed', () => {
 		expect(state.gone).toBeUndefined();
 	});
 
-	it('an empty list and a failed poll change nothing; the removal is reported afterwards', async () => {
+	it('an empty list misses every proxy (kept for the grace period, nothing reported); a failed poll changes nothing; the removal is reported afterwards', async () => {
 		const t = trigger();
 		await poll(t);
 		const gone = names()[4];
 		await discard(gone);
 		sim.clock.advance(10 * MINUTE);
 		await poll(t);
-		const before = t.staticData;
 		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
 		sim.clock.advance(10 * MINUTE);
 		expect(await poll(t)).toBeNull();
-		expect(t.staticData).toEqual(before);
+		const state = t.staticData['node:Trigger Under Test'] as IDataObject;
+		expect(Object.keys(state.gone as object).sort()).toEqual(Object.keys(state.known as object).sort());
+		const before = t.staticData;
 		sim.injectFault({ route: 'GET /v1/proxies', kind: 'status', status: 401 });
 		sim.clock.advance(10 * MINUTE);
 		await expect(t.poll()).rejects.toThrow();
 		expect(t.staticData).toEqual(before);
 		const { items } = await pollUntilEmit(t, 30 * MINUTE, 10);
 		expect(items?.map((i) => i.proxy_name)).toEqual([gone]);
+	});
+
+	it('the removal of the account\'s last proxies is reported once, after the grace period (an empty list is not a glitch forever)', async () => {
+		const t = trigger();
+		await poll(t);
+		const all = names();
+		for (const name of all) sim.account().proxies.delete(name);
+		const { polls, items } = await pollUntilEmit(t, 20 * MINUTE, 10);
+		expect(polls).toBe(GRACE_MS / (20 * MINUTE) + 1);
+		expect(items?.map((i) => i.proxy_name).sort()).toEqual([...all].sort());
+		for (let i = 0; i < 4; i++) {
+			sim.clock.advance(30 * MINUTE);
+			expect(await poll(t)).toBeNull();
+		}
+		expect(t.staticData['node:Trigger Under Test']).toMatchObject({ known: {} });
 	});
 
 	it('filters decide what is reported, and several removals come in one poll', async () => {

@@ -23,7 +23,7 @@ function funds(balance: number, renewalRequired = 0): FundsData {
 const threshold = (amount: number): LowFundsParams => ({ event: 'lowFunds', threshold: amount, belowUpcomingRenewals: false });
 const renewals: LowFundsParams = { event: 'lowFunds', belowUpcomingRenewals: true };
 const both = (amount: number): LowFundsParams => ({ event: 'lowFunds', threshold: amount, belowUpcomingRenewals: true });
-const state = (below: boolean): LowFundsState => ({ v: 2, event: 'lowFunds', below });
+const state = (below: boolean): LowFundsState => ({ v: 3, event: 'lowFunds', below });
 
 describe('lowReasons', () => {
 	it.each([

@@ -30,10 +30,10 @@ import {
 } from '../harness/grace-model';
 
 describe('grace period constants', () => {
-	it('are 3 polls and one hour, and the state layout is version 2', () => {
+	it('are 3 polls and one hour, and the state layout is version 3', () => {
 		expect(GRACE_POLLS).toBe(3);
 		expect(GRACE_MS).toBe(3_600_000);
-		expect(STATE_VERSION).toBe(2);
+		expect(STATE_VERSION).toBe(3);
 	});
 
 	it('stillMissing counts polls from the first miss and forgets only at 3 polls AND one hour', () => {
@@ -157,7 +157,7 @@ describe('version 1 states (before the grace period)', () => {
 	];
 
 	it.each(V1)(
-		'%s: a version 1 state is read as version 2 with nothing missing; the same list emits nothing and writes nothing (New Proxy: its paid times only)',
+		'%s: a version 1 state is read as version 3 with nothing missing; the same list emits nothing and writes nothing (New Proxy: its paid times only)',
 		(event, v1, adapter) => {
 			const staticData = JSON.parse(JSON.stringify(v1)) as IDataObject;
 			const previous = loadState(staticData, event);
@@ -173,14 +173,13 @@ describe('version 1 states (before the grace period)', () => {
 				return;
 			}
 			// New Proxy adds, once, the paid time of each name (to recognize a move); nothing else.
-			const { paid, ...rest } = staticData;
-			expect(rest).toEqual({ ...v1, v: STATE_VERSION });
-			expect(Object.keys(paid as IDataObject).sort()).toEqual([...(v1.names as string[])].sort());
+			expect(staticData).toMatchObject({ v: STATE_VERSION, event });
+			expect(Object.keys(staticData.ids as IDataObject).sort()).toEqual([...(v1.names as string[])].sort());
 		},
 	);
 
 	it.each(V1)(
-		'%s: a partial list after the upgrade keeps the missing entry and writes version 2 with its mark',
+		'%s: a partial list after the upgrade keeps the missing entry and writes version 3 with its mark',
 		(event, v1, adapter) => {
 			const staticData = JSON.parse(JSON.stringify(v1)) as IDataObject;
 			const partial = adapter.list().filter((item) => adapter.key(item) !== adapter.subject);
@@ -188,7 +187,7 @@ describe('version 1 states (before the grace period)', () => {
 			const { events, nextState } = adapter.detect(previous, partial, T0);
 			expect(events).toEqual([]);
 			commitState(staticData, nextState, previous);
-			expect(staticData).toMatchObject({ v: 2, event, gone: { [adapter.subject]: [1, T0] } });
+			expect(staticData).toMatchObject({ v: 3, event, gone: { [adapter.subject]: [1, T0] } });
 			const reloaded = loadState(JSON.parse(JSON.stringify(staticData)) as IDataObject, event);
 			expect(reloaded?.gone).toEqual({ [adapter.subject]: [1, T0] });
 			expect(adapter.detect(reloaded, adapter.list(), T0 + MINUTE).events).toEqual([]);
@@ -210,9 +209,9 @@ describe('version 1 states (before the grace period)', () => {
 			loadState({ v: 2, event: 'newProxy', names, gone: { 'PRX-A': [1] } }, 'newProxy'),
 		).toBeNull();
 		expect(loadState({ v: 2, event: 'newProxy', names, gone: ['PRX-A'] }, 'newProxy')).toBeNull();
-		expect(loadState({ v: 3, event: 'newProxy', names }, 'newProxy')).toBeNull();
+		expect(loadState({ v: 4, event: 'newProxy', names }, 'newProxy')).toBeNull();
 		expect(
 			loadState({ v: 2, event: 'newProxy', names, gone: { 'PRX-A': [2, T0] } }, 'newProxy'),
-		).toEqual({ v: 2, event: 'newProxy', names, gone: { 'PRX-A': [2, T0] } });
+		).toEqual({ v: 3, event: 'newProxy', ids: { 'PRX-A': 0 }, plans: [], gone: { 'PRX-A': [2, T0] } });
 	});
 });

@@ -5,9 +5,10 @@
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
-import type { PaidTime } from '../../nodes/ProxyAccount/trigger/moves';
+import type { Identity } from '../../nodes/ProxyAccount/trigger/moves';
 import { pairMoves } from '../../nodes/ProxyAccount/trigger/moves';
-import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
+import { identityOf } from '../../nodes/ProxyAccount/trigger/newProxyState';
+import { detectNewProxies, loadNewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import type { NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import type { RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
@@ -16,9 +17,21 @@ import { HOUR, T0, iso, proxy } from '../fixtures/records';
 const MINUTE = 60_000;
 const EXPIRES = iso(T0 + 100 * HOUR);
 const ADDED = iso(T0 - 100 * HOUR);
+interface PaidTime {
+	expires_at?: unknown;
+	added_at?: unknown;
+	period?: unknown;
+	auto_renew?: unknown;
+}
 const paid = (fields: PaidTime = {}): PaidTime => ({ expires_at: EXPIRES, added_at: ADDED, period: 'weekly', auto_renew: false, ...fields });
+const idOf = (fields: PaidTime): Identity => identityOf(fields as ProxyRecord);
 const pairs = (vanished: Record<string, PaidTime>, appeared: Record<string, PaidTime>) =>
-	Object.fromEntries(pairMoves(Object.entries(vanished), Object.entries(appeared)));
+	Object.fromEntries(
+		pairMoves(
+			Object.entries(vanished).map(([name, fields]): [string, Identity] => [name, idOf(fields)]),
+			Object.entries(appeared).map(([name, fields]): [string, Identity] => [name, idOf(fields)]),
+		),
+	);
 
 describe('pairMoves', () => {
 	it('pairs the same expiry and added_at; the same instant in another notation is the same', () => {
@@ -29,7 +42,11 @@ describe('pairMoves', () => {
 		expect(pairs({ OLD: paid() }, { NEW: paid({ added_at: iso(T0) }) })).toEqual({ NEW: 'OLD' });
 		expect(pairs({ OLD: paid() }, { NEW: paid({ added_at: iso(T0), period: 'monthly' }) })).toEqual({});
 		expect(pairs({ OLD: paid() }, { NEW: paid({ added_at: iso(T0), auto_renew: true }) })).toEqual({});
-		expect(pairs({ OLD: paid() }, { NEW: paid({ expires_at: iso(T0 + 101 * HOUR) }) })).toEqual({});
+	});
+
+	it('the same added_at with a later expiry is the proxy extended (or auto-renewed) since it was stored: a move; an earlier one is not', () => {
+		expect(pairs({ OLD: paid() }, { NEW: paid({ expires_at: iso(T0 + 101 * HOUR) }) })).toEqual({ NEW: 'OLD' });
+		expect(pairs({ OLD: paid() }, { NEW: paid({ expires_at: iso(T0 + 99 * HOUR) }) })).toEqual({});
 	});
 
 	it('never pairs without a readable expiry, and an unreadable added_at alone decides nothing', () => {
@@ -69,19 +86,17 @@ describe('New Proxy across polls', () => {
 		const moved = proxy('C', { expires_at: EXPIRES, added_at: ADDED, city: 'Denver' });
 		const first = detect(baseline, [list()[1], moved], at(10));
 		expect(first.events.map((item) => [item.proxy_name, item.moved_from])).toEqual([['C', 'A']]);
-		expect(first.nextState.names).toContain('A');
-		expect(first.nextState.paid).not.toHaveProperty('A');
-		// Another proxy with the same paid time next poll is not A again.
+		expect(first.nextState.ids.A).toBe(0);
+		// Another proxy with A's paid time next poll is not A again (C, listed with the very same
+		// added_at, is the one it moved from).
 		const again = detect(first.nextState, [...list().slice(1), moved, proxy('D', { expires_at: EXPIRES, added_at: ADDED })], at(20));
-		expect(again.events.map((item) => [item.proxy_name, item.moved_from])).toEqual([['D', null]]);
+		expect(again.events.map((item) => [item.proxy_name, item.moved_from])).toEqual([['D', 'C']]);
 		// A was only hidden: its return is not new.
 		expect(detect(again.nextState, [...list(), moved], at(30)).events).toEqual([]);
 	});
 
 	it('a state written before moves were recognized (no paid times) reports a moved proxy as new, with moved_from null', () => {
-		const baseline = detect(null, list(), T0).nextState;
-		const old: NewProxyState = { ...baseline };
-		delete old.paid;
+		const old = loadNewProxyState({ v: 2, event: 'newProxy', names: list().map((p) => p.proxy_name) })!;
 		const moved = proxy('C', { expires_at: EXPIRES, added_at: ADDED });
 		expect(detect(old, [list()[1], moved], at(10)).events.map((item) => item.moved_from)).toEqual([null]);
 	});
@@ -106,7 +121,7 @@ describe('Proxy Removed across polls', () => {
 		let state = detect(null, [proxy('A', { expires_at: EXPIRES }), proxy('B')], T0).nextState;
 		const emitted: string[] = [];
 		for (const minutes of [10, 40, 75, 100]) {
-			const result = detect(state, [proxy('B'), proxy('C', { expires_at: iso(T0 + 7 * 24 * HOUR) })], at(minutes));
+			const result = detect(state, [proxy('B'), proxy('C', { expires_at: iso(T0 + 7 * 24 * HOUR), added_at: iso(at(5)) })], at(minutes));
 			emitted.push(...result.events.map((item) => String(item.proxy_name)));
 			state = result.nextState;
 		}

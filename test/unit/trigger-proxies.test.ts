@@ -13,29 +13,33 @@ import type { IpChangedParams } from '../../nodes/ProxyAccount/trigger/events/ip
 import type { NewProxyParams, NewProxyState } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import type { OutputOptions } from '../../nodes/ProxyAccount/trigger/params';
 import type { StatusParams, StatusState } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
-import { detectExpiring, expiringSamples, sameExpiry } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
+import { detectExpiring, expiringSamples } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { detectIpChanges } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';
 import { detectNewProxies, newProxySamples } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import { detectStatusChanges, statusSamples } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { uniqueProxies } from '../../nodes/ProxyAccount/trigger/proxies';
+import { epochMs } from '../../nodes/ProxyAccount/trigger/compact';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
 
 const OUTPUT: OutputOptions = { simplify: true, includePassword: false };
 const observed = (proxies: ProxyRecord[], now = T0) => ({ proxies, now });
 const names = (items: Array<{ proxy_name?: unknown }>) => items.map((item) => item.proxy_name);
 
-describe('sameExpiry and uniqueProxies', () => {
+/** Timestamps as the state stores them: epoch milliseconds (an unreadable one is not stored). */
+const ms = (map: Record<string, string>): Record<string, number> =>
+	Object.fromEntries(Object.entries(map).filter(([, at]) => !Number.isNaN(Date.parse(at))).map(([key, at]) => [key, Date.parse(at)]));
+
+describe('epochMs and uniqueProxies', () => {
 	it.each([
 		['2025-03-02T12:00:00.000Z', '2025-03-02T12:00:00.000Z', true],
 		['2025-03-02T12:00:00.000Z', '2025-03-02T06:00:00.000-06:00', true],
 		['2025-03-02T12:00:00Z', '2025-03-02T12:00:00.000Z', true],
 		['2025-03-02T12:00:00.000Z', '2025-03-02T12:00:01.000Z', false],
-		['soon', 'soon', true],
-		['soon', 'later', false],
+		['soon', 'soon', false],
 		['soon', '2025-03-02T12:00:00.000Z', false],
-	])('%s and %s: %s', (a, b, expected) => {
-		expect(sameExpiry(a, b)).toBe(expected);
-		expect(sameExpiry(b, a)).toBe(expected);
+	])('%s and %s: the same instant: %s', (a, b, expected) => {
+		expect(epochMs(a) === epochMs(b)).toBe(expected);
+		expect(epochMs(b) === epochMs(a)).toBe(expected);
 	});
 
 	it('uniqueProxies keeps the first record of each name, in order', () => {
@@ -52,14 +56,14 @@ describe('detectExpiring', () => {
 	function params(withinHours = 24, filters: Record<string, string> = {}, output = OUTPUT): ExpiringParams {
 		return { event: 'proxyExpiring', withinHours, filters: readProxyFilters(FILTER_NODE, undefined, filters), output };
 	}
-	const stored = (reported: Record<string, string>): ExpiringState => ({ v: 2, event: 'proxyExpiring', reported });
+	const stored = (reported: Record<string, string>): ExpiringState => ({ v: 3, event: 'proxyExpiring', reported: ms(reported) });
 	const soon = iso(T0 + 5 * HOUR);
 	const later = iso(T0 + 100 * HOUR);
 
 	it('baseline: emits nothing and records only the proxies already inside the window', () => {
 		const result = detectExpiring(null, observed([proxy('A', { expires_at: soon }), proxy('B', { expires_at: later }), proxy('C', { expires_at: iso(T0 - HOUR) })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState).toEqual({ v: 2, event: 'proxyExpiring', reported: { A: soon, C: iso(T0 - HOUR) } });
+		expect(result.nextState).toEqual({ v: 3, event: 'proxyExpiring', reported: ms({ A: soon, C: iso(T0 - HOUR) }) });
 	});
 
 	it('a proxy that enters the window is reported once, with the hours left and the record', () => {
@@ -77,10 +81,10 @@ describe('detectExpiring', () => {
 				record: proxyOutput(record, { simplify: true, includePassword: false, now: T0 }),
 			},
 		]);
-		expect(result.nextState.reported).toEqual({ A: soon });
+		expect(result.nextState.reported).toEqual(ms({ A: soon }));
 		const again = detectExpiring(result.nextState, observed([record], T0 + HOUR), params());
 		expect(again.events).toEqual([]);
-		expect(again.nextState.reported).toEqual({ A: soon });
+		expect(again.nextState.reported).toEqual(ms({ A: soon }));
 	});
 
 	it('the window is inclusive to the millisecond; an expired proxy is inside it', () => {
@@ -94,16 +98,16 @@ describe('detectExpiring', () => {
 		]);
 	});
 
-	it('the same instant written differently is the same expiry: not reported again, the recorded text kept', () => {
+	it('the same instant written differently is the same expiry: not reported again', () => {
 		const result = detectExpiring(stored({ A: '2025-03-01T17:00:00.000Z' }), observed([proxy('A', { expires_at: '2025-03-01T11:00:00-06:00' })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState.reported).toEqual({ A: '2025-03-01T17:00:00.000Z' });
+		expect(result.nextState.reported).toEqual(ms({ A: '2025-03-01T17:00:00.000Z' }));
 	});
 
 	it('extended beyond the window: no item, and the proxy is forgotten', () => {
 		const result = detectExpiring(stored({ A: soon }), observed([proxy('A', { expires_at: later })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState.reported).toEqual({});
+		expect(result.nextState.reported).toEqual(ms({}));
 	});
 
 	it('extended but still inside the window: reported again for the new expiry, with the old one as before', () => {
@@ -111,21 +115,27 @@ describe('detectExpiring', () => {
 		const result = detectExpiring(stored({ A: soon }), observed([proxy('A', { expires_at: newer })]), params());
 		expect(result.events).toHaveLength(1);
 		expect(result.events[0]).toMatchObject({ proxy_name: 'A', before: { expires_at: soon }, after: { expires_at: newer, expires_in_hours: 20 } });
-		expect(result.nextState.reported).toEqual({ A: newer });
+		expect(result.nextState.reported).toEqual(ms({ A: newer }));
 	});
 
-	it('an unreadable expiry is never inside the window, and a recorded one is kept while it stays the same', () => {
-		expect(detectExpiring(stored({}), observed([proxy('A', { expires_at: 'soon' })]), params()).nextState.reported).toEqual({});
-		const kept = detectExpiring(stored({ A: 'soon' }), observed([proxy('A', { expires_at: 'soon' })]), params());
-		expect(kept.events).toEqual([]);
-		expect(kept.nextState.reported).toEqual({ A: 'soon' });
+	it('an unreadable expiry is never inside the window, nor stored', () => {
+		const result = detectExpiring(stored({}), observed([proxy('A', { expires_at: 'soon' })]), params());
+		expect(result.events).toEqual([]);
+		expect(result.nextState.reported).toEqual({});
+	});
+
+	it('milliseconds present, then absent: one expiry, reported once (issue 27)', () => {
+		const first = detectExpiring(stored({}), observed([proxy('A', { expires_at: '2025-03-01T17:00:00.000Z' })]), params());
+		expect(first.events).toHaveLength(1);
+		const second = detectExpiring(first.nextState, observed([proxy('A', { expires_at: '2025-03-01T11:00:00-06:00' })], T0 + HOUR), params());
+		expect(second.events).toEqual([]);
 	});
 
 	it('filters limit what is emitted, not what is remembered', () => {
 		const proxies = [proxy('PRX-AU1', { expires_at: soon, city: 'Austin' }), proxy('PRX-DE1', { expires_at: soon, city: 'Denver', state: 'CO' })];
 		const result = detectExpiring(stored({}), observed(proxies), params(24, { city: 'denver' }));
 		expect(names(result.events)).toEqual(['PRX-DE1']);
-		expect(result.nextState.reported).toEqual({ 'PRX-AU1': soon, 'PRX-DE1': soon });
+		expect(result.nextState.reported).toEqual(ms({ 'PRX-AU1': soon, 'PRX-DE1': soon }));
 		// Once the filter is removed, the proxy filtered out is not reported for that expiry any more.
 		expect(detectExpiring(result.nextState, observed(proxies), params()).events).toEqual([]);
 	});
@@ -134,7 +144,7 @@ describe('detectExpiring', () => {
 		const result = detectExpiring(stored({}), observed([proxy('A', { expires_at: soon }), proxy('A', { expires_at: iso(T0 + HOUR) })]), params());
 		expect(result.events).toHaveLength(1);
 		expect(result.events[0].expires_at).toBe(soon);
-		expect(result.nextState.reported).toEqual({ A: soon });
+		expect(result.nextState.reported).toEqual(ms({ A: soon }));
 	});
 
 	it('a proxy named like an Object.prototype key is not taken as reported', () => {
@@ -152,12 +162,12 @@ describe('detectStatusChanges', () => {
 	function params(fromStatus = '', toStatus = '', filters: Record<string, string> = {}): StatusParams {
 		return { event: 'proxyStatusChanged', fromStatus, toStatus, filters: readProxyFilters(FILTER_NODE, undefined, filters), output: OUTPUT };
 	}
-	const stored = (status: Record<string, string>): StatusState => ({ v: 2, event: 'proxyStatusChanged', status });
+	const stored = (status: Record<string, string>): StatusState => ({ v: 3, event: 'proxyStatusChanged', status });
 
 	it('baseline: emits nothing and records every status', () => {
 		const result = detectStatusChanges(null, observed([proxy('A'), proxy('B', { network_status: 'offline' })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState).toEqual({ v: 2, event: 'proxyStatusChanged', status: { A: 'online', B: 'offline' } });
+		expect(result.nextState).toEqual({ v: 3, event: 'proxyStatusChanged', status: { A: 'online', B: 'offline' } });
 	});
 
 	it('a changed status emits one item with before and after', () => {
@@ -210,13 +220,14 @@ describe('detectNewProxies', () => {
 	function params(filters: Record<string, string> = {}): NewProxyParams {
 		return { event: 'newProxy', filters: readProxyFilters(FILTER_NODE, undefined, filters), output: OUTPUT };
 	}
-	const stored = (list: string[]): NewProxyState => ({ v: 2, event: 'newProxy', names: list });
+	const stored = (list: string[]): NewProxyState => ({ v: 3, event: 'newProxy', ids: Object.fromEntries(list.map((name) => [name, 0])), plans: [] });
+	const storedNames = (state: NewProxyState) => Object.keys(state.ids);
 
 	it('baseline: emits nothing and records every name', () => {
 		const result = detectNewProxies(null, observed([proxy('A'), proxy('B')]), params());
 		expect(result.events).toEqual([]);
-		const paid = [proxy('A').expires_at, proxy('A').added_at, 'weekly', false];
-		expect(result.nextState).toEqual({ v: 2, event: 'newProxy', names: ['A', 'B'], paid: { A: paid, B: paid } });
+		const paid = [Date.parse(proxy('A').added_at), Date.parse(proxy('A').expires_at), 0];
+		expect(result.nextState).toEqual({ v: 3, event: 'newProxy', ids: { A: paid, B: paid }, plans: ['weekly\u00010'] });
 	});
 
 	it('a name not stored emits one item, before null', () => {
@@ -232,7 +243,7 @@ describe('detectNewProxies', () => {
 				record: proxyOutput(record, { simplify: true, includePassword: false, now: T0 }),
 			},
 		]);
-		expect(result.nextState.names).toEqual(['A', 'B']);
+		expect(storedNames(result.nextState)).toEqual(['A', 'B']);
 		expect(detectNewProxies(result.nextState, observed([proxy('A'), record]), params()).events).toEqual([]);
 	});
 
@@ -240,14 +251,14 @@ describe('detectNewProxies', () => {
 		const proxies = [proxy('A', { isp: 'Verizon' }), proxy('B', { isp: 'AT&T' })];
 		const result = detectNewProxies(stored([]), observed(proxies), params({ carrier: 'verizon' }));
 		expect(names(result.events)).toEqual(['A']);
-		expect(result.nextState.names).toEqual(['A', 'B']);
+		expect(storedNames(result.nextState)).toEqual(['A', 'B']);
 	});
 
 	it('a name repeated in one reply is one item and one stored name', () => {
 		const result = detectNewProxies(stored([]), observed([proxy('A'), proxy('A', { network_status: 'offline' })]), params());
 		expect(result.events).toHaveLength(1);
 		expect(result.events[0].after).toMatchObject({ network_status: 'online' });
-		expect(result.nextState.names).toEqual(['A']);
+		expect(storedNames(result.nextState)).toEqual(['A']);
 	});
 });
 
@@ -317,7 +328,7 @@ describe('detectIpChanges', () => {
 		const base = detectIpChanges(null, observed([manual(0)]), ipParams()).nextState;
 		const onlyAuto = detectIpChanges(base, observed([manual(3)]), ipParams());
 		expect(onlyAuto.events).toEqual([]);
-		expect(onlyAuto.nextState.ips.M).toBe(at(3));
+		expect(onlyAuto.nextState.ips.M).toBe(Date.parse(at(3)));
 		expect(detectIpChanges(base, observed([manual(3)]), ipParams({ onlyAutoRotating: false })).events).toHaveLength(1);
 	});
 });

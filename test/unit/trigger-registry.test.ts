@@ -57,7 +57,6 @@ const tick: TriggerEventModule<TickParams, TickState, TickObservation> = {
 			typeof data.count === 'number' ? { count: data.count } : null,
 		),
 	observe: async () => ({ count: counter, now: 0 }),
-	listed: () => 1,
 	detect: (previous, observation) => ({
 		events:
 			previous && observation.count !== previous.count
@@ -138,12 +137,14 @@ describe('adding a trigger event: one file and one line in events/index.ts', () 
 		]);
 		expect(staticData).toEqual({});
 		expect(await pollTrigger(pollContext('trigger', staticData), {}, trigger)).toBeNull();
-		expect(staticData).toEqual({ v: STATE_VERSION, event: 'tick', count: 1 });
+		// With the service's clock (see trigger/clock.ts) and the settling of the new baseline.
+		expect(staticData).toMatchObject({ v: STATE_VERSION, event: 'tick', count: 1, settle: [1, 0] });
+		expect(Object.keys(staticData).sort()).toEqual(['clock', 'count', 'event', 'settle', 'v']);
 		counter = 3;
 		expect(await pollTrigger(pollContext('trigger', staticData), {}, trigger)).toEqual([
 			[{ json: { event: 'tick', before: 1, after: 3 } }],
 		]);
-		expect(staticData).toEqual({ v: STATE_VERSION, event: 'tick', count: 3 });
+		expect(staticData).toMatchObject({ v: STATE_VERSION, event: 'tick', count: 3 });
 	});
 
 	it('an event that is not registered is a clear error naming the Event field', async () => {

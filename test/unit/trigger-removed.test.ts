@@ -10,7 +10,9 @@ import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
-import { detectRemoved, knownProxy, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import { detectRemoved, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import { TextTable } from '../../nodes/ProxyAccount/trigger/compact';
+import { knownRecord, knownTuple } from '../../nodes/ProxyAccount/trigger/knownProxy';
 import { commitState, loadState } from '../../nodes/ProxyAccount/trigger/events';
 import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
@@ -63,9 +65,24 @@ describe('Proxy Removed: detection', () => {
 			removed_at: iso(T0 + 10 * MINUTE + GRACE_MS),
 			missing_since: iso(T0 + 10 * MINUTE),
 			expired: true,
-			before: { expires_at: c.expires_at, network_status: 'online' },
+			before: { expires_at: new Date(c.expires_at).toISOString(), network_status: 'online' },
 			after: null,
-			record: { ...knownProxy(c), expires_in_hours: expect.any(Number) },
+			record: {
+				proxy_name: 'PRX-C',
+				nickname: c.nickname,
+				isp: c.isp,
+				city: c.city,
+				state: c.state,
+				period: c.period,
+				added_at: new Date(c.added_at).toISOString(),
+				expires_at: new Date(c.expires_at).toISOString(),
+				network_status: c.network_status,
+				server_ip: c.server_ip,
+				h_port: c.h_port,
+				s_port: c.s_port,
+				auto_renew: c.auto_renew,
+				expires_in_hours: expect.any(Number),
+			},
 		});
 		expect((item.record as IDataObject).password).toBeUndefined();
 		expect(JSON.stringify(events)).not.toContain('secret');
@@ -178,17 +195,19 @@ describe('Proxy Removed: stored state', () => {
 		expect(loadState(saved, 'proxyRemoved')).toEqual(state);
 		expect(loadState(saved, 'newProxy')).toBeNull();
 		expect(loadState({ ...saved, known: { X: 'nope' } }, 'proxyRemoved')).toBeNull();
-		expect(loadState({ ...saved, known: { X: { nested: { deep: 1 } } } }, 'proxyRemoved')).toBeNull();
+		expect(loadState({ ...saved, known: { X: [1, 2, 0, 0, null, 1] } }, 'proxyRemoved')).toBeNull();
 		expect(loadState({ ...saved, known: [] }, 'proxyRemoved')).toBeNull();
 		expect(loadState({ ...saved, gone: { 'PRX-B': [0, T0] } }, 'proxyRemoved')).toBeNull();
 	});
 
-	it('stores only the simplified fields: the state stays small', () => {
-		const big = Array.from({ length: 1000 }, (_, i) => proxy(`PRX-${i}`, { traffic: i * 1e9 }));
+	it('stores what its report shows, compactly: under 100 bytes a proxy, read back to the same record', () => {
+		const big = Array.from({ length: 1000 }, (_, i) => proxy(`PRX-US-AU1-${String(i).padStart(4, '0')}`, { traffic: i * 1e9, nickname: i % 3 === 0 ? `fleet-${i}` : null }));
 		const { state } = polls([[big, T0]]);
-		expect(Object.keys(state.known['PRX-1']).sort()).toEqual(Object.keys(knownProxy(big[1])).sort());
-		expect(state.known['PRX-1']).not.toHaveProperty('traffic');
-		expect(JSON.stringify(state).length).toBeLessThan(400 * 1000);
+		expect(JSON.stringify(state).length).toBeLessThan(100 * 1000);
+		const table = new TextTable();
+		const tuple = knownTuple(big[3], table);
+		expect(knownRecord('PRX-US-AU1-0003', tuple, table.texts)).toMatchObject({ nickname: 'fleet-3', server_ip: big[3].server_ip, h_port: big[3].h_port });
+		expect(JSON.stringify(state)).not.toContain(big[3].username);
 	});
 });
 

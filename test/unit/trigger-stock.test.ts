@@ -17,7 +17,7 @@ function params(change: StockChange, filters: Record<string, string> = {}, thres
 }
 
 function state(stock: StockState['stock']): StockState {
-	return { v: 2, event: 'stockChanged', stock };
+	return { v: 3, event: 'stockChanged', stock };
 }
 
 const detect = (previous: StockState | null, entries: StockEntry[], p: StockParams) => detectStockChanges(previous, { entries, now: T0 }, p);
@@ -70,7 +70,7 @@ describe('detectStockChanges', () => {
 		const result = detect(null, [stockEntry('Austin', 'TX', 'available', { att: 3, verizon: 0 }), stockEntry('Miami', 'FL', 'out', { att: 0 })], params('becameAvailable'));
 		expect(result.events).toEqual([]);
 		expect(result.nextState).toEqual({
-			v: 2,
+			v: 3,
 			event: 'stockChanged',
 			stock: { 'Austin|TX': { s: 'available', c: { att: 3 } }, 'Miami|FL': { s: 'out', c: {} } },
 		});

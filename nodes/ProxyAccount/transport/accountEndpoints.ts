@@ -278,7 +278,7 @@ export async function setAutoRotation(
 export async function getFunds(
 	ctx: ProxyAccountContext,
 	options: CallOptions = {},
-): Promise<{ funds: FundsData; message?: string; serverTime: number }> {
+): Promise<{ funds: FundsData; message?: string; serverTime: number; dated: boolean }> {
 	const response = await apiRequest(ctx, {
 		method: 'GET',
 		path: '/v1/funds',
@@ -291,6 +291,7 @@ export async function getFunds(
 		funds: response.body.data,
 		message: response.body.message,
 		serverTime: response.serverTime,
+		dated: response.dated,
 	};
 }
 

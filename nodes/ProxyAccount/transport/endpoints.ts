@@ -116,13 +116,13 @@ export async function getStock(
 		...entry,
 		carriers: carrierCounts(entry),
 	}));
-	return { entries, serverTime: response.serverTime };
+	return { entries, serverTime: response.serverTime, dated: response.dated };
 }
 
 export async function listProxies(
 	ctx: ProxyAccountContext,
 	options: CallOptions = {},
-): Promise<{ proxies: ProxyRecord[]; serverTime: number }> {
+): Promise<{ proxies: ProxyRecord[]; serverTime: number; dated: boolean }> {
 	const response = await apiRequest(ctx, {
 		method: 'GET',
 		path: '/v1/proxies',
@@ -131,7 +131,7 @@ export async function listProxies(
 		idempotency: 'read',
 		...options,
 	});
-	return { proxies: response.body.data, serverTime: response.serverTime };
+	return { proxies: response.body.data, serverTime: response.serverTime, dated: response.dated };
 }
 
 export async function getProxy(

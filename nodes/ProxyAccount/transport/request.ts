@@ -79,6 +79,8 @@ export interface ApiResponse<T> {
 	body: T;
 	/** The service's clock (its `date` header), or this machine's when it sent none. */
 	serverTime: number;
+	/** Whether `serverTime` came from the reply's `date` header (false: this machine's clock). */
+	dated: boolean;
 	attempts: number;
 	/** The endpoint's rate-limit headers, when the reply carried them. */
 	rateLimit?: RateLimitFacts;
@@ -91,9 +93,13 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	return typeof value === 'string' ? value : undefined;
 }
 
-function serverTimeOf(headers: IDataObject | undefined): number {
+function dateOf(headers: IDataObject | undefined): number {
 	const date = headerValue(headers, 'date');
-	const parsed = date ? Date.parse(date) : Number.NaN;
+	return date ? Date.parse(date) : Number.NaN;
+}
+
+function serverTimeOf(headers: IDataObject | undefined): number {
+	const parsed = dateOf(headers);
 	return Number.isNaN(parsed) ? Date.now() : parsed;
 }
 
@@ -267,6 +273,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 						return {
 							body: classified.body,
 							serverTime: serverTimeOf(answer.headers as IDataObject),
+							dated: !Number.isNaN(dateOf(answer.headers as IDataObject)),
 							attempts: attempt,
 							...rateLimitOf(answer.headers as IDataObject),
 						};

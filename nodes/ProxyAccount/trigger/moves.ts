@@ -4,105 +4,106 @@
  * trigger that looks like a proxy missing from the list while a new one appears. This module tells
  * such a move from a removal and a purchase, from what the two records carry.
  *
- * A move keeps the paid time, so the new record has the same `expires_at`. The simulator also keeps
- * `added_at`; whether the live service does is open, so two rules are tried in turn:
- * 1. strong: the same `expires_at` and the same `added_at`;
- * 2. fallback (the service gave the moved proxy a new `added_at`): the same `expires_at`, `period`
- *    and `auto_renew`.
+ * A move keeps the paid time. The simulator also keeps `added_at`; whether the live service does is
+ * open, so two rules are tried in turn:
+ * 1. strong: the same `added_at`, and an expiry no earlier than the one stored (the proxy may have
+ *    been extended or auto-renewed since it was stored, also at polls that n8n 2.x did not save:
+ *    after a restart the stored expiry can be older than the one the moved proxy carries);
+ * 2. fallback (the service gave the moved proxy a new `added_at`): the same expiry, period and
+ *    auto-renew.
  *
  * A pair is taken only when it is unambiguous under the rule: the vanished proxy is the only one
  * that matches the new proxy, and the new proxy the only one that matches the vanished proxy. When
  * two proxies vanish and two (or one) appear with the same paid time, nothing says which went where,
- * so none of them is paired: they are treated as before (the vanished ones are reported removed when
- * their grace period ends, the new ones are new). A missed move is reported as a removal, as it was
- * before moves were recognized; a wrong pairing would hide a real removal, which is worse.
+ * so none of them is paired: the vanished ones are reported removed when their grace period ends,
+ * the new ones are new. A wrong pairing would hide a real removal, which is worse than a missed move.
  */
 
-/** The fields of a record that say whose paid time it is. Missing or other types never match. */
-export interface PaidTime {
-	expires_at?: unknown;
-	added_at?: unknown;
-	period?: unknown;
-	auto_renew?: unknown;
+/** What says whose paid time a proxy is: instants as epoch ms, `plan` its period and auto-renew. */
+export interface Identity {
+	added: number | null;
+	expires: number | null;
+	plan: string | null;
+	/** When the trigger first listed it, when that was lately (undefined: long ago, or now). */
+	seen?: number;
 }
 
-/** An instant as comparable text: its epoch milliseconds, or the text itself when unreadable. */
-function instantKey(value: unknown): string | undefined {
-	if (typeof value !== 'string' || value === '') return undefined;
-	const at = Date.parse(value);
-	return Number.isNaN(at) ? `text:${value}` : String(at);
+type Named = [name: string, id: Identity];
+
+interface Rule {
+	/** The group both must share (undefined: not comparable under the rule). */
+	key(id: Identity): string | undefined;
+	/** Whether `appeared` can be `vanished` moved, within a group. */
+	fits(vanished: Identity, appeared: Identity): boolean;
 }
 
-function sameInstant(a: unknown, b: unknown): boolean {
-	const key = instantKey(a);
-	return key !== undefined && key === instantKey(b);
-}
+export const SAME_ADDED: Rule = {
+	// To the second: the same instant written with or without milliseconds.
+	key: (id) => (id.added === null ? undefined : String(Math.floor(id.added / 1000))),
+	fits: (vanished, appeared) =>
+		vanished.expires !== null &&
+		appeared.expires !== null &&
+		Math.floor(appeared.expires / 1000) >= Math.floor(vanished.expires / 1000) &&
+		// The new name was first listed after the old one (proxies bought together never pair).
+		(appeared.seen ?? Infinity) > (vanished.seen ?? -Infinity),
+};
 
-type Rule = (vanished: PaidTime, appeared: PaidTime) => boolean;
+const SAME_EXPIRY_AND_PLAN: Rule = {
+	key: (id) =>
+		id.expires === null || id.plan === null
+			? undefined
+			: `${Math.floor(id.expires / 1000)}|${id.plan}`,
+	fits: () => true,
+};
 
-/** The rules, strongest first (the expiry is compared by the grouping in `pairMoves`). */
-const RULES: readonly Rule[] = [
-	(vanished, appeared) => sameInstant(vanished.added_at, appeared.added_at),
-	(vanished, appeared) =>
-		typeof vanished.period === 'string' &&
-		vanished.period === appeared.period &&
-		typeof vanished.auto_renew === 'boolean' &&
-		vanished.auto_renew === appeared.auto_renew,
-];
+/** Both rules, strongest first. */
+export const RULES: readonly Rule[] = [SAME_ADDED, SAME_EXPIRY_AND_PLAN];
 
-type Named<T> = [name: string, paid: T];
-
-/** The entries with a readable `expires_at`, grouped by it. */
-function byExpiry<T extends PaidTime>(entries: Iterable<Named<T>>): Map<string, Array<Named<T>>> {
-	const groups = new Map<string, Array<Named<T>>>();
+function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
+	const out = new Map<string, Named[]>();
 	for (const entry of entries) {
-		const key = instantKey(entry[1].expires_at);
+		const key = rule.key(entry[1]);
 		if (key === undefined) continue;
-		const group = groups.get(key);
+		const group = out.get(key);
 		if (group) group.push(entry);
-		else groups.set(key, [entry]);
+		else out.set(key, [entry]);
 	}
-	return groups;
-}
-
-/** The unambiguous pairs of one expiry group under one rule, added to `moves` (new => old). */
-function pairGroup<T extends PaidTime>(
-	vanished: Array<Named<T>>,
-	appeared: Array<Named<T>>,
-	rule: Rule,
-	moves: Map<string, string>,
-	paired: Set<string>,
-): void {
-	const gone = vanished.filter(([name]) => !paired.has(name));
-	const arrived = appeared.filter(([name]) => !moves.has(name));
-	for (const [newName, paid] of arrived) {
-		const candidates = gone.filter(([, old]) => rule(old, paid));
-		if (candidates.length !== 1) continue;
-		const [oldName, old] = candidates[0];
-		if (arrived.filter(([, other]) => rule(old, other)).length !== 1) continue;
-		moves.set(newName, oldName);
-		paired.add(oldName);
-	}
+	return out;
 }
 
 /**
- * The moves among `vanished` (stored proxies missing from this list, including those already in
- * their grace period) and `appeared` (listed proxies that were not stored), as new name => old name.
- * Only unambiguous pairs (see above); the rules are tried strongest first, each on what the
- * stronger ones left.
+ * The moves among `vanished` (stored proxies missing from this list, or, with SAME_ADDED only,
+ * still listed) and `appeared` (proxies new to the trigger), as new name => old name, added to
+ * `moves`. Only unambiguous pairs; the rules are tried in order, each on what the earlier ones left.
  */
-export function pairMoves<T extends PaidTime>(
-	vanished: Iterable<Named<T>>,
-	appeared: Iterable<Named<T>>,
+export function pairMoves(
+	vanished: Named[],
+	appeared: Named[],
+	rules: readonly Rule[] = RULES,
+	moves: Map<string, string> = new Map(),
 ): Map<string, string> {
-	const moves = new Map<string, string>();
-	const arrivedGroups = byExpiry(appeared);
-	if (arrivedGroups.size === 0) return moves;
-	const paired = new Set<string>();
-	for (const [expiry, gone] of byExpiry(vanished)) {
-		const arrived = arrivedGroups.get(expiry);
-		if (!arrived) continue;
-		for (const rule of RULES) pairGroup(gone, arrived, rule, moves, paired);
+	if (vanished.length === 0 || appeared.length === 0) return moves;
+	const paired = new Set(moves.values());
+	for (const rule of rules) {
+		const arrivedGroups = groups(
+			appeared.filter(([name]) => !moves.has(name)),
+			rule,
+		);
+		for (const [key, gone] of groups(
+			vanished.filter(([name]) => !paired.has(name)),
+			rule,
+		)) {
+			const arrived = arrivedGroups.get(key);
+			if (!arrived) continue;
+			for (const [newName, id] of arrived) {
+				const candidates = gone.filter(([old, from]) => !paired.has(old) && rule.fits(from, id));
+				if (candidates.length !== 1) continue;
+				const [oldName, old] = candidates[0];
+				if (arrived.filter(([, other]) => rule.fits(old, other)).length !== 1) continue;
+				moves.set(newName, oldName);
+				paired.add(oldName);
+			}
+		}
 	}
 	return moves;
 }

@@ -2,11 +2,12 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/itemLoop';
 import type { CallOptions } from '../transport';
+import { serviceNow } from './clock';
 import { TRIGGER } from './events';
 import type { AnyTriggerEvent, TriggerEvents } from './registry';
 import { chosenEvent, stateKeys } from './registry';
 import type { MissingMarks, StoredState } from './state';
-import { commitState, sameJson, withoutMarks } from './state';
+import { commitState, nextSettle, sameJson, withoutMarks } from './state';
 
 /** Items "Fetch Test Event" returns at most. */
 export const SAMPLE_LIMIT = 5;
@@ -58,9 +59,10 @@ function comparedState(stored: StoredState | null, key: string | undefined): Sto
  *   state when nothing matches; it never reads or changes the stored state.
  *
  * A failed request throws the transport's NodeApiError unchanged and leaves the state as it was,
- * so the next good poll emits what was pending. An empty list leaves the state as it was too. A
- * city or proxy missing from a list that is not empty is kept for a grace period (see
- * `keepMissing` in state.ts), so a partial list does not make the trigger report it again.
+ * so the next good poll emits what was pending. A city or proxy missing from a list (a partial or
+ * an empty one) is kept for a grace period (see `withGrace` in state.ts), so a partial list does
+ * not make the trigger report it again, and the removal of the last proxy is reported once the
+ * grace period is over. The service's time is checked against the previous replies (clock.ts).
  * `requestOptions` is for tests (timeouts, retries); `trigger` too (the events the node has).
  */
 export async function pollTrigger(
@@ -93,12 +95,21 @@ async function pollEvent(
 	// Only now that the service has answered is the stored state read, compared and replaced.
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = module.loadState(staticData);
-	// Once a state is stored, an empty list is far more often a glitch than an account (or the
-	// stock) emptied at once: taken at its word it would make the trigger forget every city or
-	// proxy and report them all again at the next poll. It emits nothing and keeps the state.
-	if (module.listed(observation) === 0 && stored !== null) return null;
+	const timed = observation as { now: number; dated?: boolean };
+	const clock = serviceNow(
+		stored?.clock,
+		timed.dated === false ? undefined : timed.now,
+		Date.now(),
+	);
+	timed.now = clock.now;
 	const key = triggerKey(ctx);
-	const { events, nextState } = module.detect(comparedState(stored, key), observation, params);
+	const previous = comparedState(stored, key);
+	const detection = module.detect(previous, observation, params);
+	const { events } = detection;
+	const nextState: StoredState = { ...detection.nextState, clock: clock.clock };
+	const settle = nextSettle(previous, clock.now);
+	if (settle === undefined) delete nextState.settle;
+	else nextState.settle = settle;
 	const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
 	commitState(staticData, nextState, stored, keys);
 	if (key !== undefined) storedMarks.set(key, nextState.gone);

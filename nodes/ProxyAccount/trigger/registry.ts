@@ -48,8 +48,6 @@ export interface TriggerEventModule<P extends EventParams, S extends StoredState
 	loadState(staticData: IDataObject): S | null;
 	/** Observes the service once: one request to the one endpoint it needs. */
 	observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<O>;
-	/** Cities or proxies the service listed (an empty list keeps the stored state). */
-	listed(observation: O): number;
 	/** The events against the previous state, and the next state. Pure. */
 	detect(previous: S | null, observation: O, params: P): Detection<S>;
 	/** Current examples of the event, for "Fetch Test Event". */

@@ -1,18 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ClockState } from './clock';
+import { isClockState } from './clock';
+import { instantToStore } from './compact';
+
 /**
  * What the trigger remembers between polls, in the workflow's static data. Only what the chosen
  * event needs, keyed by what the service returns, so it grows with the account (cities,
  * proxies), never with the number of polls. Every layout carries `v`: a state written by another
  * version, or for another event, is not trusted and the next poll records a new baseline.
  *
- * Version 2 added the missing marks (`gone`). A version 1 state is read as a version 2 state with
- * no entry missing, so upgrading the package neither starts a new baseline nor emits anything.
+ * Version 2 added the missing marks (`gone`). Version 3 stores instants as epoch milliseconds and
+ * compact records (see compact.ts), the service's clock (`clock`) and the settling of a new
+ * baseline (`settle`). Older states are read and converted by each event's loader, so upgrading
+ * the package neither starts a new baseline nor emits anything.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
-/** The older layout that is still read: the same maps, without missing marks. */
-const READABLE_VERSIONS: readonly unknown[] = [1, STATE_VERSION];
+/** The older layouts that are still read. */
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, STATE_VERSION];
 
 /**
  * The grace period of an entry (a city or a proxy) that is stored but missing from the service's
@@ -38,6 +44,14 @@ export interface StoredState {
 	event: string;
 	/** Marks of the entries the state keeps that are missing from the latest list; left out when none. */
 	gone?: MissingMarks;
+	/** The service's clock against this machine's (see clock.ts); left out by older states. */
+	clock?: ClockState;
+	/**
+	 * While a new baseline settles: [polls so far, service time of the first]. A first reply may be
+	 * empty or partial, so entries that show up later are taken into the baseline without an event
+	 * until GRACE_POLLS polls AND GRACE_MS have passed (see `settling`). Left out once settled.
+	 */
+	settle?: MissingMark;
 }
 
 /** What an event's detection returns: the events found, and the state to store once the poll succeeded. */
@@ -48,7 +62,23 @@ export interface Detection<S> {
 }
 
 /** The keys every state writes. */
-const OWN_KEYS: readonly string[] = ['v', 'event', 'gone'];
+const OWN_KEYS: readonly string[] = ['v', 'event', 'gone', 'clock', 'settle'];
+
+/**
+ * The stored maps this process wrote (or already checked): loading them again needs no check, as
+ * nothing changes them in between. A restart loads new objects, which are checked.
+ */
+const trusted = new WeakSet<object>();
+
+export function isTrusted(value: unknown): boolean {
+	return typeof value === 'object' && value !== null && trusted.has(value);
+}
+
+/** Marks the objects of a state as checked (see `isTrusted`). */
+export function trustState(state: object): void {
+	for (const value of Object.values(state))
+		if (typeof value === 'object' && value !== null) trusted.add(value as object);
+}
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -63,6 +93,7 @@ export function hasOwn(map: object, key: string): boolean {
  * builds a new one, so there is nothing to detach (and copying 10,000 entries each poll costs).
  */
 export function stringMap(value: unknown): Record<string, string> | undefined {
+	if (isTrusted(value)) return value as Record<string, string>;
 	if (!isRecord(value)) return undefined;
 	for (const key in value) if (typeof value[key] !== 'string') return undefined;
 	return value as Record<string, string>;
@@ -72,22 +103,48 @@ export function stringMap(value: unknown): Record<string, string> | undefined {
  * The stored missing marks (the map itself, as for `stringMap`): undefined when there are none,
  * null when they are damaged. A version 1 state has none.
  */
-function missingMarks(staticData: IDataObject): MissingMarks | undefined | null {
-	if (staticData.v !== STATE_VERSION || staticData.gone === undefined) return undefined;
-	const value = staticData.gone;
+export function isMark(mark: unknown): mark is MissingMark {
+	if (!Array.isArray(mark) || mark.length !== 2) return false;
+	const [polls, since] = mark as unknown[];
+	return (
+		typeof polls === 'number' &&
+		Number.isInteger(polls) &&
+		polls >= 1 &&
+		typeof since === 'number' &&
+		Number.isFinite(since)
+	);
+}
+
+/** Marks by key (the map itself): undefined when there are none, null when damaged. */
+export function marksMap(value: unknown): MissingMarks | undefined | null {
+	if (value === undefined) return undefined;
 	if (!isRecord(value)) return null;
-	for (const key in value) {
-		const mark = value[key];
-		if (!Array.isArray(mark) || mark.length !== 2) return null;
-		const [polls, since] = mark as unknown[];
-		if (typeof polls !== 'number' || !Number.isInteger(polls) || polls < 1) return null;
-		if (typeof since !== 'number' || !Number.isFinite(since)) return null;
-	}
+	for (const key in value) if (!isMark(value[key])) return null;
 	return value as MissingMarks;
 }
 
+function missingMarks(staticData: IDataObject): MissingMarks | undefined | null {
+	if (staticData.v === 1) return undefined;
+	return marksMap(staticData.gone);
+}
+
+/** The clock and settling of a version 3 state: undefined when absent, null when damaged. */
+function commonFields(staticData: IDataObject): Pick<StoredState, 'clock' | 'settle'> | null {
+	if (staticData.v !== STATE_VERSION) return {};
+	const { clock, settle } = staticData;
+	if (clock !== undefined && !isClockState(clock)) return null;
+	if (settle !== undefined && !isMark(settle)) return null;
+	return {
+		...(clock === undefined ? {} : { clock }),
+		...(settle === undefined ? {} : { settle }),
+	};
+}
+
 /** The fields of one event's stored state (all but `v`, `event` and `gone`), or null when damaged. */
-export type StateFields<S extends StoredState> = Omit<S, 'v' | 'event' | 'gone'>;
+export type StateFields<S extends StoredState> = Omit<
+	S,
+	'v' | 'event' | 'gone' | 'clock' | 'settle'
+>;
 
 /**
  * The stored state for `event`, as plain data detached from the static data object, or null when
@@ -101,11 +158,43 @@ export function loadStored<S extends StoredState>(
 ): S | null {
 	if (!READABLE_VERSIONS.includes(staticData.v) || staticData.event !== event) return null;
 	const gone = missingMarks(staticData);
-	if (gone === null) return null;
+	const common = commonFields(staticData);
+	if (gone === null || common === null) return null;
 	const own = fields(staticData);
 	if (own === null) return null;
 	const marks = gone === undefined ? {} : { gone };
-	return { v: STATE_VERSION, event, ...own, ...marks } as S;
+	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
+}
+
+/**
+ * Whether a new baseline is still settling (see `StoredState.settle`), and the service time of its
+ * first poll: entries that were not stored are then taken into it without an event, unless the
+ * event can tell they are new (e.g. a proxy added after that time).
+ */
+export function settling(previous: StoredState | null): { since: number } | undefined {
+	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
+}
+
+/** The settling of the next state: started by a baseline, over after GRACE_POLLS polls and GRACE_MS. */
+export function nextSettle(previous: StoredState | null, now: number): MissingMark | undefined {
+	if (previous === null) return [1, now];
+	return previous.settle === undefined ? undefined : stillMissing(previous.settle, now);
+}
+
+/**
+ * The stored state of an event whose own field is one map (`field`), read by `read` (undefined when
+ * damaged), or null.
+ */
+function loadMapState<S extends StoredState>(
+	staticData: IDataObject,
+	event: S['event'],
+	field: string,
+	read: (value: unknown) => object | undefined,
+): S | null {
+	return loadStored<S>(staticData, event, (data) => {
+		const map = read(data[field]);
+		return map ? ({ [field]: map } as StateFields<S>) : null;
+	});
 }
 
 /** The stored state of an event whose own field is one map of strings (`field`), or null. */
@@ -114,10 +203,38 @@ export function loadStringMapState<S extends StoredState>(
 	event: S['event'],
 	field: string,
 ): S | null {
-	return loadStored<S>(staticData, event, (data) => {
-		const map = stringMap(data[field]);
-		return map ? ({ [field]: map } as StateFields<S>) : null;
-	});
+	return loadMapState<S>(staticData, event, field, stringMap);
+}
+
+/**
+ * A stored map of instants (epoch milliseconds), the map itself; a map of timestamps written by an
+ * older version is read into one (an unreadable timestamp dropped). Undefined when damaged.
+ */
+export function instantMap(value: unknown): Record<string, number> | undefined {
+	if (isTrusted(value)) return value as Record<string, number>;
+	if (!isRecord(value)) return undefined;
+	let converted: Record<string, number> | undefined;
+	for (const key in value) {
+		const item = value[key];
+		if (typeof item === 'number' && Number.isFinite(item)) continue;
+		if (typeof item !== 'string') return undefined;
+		converted ??= {};
+	}
+	if (converted === undefined) return value as Record<string, number>;
+	for (const key in value) {
+		const at = typeof value[key] === 'number' ? (value[key] as number) : instantToStore(value[key]);
+		if (at !== null) converted[key] = at;
+	}
+	return converted;
+}
+
+/** The stored state of an event whose own field is one map of instants (`field`), or null. */
+export function loadInstantMapState<S extends StoredState>(
+	staticData: IDataObject,
+	event: S['event'],
+	field: string,
+): S | null {
+	return loadMapState<S>(staticData, event, field, instantMap);
 }
 
 /**
@@ -189,10 +306,19 @@ export type MapState<E extends string, K extends string, T = string> = StoredSta
 	event: E;
 } & { [field in K]: Record<string, T> };
 
+/** The entries of a map as a new object (faster than `Object.fromEntries` at 10,000 entries). */
+export function toMap<T>(entries: Array<[string, T]>): Record<string, T> {
+	const out: Record<string, T> = {};
+	for (const [key, value] of entries) out[key] = value;
+	return out;
+}
+
 /**
  * The next state of an event that keeps one map (its field `field`): listed entries first (`next`),
  * then the stored entries missing from this poll (`listed` are the keys listed) while their grace
- * period lasts.
+ * period lasts. `same` counts the entries of `next` stored with the very same value: when every
+ * stored entry is listed and kept as it was, the stored map itself is kept (nothing to compare or
+ * write at 10,000 proxies).
  */
 export function nextMapState<E extends string, K extends string, T>(
 	previous: MapState<E, K, T> | null,
@@ -201,16 +327,26 @@ export function nextMapState<E extends string, K extends string, T>(
 	listed: ReadonlySet<string>,
 	now: number,
 	next: Array<[string, T]>,
+	same = -1,
 ): MapState<E, K, T> {
+	const stored = previous ? previous[field] : undefined;
+	let count = 0;
+	const missing: Array<[string, T]> = [];
+	for (const key in stored) {
+		count += 1;
+		if (!listed.has(key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
+	}
+	if (stored !== undefined && missing.length === 0 && same === next.length && same === count)
+		return { v: STATE_VERSION, event, [field]: stored } as MapState<E, K, T>;
 	const grace: Grace<T> = {
-		missing: previous ? missingFrom(previous[field], listed) : [],
+		missing,
 		marks: previous?.gone,
 		now,
 		keep: (key, value) => next.push([key, value]),
 	};
 	return withGrace(
 		grace,
-		() => ({ v: STATE_VERSION, event, [field]: Object.fromEntries(next) }) as MapState<E, K, T>,
+		() => ({ v: STATE_VERSION, event, [field]: toMap(next) }) as MapState<E, K, T>,
 	);
 }
 
@@ -255,7 +391,8 @@ export function commitState(
 	const onlyOwnKeys = Object.keys(staticData).every(
 		(key) => OWN_KEYS.includes(key) || stateKeys.includes(key),
 	);
-	if (previous !== null && onlyOwnKeys && sameJson(previous, next)) return;
+	trustState(next);
+	if (previous !== null && onlyOwnKeys && (next === previous || sameJson(previous, next))) return;
 	for (const key of Object.keys(staticData)) delete staticData[key];
 	Object.assign(staticData, next);
 }

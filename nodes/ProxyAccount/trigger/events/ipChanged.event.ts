@@ -9,25 +9,27 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isNumber,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadStringMapState, nextMapState } from '../state';
+import { loadInstantMapState, nextMapState } from '../state';
+import { epochMs, formatLike } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
 	onlyAutoRotating: boolean;
 }
 
-/** Proxy name => its last `last_ip_change`. */
-export type IpState = MapState<'ipChanged', 'ips'>;
+/** Proxy name => its last `last_ip_change` (epoch milliseconds). */
+export type IpState = MapState<'ipChanged', 'ips', number>;
 
 export const properties: INodeProperties[] = [
 	{
@@ -58,7 +60,7 @@ export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
 
 /** The stored IP Changed state, or null. */
 export function loadIpState(staticData: IDataObject): IpState | null {
-	return loadStringMapState<IpState>(staticData, 'ipChanged', 'ips');
+	return loadInstantMapState<IpState>(staticData, 'ipChanged', 'ips');
 }
 
 export function ipChangedItem(
@@ -93,22 +95,33 @@ export function detectIpChanges(
 	observation: ProxyObservation,
 	params: IpChangedParams,
 ): Detection<IpState> {
-	const next: Array<[string, string]> = [];
+	const next: Array<[string, number]> = [];
 	const events: IDataObject[] = [];
 	const { unique, names } = listedProxies(observation.proxies);
+	let same = 0;
 	for (const proxy of unique) {
-		const current = typeof proxy.last_ip_change === 'string' ? proxy.last_ip_change : '';
-		const before = previous ? ownValue(previous.ips, proxy.proxy_name) : undefined;
-		// A change reported is kept; an unreadable or earlier timestamp changes nothing.
-		const moved =
-			before !== undefined &&
-			current !== before &&
-			Date.parse(current) > (Number.isNaN(Date.parse(before)) ? -Infinity : Date.parse(before));
-		next.push([proxy.proxy_name, moved || before === undefined ? current : before]);
+		const current = epochMs(proxy.last_ip_change);
+		const before = previous ? storedValue(previous.ips, proxy.proxy_name, isNumber) : undefined;
+		// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
+		// unreadable one is not stored: the next readable one is recorded without an event).
+		if (before === undefined) {
+			if (!Number.isNaN(current)) next.push([proxy.proxy_name, current]);
+			continue;
+		}
+		const moved = current > before;
+		next.push([proxy.proxy_name, moved ? current : before]);
+		if (!moved) same += 1;
 		if (moved && counts(proxy, params))
-			events.push(ipChangedItem(proxy, before, params.output, observation.now));
+			events.push(
+				ipChangedItem(
+					proxy,
+					formatLike(before, proxy.last_ip_change),
+					params.output,
+					observation.now,
+				),
+			);
 	}
-	const nextState = nextMapState(previous, 'ipChanged', 'ips', names, observation.now, next);
+	const nextState = nextMapState(previous, 'ipChanged', 'ips', names, observation.now, next, same);
 	return { events, nextState };
 }
 

@@ -28,6 +28,7 @@ export interface FundsObservation {
 	funds: FundsData;
 	/** The service's clock when it answered. */
 	now: number;
+	dated?: boolean;
 }
 
 export const properties: INodeProperties[] = [
@@ -144,8 +145,8 @@ async function observeFunds(
 	ctx: IPollFunctions,
 	requestOptions: CallOptions,
 ): Promise<FundsObservation> {
-	const { funds, serverTime } = await getFunds(ctx, requestOptions);
-	return { funds, now: serverTime };
+	const { funds, serverTime, dated } = await getFunds(ctx, requestOptions);
+	return { funds, now: serverTime, dated };
 }
 
 export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsObservation> = {
@@ -161,8 +162,6 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 	readParameters: readLowFundsParameters,
 	loadState: loadLowFundsState,
 	observe: observeFunds,
-	// Not a list: never "empty".
-	listed: () => 1,
 	detect: detectLowFunds,
 	// The event as it would look now, low or not (its `reasons` say which limits it is below).
 	samples: (observation, params) => [lowFundsItem(observation, params)],

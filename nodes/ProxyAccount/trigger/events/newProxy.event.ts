@@ -2,94 +2,47 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { matchesProxyFilters } from '../../helpers/filters';
 import type { ProxyRecord } from '../../transport';
-import type { PaidTime } from '../moves';
-import { pairMoves } from '../moves';
+import { seededTable } from '../compact';
+import type { Identity } from '../moves';
+import { pairMoves, SAME_ADDED } from '../moves';
+import type { IdTuple, NewProxyState } from '../newProxyState';
+import {
+	identityOf,
+	idTuple,
+	loadNewProxyState,
+	sameTuple,
+	storedIdentity,
+} from '../newProxyState';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isTuple,
+	listedProxies,
 	outputOptionsProperty,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
-	uniqueProxies,
+	storedValue,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, Grace, MissingMarks } from '../state';
-import { isRecord, loadStored, STATE_VERSION, withGrace } from '../state';
+import type { Detection, Grace } from '../state';
+import { missingFrom, settling, STATE_VERSION, toMap, withGrace } from '../state';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
-/**
- * A proxy's paid time as New Proxy keeps it, to recognize a move (see moves.ts): its `expires_at`,
- * `added_at`, `period` and `auto_renew` (null when the service did not give one).
- */
-export type PaidTuple = [
-	expiresAt: string | null,
-	addedAt: string | null,
-	period: string | null,
-	autoRenew: boolean | null,
-];
-
-export interface NewProxyState {
-	v: typeof STATE_VERSION;
-	event: 'newProxy';
-	/** Names of the proxies listed at the last poll, then the names kept while missing. */
-	names: string[];
-	/**
-	 * Name => paid time, for the names in `names` that may still be found moved. A name found moved
-	 * keeps its place in `names` (its return is not new) but leaves this map (it moved once). Left
-	 * out by a state written before moves were recognized: its missing names are never found moved.
-	 */
-	paid?: Record<string, PaidTuple>;
-	/** Marks of the names in `names` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+export type { NewProxyState };
+export { loadNewProxyState };
 
 export const properties: INodeProperties[] = [proxyFiltersProperty, outputOptionsProperty];
 
 /** Reads and checks the New Proxy parameters. */
 export function readNewProxyParameters(ctx: IPollFunctions): NewProxyParams {
 	return { event: 'newProxy', ...proxyEventParameters(ctx) };
-}
-
-function isPaidTuple(value: unknown): value is PaidTuple {
-	if (!Array.isArray(value) || value.length !== 4) return false;
-	const [expiresAt, addedAt, period, autoRenew] = value as unknown[];
-	const text = (v: unknown) => v === null || typeof v === 'string';
-	return (
-		text(expiresAt) &&
-		text(addedAt) &&
-		text(period) &&
-		(autoRenew === null || typeof autoRenew === 'boolean')
-	);
-}
-
-/**
- * The stored paid times of New Proxy (the map itself, as for `stringMap`): undefined when there
- * are none (a state written before moves were recognized), null when they are damaged.
- */
-function paidMap(value: unknown): Record<string, PaidTuple> | undefined | null {
-	if (value === undefined) return undefined;
-	if (!isRecord(value)) return null;
-	for (const key in value) if (!isPaidTuple(value[key])) return null;
-	return value as Record<string, PaidTuple>;
-}
-
-/** The stored New Proxy state, or null. */
-export function loadNewProxyState(staticData: IDataObject): NewProxyState | null {
-	return loadStored<NewProxyState>(staticData, 'newProxy', (data) => {
-		const names = data.names;
-		if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
-		const paid = paidMap(data.paid);
-		if (paid === null) return null;
-		const kept = paid === undefined ? {} : { paid };
-		return { names: names as string[], ...kept };
-	});
 }
 
 /**
@@ -119,12 +72,14 @@ export function newProxyItem(
 
 /**
  * New Proxy: a proxy name is listed that is not stored. A stored name missing from the list is
- * kept while its grace period lasts (see `keepMissing`), so its return is not new; once it is
- * forgotten, its return is.
+ * kept while its grace period lasts (see `withGrace`), so its return is not new; once it is
+ * forgotten, its return is. While a new baseline settles (see `settling`), a name a partial first
+ * reply left out joins it without an event, unless the proxy was added after the first poll.
  *
- * A new name that carries the paid time of a stored name missing from the list is that proxy moved
- * by Change Location (see `pairMoves`): it is still reported (its name and port are new), with
- * `moved_from` set to the old name. The old name stays stored while its grace period lasts (so a
+ * A new name that carries the paid time of a stored proxy (see moves.ts) is that proxy moved by
+ * Change Location: it is still reported (its name and port are new), with `moved_from` set to the
+ * old name: one missing from the list, or, when one reply lists both names, one still listed that
+ * has the very same `added_at`. The old name stays stored while its grace period lasts (so a
  * partial list that hid it does not make its return new), but loses its paid time: it is found
  * moved once.
  */
@@ -133,71 +88,93 @@ export function detectNewProxies(
 	observation: ProxyObservation,
 	params: NewProxyParams,
 ): Detection<NewProxyState> {
-	// The stored names not listed yet: what is left after the loop is missing from this list.
-	const unlisted = new Set(previous?.names ?? []);
-	const names: string[] = [];
-	const paid: Array<[string, PaidTuple]> = [];
-	const appeared: ProxyRecord[] = [];
-	for (const proxy of uniqueProxies(observation.proxies)) {
-		names.push(proxy.proxy_name);
-		paid.push([proxy.proxy_name, paidTuple(proxy)]);
-		if (previous && !unlisted.delete(proxy.proxy_name)) appeared.push(proxy);
+	const stored = previous?.ids;
+	const table = seededTable(previous?.plans);
+	const next: Array<[string, IdTuple | 0]> = [];
+	const appeared: Array<[string, Identity, ProxyRecord]> = [];
+	const { unique, names: listed } = listedProxies(observation.proxies);
+	let same = 0;
+	for (const proxy of unique) {
+		const name = proxy.proxy_name;
+		const tuple = idTuple(proxy, table);
+		const before = stored ? storedValue(stored, name, isTuple) : undefined;
+		if (sameTuple(before, tuple)) {
+			next.push([name, before as IdTuple]);
+			same += 1;
+			continue;
+		}
+		next.push([name, tuple]);
+		if (previous && before === undefined) appeared.push([name, identityOf(proxy), proxy]);
 	}
-	const moves = pairMoves(
-		storedPaidTimes(previous?.paid, unlisted),
-		appeared.map((proxy): [string, ProxyRecord] => [proxy.proxy_name, proxy]),
-	);
-	const events = appeared
-		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
-		.map((proxy) =>
-			newProxyItem(proxy, params.output, observation.now, moves.get(proxy.proxy_name) ?? null),
-		);
+	const missing = missingFrom(stored, listed);
+	if (previous && missing.length === 0 && appeared.length === 0 && same === next.length)
+		return {
+			events: [],
+			nextState: { v: STATE_VERSION, event: 'newProxy', ids: previous.ids, plans: previous.plans },
+		};
+	const moves = findMoves(previous, missing, appeared, next);
+	const settle = settling(previous);
+	const events: IDataObject[] = [];
+	for (const [name, id, proxy] of appeared) {
+		const movedFrom = moves.get(name) ?? null;
+		const joinsBaseline =
+			movedFrom === null &&
+			settle !== undefined &&
+			!(id.added !== null && id.added >= settle.since);
+		if (!joinsBaseline && matchesProxyFilters(proxy, params.filters))
+			events.push(newProxyItem(proxy, params.output, observation.now, movedFrom));
+	}
 	const moved = new Set(moves.values());
-	const grace: Grace<null> = {
-		missing: [...unlisted].map((name): [string, null] => [name, null]),
+	const grace: Grace<IdTuple | 0> = {
+		missing,
 		marks: previous?.gone,
 		now: observation.now,
-		keep: (name) => {
-			names.push(name);
-			const kept = previous?.paid !== undefined ? ownValue(previous.paid, name) : undefined;
-			if (kept !== undefined && !moved.has(name)) paid.push([name, kept]);
-		},
+		keep: (name, tuple) => next.push([name, moved.has(name) ? 0 : tuple]),
 	};
 	const nextState = withGrace(grace, () => ({
 		v: STATE_VERSION,
 		event: 'newProxy' as const,
-		names,
-		paid: Object.fromEntries(paid),
+		ids: toMap(next),
+		plans: table.texts,
 	}));
 	return { events, nextState };
 }
 
-/** What New Proxy keeps of a proxy's paid time. */
-function paidTuple(proxy: ProxyRecord): PaidTuple {
-	const text = (value: unknown) => (typeof value === 'string' ? value : null);
-	const autoRenew = proxy.auto_renew as unknown;
-	return [
-		text(proxy.expires_at),
-		text(proxy.added_at),
-		text(proxy.period),
-		typeof autoRenew === 'boolean' ? autoRenew : null,
-	];
-}
-
-/** The paid times kept for the stored names in `missing`, as `pairMoves` reads them. */
-function storedPaidTimes(
-	paid: Record<string, PaidTuple> | undefined,
-	missing: Iterable<string>,
-): Array<[string, PaidTime]> {
-	const out: Array<[string, PaidTime]> = [];
-	if (paid === undefined) return out;
-	for (const name of missing) {
-		const kept = ownValue(paid, name);
-		if (kept === undefined) continue;
-		const [expires_at, added_at, period, auto_renew] = kept;
-		out.push([name, { expires_at, added_at, period, auto_renew }]);
+/** The identities of stored tuples (names found moved have none). */
+function identities(
+	entries: Array<[string, IdTuple | 0]>,
+	plans: readonly string[],
+): Array<[string, Identity]> {
+	const out: Array<[string, Identity]> = [];
+	for (const [name, tuple] of entries) {
+		const id = storedIdentity(tuple, plans);
+		if (id !== null) out.push([name, id]);
 	}
 	return out;
+}
+
+/**
+ * The moves of this poll, new name => old name: stored proxies missing from the list paired with
+ * the new ones (both rules of moves.ts), then, for a reply that lists both names, stored proxies
+ * still listed with the very same `added_at` (the strong rule only, on their stored paid time).
+ */
+function findMoves(
+	previous: NewProxyState | null,
+	missing: Array<[string, IdTuple | 0]>,
+	appeared: Array<[string, Identity, ProxyRecord]>,
+	next: Array<[string, IdTuple | 0]>,
+): Map<string, string> {
+	if (previous === null || appeared.length === 0) return new Map();
+	const arrived = appeared.map(([name, id]): [string, Identity] => [name, id]);
+	const moves = pairMoves(identities(missing, previous.plans), arrived);
+	const added = new Set(arrived.map(([, id]) => id.added));
+	const stillListed: Array<[string, IdTuple | 0]> = [];
+	for (const [name, tuple] of next) {
+		const before = ownValue(previous.ids, name);
+		if (tuple !== 0 && added.has(tuple[0]) && before !== undefined)
+			stillListed.push([name, before]);
+	}
+	return pairMoves(identities(stillListed, previous.plans), arrived, [SAME_ADDED], moves);
 }
 
 /** Items for "Fetch Test Event": the newest proxies matching the filters (else the newest of all). */
@@ -221,7 +198,7 @@ export const newProxy: TriggerEventModule<NewProxyParams, NewProxyState, ProxyOb
 			'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 	},
 	properties,
-	stateKeys: ['names', 'paid'],
+	stateKeys: ['ids', 'plans', 'names', 'paid'],
 	readParameters: readNewProxyParameters,
 	loadState: loadNewProxyState,
 	...proxyEvent('new_proxy'),

@@ -10,25 +10,31 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
+	isNumber,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadStringMapState, nextMapState } from '../state';
+import { loadInstantMapState, nextMapState, settling } from '../state';
+import { epochMs, formatLike, sameSecond } from '../compact';
 
 export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
 }
 
-/** Proxy name => the `expires_at` it was last reported (or, at the baseline, seen) within the window for. */
-export type ExpiringState = MapState<'proxyExpiring', 'reported'>;
+/**
+ * Proxy name => the expiry (epoch milliseconds) it was last reported (or, at the baseline, seen)
+ * within the window for. Compared as instants, so the same expiry written another way (with or
+ * without milliseconds, another UTC offset) is the same expiry.
+ */
+export type ExpiringState = MapState<'proxyExpiring', 'reported', number>;
 
 export const properties: INodeProperties[] = [
 	{
@@ -65,19 +71,12 @@ export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
 
 /** The stored Proxy Expiring state, or null. */
 export function loadExpiringState(staticData: IDataObject): ExpiringState | null {
-	return loadStringMapState<ExpiringState>(staticData, 'proxyExpiring', 'reported');
-}
-
-/** Whether two `expires_at` values name the same instant (or are the same text when unreadable). */
-export function sameExpiry(a: string, b: string): boolean {
-	if (a === b) return true;
-	const at = Date.parse(a);
-	return !Number.isNaN(at) && at === Date.parse(b);
+	return loadInstantMapState<ExpiringState>(staticData, 'proxyExpiring', 'reported');
 }
 
 export function expiringItem(
 	proxy: ProxyRecord,
-	reportedBefore: string | null,
+	reportedBefore: number | null,
 	params: ExpiringParams,
 	now: number,
 ): IDataObject {
@@ -88,19 +87,22 @@ export function expiringItem(
 		expires_at: proxy.expires_at,
 		expires_in_hours: expiresInHours,
 		within_hours: params.withinHours,
-		before: { expires_at: reportedBefore },
+		before: { expires_at: formatLike(reportedBefore, proxy.expires_at) },
 		after: { expires_at: proxy.expires_at, expires_in_hours: expiresInHours },
 		record: record(proxy, params.output, now),
 	};
 }
 
 /**
- * Proxy Expiring: a proxy is reported once when its `expires_at` is within the window (or past)
- * and it has not been reported for that same `expires_at`. Extending the proxy changes
- * `expires_at`, which arms it again. At the baseline every proxy already inside the window is
- * recorded as seen, so it is not reported for that expiry. A listed proxy whose expiry is no
+ * Proxy Expiring: a proxy is reported once when its expiry is within the window (or past) and it
+ * has not been reported for that same expiry (compared as an instant, to the second: a timestamp
+ * written with milliseconds, then without, is one expiry). Extending the proxy changes
+ * its expiry, which arms it again. At the baseline every proxy already inside the window is
+ * recorded as seen, so it is not reported for that expiry; while the baseline settles (see
+ * `settling`), a proxy that a partial first reply left out is treated alike when it was already
+ * inside the window at the first poll and was not added since. A listed proxy whose expiry is no
  * longer the one recorded is forgotten unless the new one is within the window. A recorded proxy
- * missing from the list is kept as it was while its grace period lasts (see `keepMissing`): if it
+ * missing from the list is kept as it was while its grace period lasts (see `withGrace`): if it
  * comes back with the same expiry it is not reported again.
  */
 export function detectExpiring(
@@ -108,29 +110,33 @@ export function detectExpiring(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
-	const next: Array<[string, string]> = [];
+	const next: Array<[string, number]> = [];
 	const events: IDataObject[] = [];
 	const { unique, names } = listedProxies(observation.proxies);
+	const { now } = observation;
+	const windowMs = params.withinHours * 3_600_000;
+	const settle = settling(previous);
+	let same = 0;
 	for (const proxy of unique) {
-		const reported = previous ? ownValue(previous.reported, proxy.proxy_name) : undefined;
-		if (reported !== undefined && sameExpiry(reported, proxy.expires_at)) {
-			next.push([proxy.proxy_name, reported]);
+		const name = proxy.proxy_name;
+		const at = epochMs(proxy.expires_at);
+		const reported = previous ? storedValue(previous.reported, name, isNumber) : undefined;
+		if (sameSecond(reported, at)) {
+			next.push([name, reported as number]);
+			same += 1;
 			continue;
 		}
-		if (!expiresWithin(proxy.expires_at, observation.now, params.withinHours)) continue;
-		next.push([proxy.proxy_name, proxy.expires_at]);
-		if (previous && matchesProxyFilters(proxy, params.filters)) {
-			events.push(expiringItem(proxy, reported ?? null, params, observation.now));
-		}
+		if (!(at - now <= windowMs)) continue;
+		next.push([name, at]);
+		if (!previous || !matchesProxyFilters(proxy, params.filters)) continue;
+		const baseline =
+			settle !== undefined &&
+			reported === undefined &&
+			at - settle.since <= windowMs &&
+			!(epochMs(proxy.added_at) >= settle.since);
+		if (!baseline) events.push(expiringItem(proxy, reported ?? null, params, now));
 	}
-	const nextState = nextMapState(
-		previous,
-		'proxyExpiring',
-		'reported',
-		names,
-		observation.now,
-		next,
-	);
+	const nextState = nextMapState(previous, 'proxyExpiring', 'reported', names, now, next, same);
 	return { events, nextState };
 }
 

@@ -1,10 +1,13 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/filters';
-import { SIMPLE_PROXY_FIELDS } from '../../helpers/output';
 import { hoursUntil } from '../../helpers/time';
 import type { ProxyRecord } from '../../transport';
-import { pairMoves } from '../moves';
+import { seededTable, TextTable } from '../compact';
+import type { KnownTuple, RemovedState } from '../knownProxy';
+import { knownIdentity, knownRecord, knownTuple, readKnown, sameKnown } from '../knownProxy';
+import type { Identity } from '../moves';
+import { pairMoves, SAME_ADDED } from '../moves';
 import type { ProxyFilters } from '../params';
 import { proxyFilters } from '../params';
 import type { ProxyObservation } from '../proxies';
@@ -15,28 +18,28 @@ import {
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks } from '../state';
-import { GRACE_MS, isRecord, loadStored, missingFrom, STATE_VERSION, withGrace } from '../state';
+import {
+	GRACE_MS,
+	isRecord,
+	loadStored,
+	missingFrom,
+	STATE_VERSION,
+	stillMissing,
+	toMap,
+	withGrace,
+} from '../state';
 
 export interface RemovedParams {
 	event: 'proxyRemoved';
 	filters: ProxyFilters;
 }
 
-/** The last known fields of a proxy, as Proxy Removed reports them (never its password). */
-export type KnownProxy = Record<string, string | number | boolean | null>;
-
-export interface RemovedState {
-	v: typeof STATE_VERSION;
-	event: 'proxyRemoved';
-	/** Proxy name => its simplified record as last listed (no password), kept while missing. */
-	known: Record<string, KnownProxy>;
-	/** Marks of the proxies in `known` that are missing from the latest list; left out when none. */
-	gone?: MissingMarks;
-}
+export type { RemovedState };
 
 export const properties: INodeProperties[] = [proxyFiltersProperty];
 
@@ -45,52 +48,28 @@ export function readRemovedParameters(ctx: IPollFunctions): RemovedParams {
 	return { event: 'proxyRemoved', filters: proxyFilters(ctx) };
 }
 
-/** The stored known proxies (the map itself, as for `stringMap`): flat records of plain values. */
-function knownMap(value: unknown): Record<string, KnownProxy> | undefined {
-	if (!isRecord(value)) return undefined;
-	for (const key in value) {
-		const item = value[key];
-		if (!isRecord(item)) return undefined;
-		for (const field in item) {
-			const v = item[field];
-			if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
-				return undefined;
-		}
+/** A version 1 or 2 state: `known` records (objects of plain values), converted to tuples. */
+function upgrade(data: IDataObject): Pick<RemovedState, 'known' | 'texts'> | null {
+	if (!isRecord(data.known)) return null;
+	const table = new TextTable();
+	const known: Record<string, KnownTuple> = {};
+	for (const [name, item] of Object.entries(data.known)) {
+		if (!isRecord(item)) return null;
+		known[name] = knownTuple(item, table);
 	}
-	return value as Record<string, KnownProxy>;
+	return { known, texts: table.texts };
 }
 
-/** The stored Proxy Removed state, or null. */
+/** The stored Proxy Removed state (older layouts converted), or null. */
 export function loadRemovedState(staticData: IDataObject): RemovedState | null {
-	return loadStored<RemovedState>(staticData, 'proxyRemoved', (data) => {
-		const known = knownMap(data.known);
-		return known ? { known } : null;
-	});
-}
-
-/** The fields Proxy Removed keeps: the simplified ones, and `added_at` to recognize a move. */
-const KNOWN_FIELDS = [...SIMPLE_PROXY_FIELDS, 'added_at'] as const;
-
-/**
- * What Proxy Removed remembers of a proxy: its simplified fields and `added_at` as last listed,
- * never the password.
- */
-export function knownProxy(proxy: ProxyRecord): KnownProxy {
-	const out: KnownProxy = {};
-	for (const field of KNOWN_FIELDS) {
-		const value = proxy[field] as unknown;
-		if (value === undefined) continue;
-		out[field] =
-			value === null || ['string', 'number', 'boolean'].includes(typeof value)
-				? (value as string | number | boolean | null)
-				: JSON.stringify(value);
-	}
-	return out;
+	return loadStored<RemovedState>(staticData, 'proxyRemoved', (data) =>
+		data.texts === undefined ? upgrade(data) : readKnown(data),
+	);
 }
 
 /** The event item of a removed proxy: the last record known and when the removal was detected. */
 export function removedItem(
-	known: KnownProxy,
+	known: IDataObject,
 	name: string,
 	missingSince: number,
 	now: number,
@@ -115,53 +94,126 @@ export function removedItem(
 /**
  * Proxy Removed: a stored proxy missing from the list is kept, with its last known record, while
  * its grace period lasts (GRACE_POLLS polls in a row AND GRACE_MS, see `stillMissing`); a partial
- * list therefore reports nothing, and a proxy that comes back is not reported. When the grace
- * period is over the proxy is reported once (if it matches the filters) and forgotten. Listed
- * proxies are recorded as they are now; the baseline reports nothing.
+ * or empty list therefore reports nothing, and a proxy that comes back is not reported. When the
+ * grace period is over the proxy is reported once (if it matches the filters) and forgotten.
+ * Listed proxies are recorded as they are now; the baseline reports nothing.
  *
- * A stored proxy that Change Location moved is not removed: when a proxy that was not stored
- * appears while a stored one is missing, carrying its paid time (see `pairMoves`), the missing one
- * is forgotten at once, without an event. Ambiguous pairs are not taken: those proxies are
- * reported as before.
+ * A stored proxy that Change Location moved is not removed: when a proxy the trigger did not know
+ * appears (at this poll, or lately while the old name was still listed) carrying its paid time (see
+ * moves.ts), the missing one is forgotten at once, without an event. Ambiguous pairs are not
+ * taken: those proxies are reported as before.
  */
 export function detectRemoved(
 	previous: RemovedState | null,
 	observation: ProxyObservation,
 	params: RemovedParams,
 ): Detection<RemovedState> {
-	const next: Array<[string, KnownProxy]> = [];
-	const events: IDataObject[] = [];
+	const stored = previous?.known;
+	const { now } = observation;
+	const table = seededTable(previous?.texts);
+	const next: Array<[string, KnownTuple]> = [];
+	const appeared: Array<[string, KnownTuple]> = [];
 	const { unique, names } = listedProxies(observation.proxies);
-	for (const proxy of unique) next.push([proxy.proxy_name, knownProxy(proxy)]);
-	const missing = previous ? missingFrom(previous.known, names) : [];
-	const moved = previous
-		? new Set(pairMoves(missing, appearedKnown(previous.known, next)).values())
-		: new Set<string>();
-	const grace: Grace<KnownProxy> = {
+	let same = 0;
+	for (const proxy of unique) {
+		const tuple = knownTuple(proxy, table);
+		const before = stored ? storedValue(stored, proxy.proxy_name, Array.isArray) : undefined;
+		if (sameKnown(before, tuple)) {
+			next.push([proxy.proxy_name, before as KnownTuple]);
+			same += 1;
+		} else {
+			next.push([proxy.proxy_name, tuple]);
+			if (previous && before === undefined) appeared.push([proxy.proxy_name, tuple]);
+		}
+	}
+	const missing = missingFrom(stored, names);
+	if (previous && !previous.fresh && !missing.length && !appeared.length && same === next.length)
+		return { events: [], nextState: { ...removedState(stored ?? {}, previous.texts) } };
+	const moves = removedMoves(previous, missing, appeared, table.texts);
+	const moved = new Set(moves.values());
+	const events: IDataObject[] = [];
+	const grace: Grace<KnownTuple> = {
 		missing: missing.filter(([name]) => !moved.has(name)),
 		marks: previous?.gone,
-		now: observation.now,
+		now,
 		keep: (name, known) => next.push([name, known]),
 		forget: (name, known, since) => {
-			const asRecord = { ...known, proxy_name: name } as unknown as ProxyRecord;
-			if (matchesProxyFilters(asRecord, params.filters))
-				events.push(removedItem(known, name, since, observation.now));
+			const last = knownRecord(name, known, previous?.texts ?? []);
+			if (matchesProxyFilters(last as unknown as ProxyRecord, params.filters))
+				events.push(removedItem(last, name, since, now));
 		},
 	};
-	const nextState = withGrace(grace, () => ({
-		v: STATE_VERSION,
-		event: 'proxyRemoved' as const,
-		known: Object.fromEntries(next),
-	}));
+	const nextState = withGrace(grace, () => removedState(toMap(next), table.texts));
+	const fresh = freshNames(previous, names, appeared, new Set(moves.keys()), now);
+	if (fresh !== undefined) nextState.fresh = fresh;
 	return { events, nextState };
 }
 
-/** The listed proxies (`listed`, as recorded now) that were not stored. */
-function appearedKnown(
-	known: Record<string, KnownProxy>,
-	listed: Array<[string, KnownProxy]>,
-): Array<[string, KnownProxy]> {
-	return listed.filter(([name]) => ownValue(known, name) === undefined);
+function removedState(known: Record<string, KnownTuple>, texts: string[]): RemovedState {
+	return { v: STATE_VERSION, event: 'proxyRemoved', known, texts };
+}
+
+/**
+ * The moves of this poll (new name => old name) among the stored proxies missing from the list:
+ * to the proxies that appeared now (both rules), then to the names first listed lately (the
+ * strong rule only, and only a name first listed after the old one).
+ */
+function removedMoves(
+	previous: RemovedState | null,
+	missing: Array<[string, KnownTuple]>,
+	appeared: Array<[string, KnownTuple]>,
+	texts: readonly string[],
+): Map<string, string> {
+	if (previous === null || missing.length === 0) return new Map();
+	const fresh = previous.fresh ?? {};
+	const seen = (name: string, id: Identity): Identity => {
+		const mark = ownValue(fresh, name);
+		return mark === undefined ? id : { ...id, seen: mark[1] };
+	};
+	const vanished = missing.map(([name, tuple]): [string, Identity] => [
+		name,
+		seen(name, knownIdentity(tuple, previous.texts)),
+	]);
+	const moves = pairMoves(
+		vanished,
+		appeared.map(([name, tuple]): [string, Identity] => [name, knownIdentity(tuple, texts)]),
+	);
+	const lately: Array<[string, Identity]> = [];
+	for (const name of Object.keys(fresh)) {
+		const tuple = ownValue(previous.known, name);
+		if (tuple !== undefined && !moves.has(name))
+			lately.push([name, seen(name, knownIdentity(tuple, previous.texts))]);
+	}
+	return pairMoves(vanished, lately, [SAME_ADDED], moves);
+}
+
+/**
+ * The names first listed lately, with their marks: those that appeared now, and those still
+ * listed whose grace period (counted like a missing entry's) lasts. A name paired with a move
+ * leaves: it moved once. Undefined when there is none.
+ */
+function freshNames(
+	previous: RemovedState | null,
+	listed: ReadonlySet<string>,
+	appeared: Array<[string, KnownTuple]>,
+	claimed: ReadonlySet<string>,
+	now: number,
+): MissingMarks | undefined {
+	const out: MissingMarks = {};
+	let any = false;
+	for (const [name, mark] of Object.entries(previous?.fresh ?? {})) {
+		const still = listed.has(name) && !claimed.has(name) ? stillMissing(mark, now) : undefined;
+		if (still !== undefined) {
+			out[name] = still;
+			any = true;
+		}
+	}
+	for (const [name] of appeared) {
+		if (claimed.has(name)) continue;
+		out[name] = [1, now];
+		any = true;
+	}
+	return any ? out : undefined;
 }
 
 /**
@@ -179,9 +231,11 @@ export function removedSamples(
 		.filter((proxy) => matchesProxyFilters(proxy, params.filters))
 		.sort((a, b) => compare(instant(a.expires_at, Infinity), instant(b.expires_at, Infinity)))
 		.slice(0, limit)
-		.map((proxy) =>
-			removedItem(knownProxy(proxy), proxy.proxy_name, observation.now - GRACE_MS, observation.now),
-		);
+		.map((proxy) => {
+			const table = new TextTable();
+			const last = knownRecord(proxy.proxy_name, knownTuple(proxy, table), table.texts);
+			return removedItem(last, proxy.proxy_name, observation.now - GRACE_MS, observation.now);
+		});
 }
 
 export const proxyRemoved: TriggerEventModule<RemovedParams, RemovedState, ProxyObservation> = {
@@ -193,7 +247,7 @@ export const proxyRemoved: TriggerEventModule<RemovedParams, RemovedState, Proxy
 			'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
 	},
 	properties,
-	stateKeys: ['known'],
+	stateKeys: ['known', 'texts', 'fresh'],
 	readParameters: readRemovedParameters,
 	loadState: loadRemovedState,
 	...proxyEvent('proxy_removed'),

@@ -7,13 +7,14 @@ import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
+	isText,
 	listedProxies,
 	outputOptionsProperty,
-	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
+	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
@@ -106,10 +107,16 @@ export function detectStatusChanges(
 	const next: Array<[string, string]> = [];
 	const events: IDataObject[] = [];
 	const { unique, names } = listedProxies(observation.proxies);
+	let same = 0;
 	for (const proxy of unique) {
+		const before = previous ? storedValue(previous.status, proxy.proxy_name, isText) : undefined;
+		if (before === proxy.network_status) {
+			next.push([proxy.proxy_name, before]);
+			same += 1;
+			continue;
+		}
 		next.push([proxy.proxy_name, proxy.network_status]);
-		const before = previous ? ownValue(previous.status, proxy.proxy_name) : undefined;
-		if (before === undefined || before === proxy.network_status) continue;
+		if (before === undefined) continue;
 		if (!matchesProxyFilters(proxy, params.filters)) continue;
 		if (params.fromStatus !== '' && before.trim().toLowerCase() !== params.fromStatus) continue;
 		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus)
@@ -123,6 +130,7 @@ export function detectStatusChanges(
 		names,
 		observation.now,
 		next,
+		same,
 	);
 	return { events, nextState };
 }

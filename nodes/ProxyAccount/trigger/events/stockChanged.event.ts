@@ -11,7 +11,7 @@ import { getStock } from '../../transport';
 import { collection } from '../params';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState, StateFields } from '../state';
-import { isRecord, loadStored, nextMapState } from '../state';
+import { isRecord, isTrusted, loadStored, nextMapState, settling } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
@@ -47,6 +47,7 @@ export interface StockObservation {
 	entries: StockEntry[];
 	/** The service's clock when it answered. */
 	now: number;
+	dated?: boolean;
 }
 
 export const properties: INodeProperties[] = [
@@ -131,6 +132,7 @@ export function readStockParameters(ctx: IPollFunctions): StockParams {
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {
+	if (isTrusted(value)) return value as Record<string, CityState>;
 	if (!isRecord(value)) return undefined;
 	const out: Array<[string, CityState]> = [];
 	for (const [key, item] of Object.entries(value)) {
@@ -254,11 +256,14 @@ export function detectStockChanges(
 	const next: Array<[string, CityState]> = [];
 	const events: IDataObject[] = [];
 	const { unique, keys } = listedEntries(observation.entries);
+	const absorbing = settling(previous) !== undefined;
 	for (const entry of unique) {
 		const key = cityKey(entry);
 		next.push([key, cityState(entry)]);
 		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
 		const before = ownValue(previous.stock, key);
+		// A new baseline settling: a city a partial (or empty) first reply left out joins it quietly.
+		if (before === undefined && absorbing) continue;
 		const carriers = Object.keys(entry.carriers);
 		for (const carrier of Object.keys(before?.c ?? {}))
 			if (!carriers.includes(carrier)) carriers.push(carrier);
@@ -383,8 +388,8 @@ async function observeStock(
 	ctx: IPollFunctions,
 	requestOptions: CallOptions,
 ): Promise<StockObservation> {
-	const { entries, serverTime } = await getStock(ctx, requestOptions);
-	return { entries, now: serverTime };
+	const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
+	return { entries, now: serverTime, dated };
 }
 
 export const stockChanged: TriggerEventModule<StockParams, StockState, StockObservation> = {
@@ -399,7 +404,6 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 	readParameters: readStockParameters,
 	loadState: loadStockState,
 	observe: observeStock,
-	listed: (observation) => observation.entries.length,
 	detect: detectStockChanges,
 	samples: (observation, params, limit) => stockSamples(observation.entries, params, limit),
 	summary: stockSummary,

@@ -1,0 +1,174 @@
+/*
+ * Compact encodings of what the trigger stores: instants as epoch milliseconds, repeated texts as
+ * indexes into one small table. The static data of an event stays under 100 bytes per proxy (or
+ * city) at 10,000 proxies, and every poll at 10,000 proxies does its work in a few milliseconds.
+ */
+
+/** Instants already read, by their text: a list repeats the same timestamps poll after poll. */
+const instants = new Map<string, number>();
+const INSTANT_CACHE_LIMIT = 200_000;
+
+/**
+ * A timestamp's epoch milliseconds, or NaN when it is not one. The same instant written two ways
+ * (with or without milliseconds, another UTC offset) gives the same number, so it compares equal.
+ */
+export function epochMs(value: unknown): number {
+	if (typeof value !== 'string') return Number.NaN;
+	const known = instants.get(value);
+	if (known !== undefined) return known;
+	const at = Date.parse(value);
+	if (instants.size >= INSTANT_CACHE_LIMIT) instants.clear();
+	instants.set(value, at);
+	return at;
+}
+
+/**
+ * Whether two instants are the same to the second: a service that writes a timestamp with
+ * milliseconds once and without them the next time (truncated) still means the same instant.
+ * An extension or a renewal moves an expiry by far more than a second.
+ */
+export function sameSecond(a: number | null | undefined, b: number | null | undefined): boolean {
+	return (
+		typeof a === 'number' && typeof b === 'number' && Math.floor(a / 1000) === Math.floor(b / 1000)
+	);
+}
+
+/** Epoch milliseconds as the ISO text reports carry (null when unknown). */
+export function isoOf(ms: number | null | undefined): string | null {
+	return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/** A stored instant: a finite number, or null for an unreadable one. */
+export function storedInstant(value: unknown): value is number | null {
+	return value === null || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** An instant to store: its epoch milliseconds, or null when unreadable (JSON has no NaN). */
+export function instantToStore(value: unknown): number | null {
+	const at = epochMs(value);
+	return Number.isNaN(at) ? null : at;
+}
+
+/**
+ * A table of texts written once in the state, referred to by index. Each text is made of parts
+ * (joined by PART), looked up part by part (no text is built to look one up: at 10,000 proxies a
+ * poll, building and hashing a text each costs more than the rest of the detection). Seeded from
+ * the stored table each poll, so it never grows with the number of polls.
+ */
+export class TextTable {
+	readonly texts: string[] = [];
+
+	/** By the number of parts, so that texts of two parts never meet texts of five. */
+	private readonly roots = new Map<number, Map<string, unknown>>();
+
+	/** The index of the text made of `parts`, added when new. */
+	ref(...parts: string[]): number {
+		let node = this.roots.get(parts.length);
+		if (node === undefined) {
+			node = new Map<string, unknown>();
+			this.roots.set(parts.length, node);
+		}
+		const last = parts.length - 1;
+		for (let i = 0; i < last; i++) {
+			let next = node.get(parts[i]) as Map<string, unknown> | undefined;
+			if (next === undefined) {
+				next = new Map<string, unknown>();
+				node.set(parts[i], next);
+			}
+			node = next;
+		}
+		const known = node.get(parts[last]);
+		if (typeof known === 'number') return known;
+		this.texts.push(parts.join(PART));
+		node.set(parts[last], this.texts.length - 1);
+		return this.texts.length - 1;
+	}
+}
+
+/** Joins the parts of a table entry (a character no field of the service carries). */
+export const PART = '\u0001';
+
+/** The text at `index` of a stored table, or undefined when out of range. */
+export function tableText(table: readonly string[], index: unknown): string | undefined {
+	return typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < table.length
+		? table[index]
+		: undefined;
+}
+
+/** A stored table: an array of texts, or null when damaged. */
+export function readTable(value: unknown): string[] | null {
+	if (!Array.isArray(value)) return null;
+	for (const text of value) if (typeof text !== 'string') return null;
+	return value as string[];
+}
+
+const packedIps = new Map<string, number | string>();
+
+/** An IPv4 address as one number (smaller stored), or the text itself for anything else. */
+export function packIp(ip: unknown): number | string | null {
+	if (typeof ip !== 'string') return null;
+	const known = packedIps.get(ip);
+	if (known !== undefined) return known;
+	const parts = ip.split('.');
+	let out: number | string = 0;
+	for (const part of parts) {
+		const byte = Number(part);
+		if (parts.length !== 4 || !/^\d{1,3}$/.test(part) || byte > 255) {
+			out = ip;
+			break;
+		}
+		out = (out as number) * 256 + byte;
+	}
+	if (packedIps.size >= INSTANT_CACHE_LIMIT) packedIps.clear();
+	packedIps.set(ip, out);
+	return out;
+}
+
+export function unpackIp(packed: number | string | null): string | null {
+	if (typeof packed !== 'number') return packed;
+	const bytes: number[] = [];
+	let rest = packed;
+	for (let i = 0; i < 4; i++) {
+		bytes.unshift(rest % 256);
+		rest = Math.floor(rest / 256);
+	}
+	return bytes.join('.');
+}
+
+/** A proxy's plan as one text: its period and auto-renew (null when either is missing). */
+export function planOf(period: unknown, autoRenew: unknown): string | null {
+	const parts = planParts(period, autoRenew);
+	return parts === null ? null : parts.join(PART);
+}
+
+/** The parts of a plan (null when either is missing). */
+export function planParts(period: unknown, autoRenew: unknown): [string, string] | null {
+	return typeof period === 'string' && typeof autoRenew === 'boolean'
+		? [period, autoRenew ? '1' : '0']
+		: null;
+}
+
+/**
+ * A table seeded with the stored one, so the stored indexes stay valid (entries kept while missing
+ * keep theirs). It holds the distinct texts of the account (statuses, carriers, plans, cities):
+ * it grows with them, never with the number of polls.
+ */
+export function seededTable(stored: readonly string[] | undefined): TextTable {
+	const table = new TextTable();
+	if (stored !== undefined) for (const text of stored) table.ref(...text.split(PART));
+	return table;
+}
+
+/**
+ * Epoch milliseconds written the way `sample` (a timestamp of the same reply) is: with its UTC
+ * offset, so a `before` reads like the `after` beside it. ISO UTC when the sample has no offset.
+ */
+export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
+	const iso = isoOf(ms);
+	if (iso === null || typeof sample !== 'string') return iso;
+	const offset = /([+-])(\d\d):(\d\d)$/.exec(sample);
+	if (offset === null) return iso;
+	const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+	const local = new Date((ms as number) + minutes * 60_000).toISOString();
+	return `${local.slice(0, -1)}${offset[0]}`;
+}

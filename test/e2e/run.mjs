@@ -7,7 +7,9 @@
  *
  * For each n8n version (default: 2.41.1, then 1.123.81): installs it into the cache if needed
  * (test/e2e/n8n-install.mjs), builds and packs this package, installs the tarball into a fresh
- * n8n user folder, starts the simulator and n8n, checks that the package's node and credential
+ * n8n user folder with the README's install commands, run verbatim with the Node that n8n runs on
+ * (Node 24 for 2.41.1, Node 20 with npm 10 for 1.123.81; test/e2e/readme-install.mjs), starts the
+ * simulator and n8n on that folder, checks that the package's node and credential
  * types are loaded, creates a credential for the simulator, imports the workflows of
  * test/e2e/workflows/ and examples/ with `n8n import:workflow`, runs every one that starts with a
  * Manual Trigger with `n8n execute` and checks its result, then drives the editor with headless
@@ -21,13 +23,15 @@ import { fileURLToPath } from 'node:url';
 
 import { captureEditor } from './browser.mjs';
 import { DEFAULT_VERSIONS, ensureN8n, resolveTarget } from './n8n-install.mjs';
-import { nodeItems, PACKAGE_NAME, runError, startN8n } from './n8n-server.mjs';
+import { installPackage, nodeItems, PACKAGE_NAME, runError, startN8n } from './n8n-server.mjs';
 import { subWorkflowRetry } from './subworkflow-retry.mjs';
 import { buildAndPack, ensureChromium, onCleanup, ROOT, runCleanups, startSimulator } from './support.mjs';
 
 export const CREDENTIAL_NAME = 'Proxy Account (simulator)';
 const ACTION_TYPE = `${PACKAGE_NAME}.proxyAccount`;
 const TRIGGER_TYPE = `${PACKAGE_NAME}.proxyAccountTrigger`;
+/** The action node as an AI agent's tool: n8n derives it from the node's usableAsTool. */
+const TOOL_TYPE = `${PACKAGE_NAME}.proxyAccountTool`;
 const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 /** Triggers that only fire on a timer: for the CLI run, a copy of the workflow starts with a Manual Trigger instead. */
 const TIMER_TRIGGERS = ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval'];
@@ -235,21 +239,35 @@ async function testVersion(version, tgz, options, checks) {
 	onCleanup(cleanup);
 	try {
 		const installStart = Date.now();
-		await ensureN8n(version, { log: (line) => log(`install: ${line}`) });
+		const install = await ensureN8n(version, { log: (line) => log(`install: ${line}`) });
 		log(`n8n ${version} available (${((Date.now() - installStart) / 1000).toFixed(0)} s)`);
+
+		// The package goes into a fresh user folder with the README's install commands, run verbatim
+		// with HOME at that folder and the Node this n8n runs on first on PATH (readme-install.mjs).
+		const userFolder = mkdtempSync(join(tmpdir(), 'proxy-account-n8n-'));
+		cleanupsHere.push(async () => {
+			if (options.keep) log(`keeping the user folder ${userFolder}`);
+			else rmSync(userFolder, { recursive: true, force: true });
+		});
+		let installed;
+		await check(checks, version, `the README's install commands on Node ${install.nodeMajor}, into an empty ~/.n8n/nodes`, async () => {
+			installed = await installPackage(userFolder, tgz, { log, install });
+			const nodeModules = `~/${relative(userFolder, join(installed.nodesDir, 'node_modules'))}`;
+			return `Node ${installed.node}, npm ${installed.npm}: exit 0 in ${installed.seconds.toFixed(1)} s; ${nodeModules} holds ${PACKAGE_NAME} only (no n8n-workflow, no isolated-vm), with ${installed.files.join(', ')}`;
+		});
+		if (!installed) return;
 
 		const sim = await startSimulator({ port: 0, log });
 		cleanupsHere.push(() => sim.stop());
 		log(`simulator at ${sim.url}`);
 
-		const n8n = await startN8n({ version, packageTgz: tgz, log, keepUserFolder: options.keep });
+		const n8n = await startN8n({ version, userFolder, log });
 		cleanupsHere.push(() => n8n.stop());
-		if (options.keep) log(`keeping the user folder ${n8n.userFolder}`);
 
 		const hasTrigger = existsSync(join(ROOT, 'dist', 'nodes', 'ProxyAccount', 'ProxyAccountTrigger.node.js'));
 		await check(checks, version, 'node and credential types loaded', async () => {
 			const types = await n8n.loadedTypes();
-			const wanted = [ACTION_TYPE, ...(hasTrigger ? [TRIGGER_TYPE] : [])];
+			const wanted = [ACTION_TYPE, TOOL_TYPE, ...(hasTrigger ? [TRIGGER_TYPE] : [])];
 			const missing = wanted.filter((t) => !types.nodes.includes(t));
 			if (!types.credentials.includes('proxyAccountApi')) missing.push('credential proxyAccountApi');
 			if (missing.length > 0) {

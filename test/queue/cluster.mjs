@@ -54,7 +54,7 @@ function queueEnv(pg, redis) {
  */
 async function startWorker({ name, install, tgz, env, concurrency, log }) {
 	const userFolder = mkdtempSync(join(tmpdir(), `proxy-account-${name}-`));
-	await installPackage(userFolder, tgz, { log });
+	await installPackage(userFolder, tgz, { log, install });
 	const logFile = join(userFolder, 'n8n.log');
 	let service;
 	const launch = async () => {

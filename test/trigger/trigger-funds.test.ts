@@ -100,9 +100,10 @@ describe('Low Funds', () => {
 		const items = await poll(t, 'manual');
 		expect(items).toHaveLength(1);
 		expect(Object.keys(items![0]).sort()).toEqual(
-			['checked_at', 'event', 'funds', 'reasons', 'renewal_required', 'renewing_count', 'sample', 'shortfall', 'threshold', 'total_required'].sort(),
+			['checked_at', 'event', 'funds', 'low', 'reasons', 'renewal_required', 'renewing_count', 'sample', 'sample_note', 'shortfall', 'threshold', 'total_required'].sort(),
 		);
-		expect(items![0]).toMatchObject({ event: 'low_funds', funds: 100, sample: true, reasons: [] });
+		// Not low now, and it says so (a real event is always low: true).
+		expect(items![0]).toMatchObject({ event: 'low_funds', funds: 100, sample: true, low: false, reasons: [] });
 		expect(stateOf(t)).toEqual({});
 	});
 

@@ -231,7 +231,7 @@ describe('Proxy Removed', () => {
 		await discard(gone);
 		const { items } = await pollUntilEmit(t, 30 * MINUTE, 10);
 		const real = items![0];
-		expect(Object.keys(samples![0]).sort()).toEqual([...Object.keys(real), 'sample'].sort());
+		expect(Object.keys(samples![0]).sort()).toEqual([...Object.keys(real), 'sample', 'sample_note'].sort());
 		expect(samples!.every((s) => s.sample === true && s.event === 'proxy_removed')).toBe(true);
 		// As in a real event, removed_at comes after missing_since by the grace period at least.
 		const gap = (item: IDataObject) => Date.parse(String(item.removed_at)) - Date.parse(String(item.missing_since));

@@ -471,15 +471,18 @@ describe('Fetch Test Event (manual mode)', () => {
 		for (const item of pending) expect(item).not.toHaveProperty('sample');
 	});
 
-	it('when nothing matches now, one example shaped like a real event, built from a real city or proxy', async () => {
+	it('when nothing matches now, one example shaped like a real event, built from a real city or proxy as it is, its before empty', async () => {
 		const t = trigger({ event: 'stockChanged', stockFilters: { city: 'Atlantis' } });
 		const items = (await poll(t, 'manual'))!;
 		expect(items).toHaveLength(1);
 		const [example] = items;
 		expect(sim.stock.map((c) => c.city)).toContain(example.city);
-		expect(example).toMatchObject({ event: 'stock_changed', change: 'became_available', sample: true, before: { count: 0, status: 'out' }, after: { status: 'available' } });
-		expect((example.after as IDataObject).count as number).toBeGreaterThan(0);
-		expect(Object.keys(example).sort()).toEqual(['after', 'before', 'carrier', 'carrier_name', 'change', 'city', 'event', 'record', 'sample', 'state']);
+		expect(example).toMatchObject({ event: 'stock_changed', change: 'became_available', sample: true, before: { count: null, status: null } });
+		// Its after is the city's real count and status: nothing invented.
+		const real = sim.stock.find((c) => c.city === example.city)!;
+		expect((example.after as IDataObject).count).toBe(real.counts[String(example.carrier)]);
+		expect(String(example.sample_note)).toMatch(/^A test event, made up from the account as it is now: it reports no real change/);
+		expect(Object.keys(example).sort()).toEqual(['after', 'before', 'carrier', 'carrier_name', 'change', 'city', 'event', 'record', 'sample', 'sample_note', 'state']);
 		const proxies = (await poll(trigger({ event: 'newProxy', proxyFilters: { nameContains: 'nothing-like-this' } }), 'manual'))!;
 		expect(proxies.length).toBeGreaterThan(0);
 		expect(proxies[0]).toMatchObject({ event: 'new_proxy', sample: true, before: null });
@@ -490,7 +493,9 @@ describe('Fetch Test Event (manual mode)', () => {
 		expect(expiring[0]).toMatchObject({ event: 'proxy_expiring', sample: true, within_hours: 1 });
 		const status = (await poll(trigger({ event: 'proxyStatusChanged', fromStatus: 'online', toStatus: 'maintenance' }), 'manual'))!;
 		expect(status).toHaveLength(1);
-		expect(status[0]).toMatchObject({ event: 'proxy_status_changed', sample: true, before: { network_status: 'online' }, after: { network_status: 'maintenance' } });
+		// No proxy is in maintenance: the example is a real proxy with its real status, and no before.
+		expect(status[0]).toMatchObject({ event: 'proxy_status_changed', sample: true, before: { network_status: null } });
+		expect((status[0].after as IDataObject).network_status).toBe(sim.account().proxies.get(String(status[0].proxy_name))!.network_status);
 		expect(JSON.stringify(t.staticData)).toBe('{}');
 	});
 

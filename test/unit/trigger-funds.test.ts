@@ -91,6 +91,7 @@ describe('lowFundsItem', () => {
 	it('has the balance, the limits, why and by how much', () => {
 		expect(lowFundsItem({ funds: funds(12.5, 40), now: NOW }, both(30))).toEqual({
 			event: 'low_funds',
+			low: true,
 			funds: 12.5,
 			threshold: 30,
 			renewal_required: 40,

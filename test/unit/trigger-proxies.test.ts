@@ -292,7 +292,7 @@ describe('samples for Fetch Test Event', () => {
 		expect(statusSamples(observed(proxies), { ...params, fromStatus: 'rebooting' }, 10)[0]).toMatchObject({ before: { network_status: 'rebooting' } });
 		const none = statusSamples(observed(proxies), { ...params, toStatus: 'maintenance' }, 10);
 		expect(none).toHaveLength(1);
-		expect(none[0]).toMatchObject({ after: { network_status: 'maintenance' }, before: { network_status: 'online' } });
+		expect(none[0]).toMatchObject({ proxy_name: 'Late', after: { network_status: 'Offline' } });
 		expect(names(statusSamples(observed(proxies), { ...params, toStatus: '' }, 3))).toEqual(['Late', 'Early', 'Far']);
 	});
 

@@ -133,7 +133,7 @@ describe('adding a trigger event: one file and one line in events/index.ts', () 
 		const staticData: IDataObject = {};
 		counter = 1;
 		expect(await pollTrigger(pollContext('manual', staticData), {}, trigger)).toEqual([
-			[{ json: { event: 'tick', before: 0, after: 1, sample: true } }],
+			[{ json: { event: 'tick', before: 0, after: 1, sample: true, sample_note: 'A test event, made up from the account as it is now: it reports no real change, so its before is empty. Extend, Buy, Change Location, Set Auto-Renew and Remove refuse to act on it (a Dry Run previews).' } }],
 		]);
 		expect(staticData).toEqual({});
 		expect(await pollTrigger(pollContext('trigger', staticData), {}, trigger)).toBeNull();

@@ -246,13 +246,13 @@ describe('stockSamples', () => {
 		}
 	});
 
-	it('nothing meets the change now: one example from a real city, shaped like the event, with the counts it needs', () => {
+	it('nothing meets the change now: one example from a real city, shaped like the event, with the counts it has (none invented)', () => {
 		const soldOut = [stockEntry('Austin', 'TX', 'out', { att: 0, verizon: 0 }), stockEntry('Denver', 'CO', 'out', { tmobile: 0 })];
 		const [example, ...rest] = stockSamples(soldOut, params('becameAvailable', { carrier: 'T-Mobile' }), 10);
 		expect(rest).toEqual([]);
-		expect(example).toMatchObject({ city: 'Denver', carrier: 'tmobile', carrier_name: 'T-Mobile', change: 'became_available', before: { count: 0, status: 'out' }, after: { count: 3, status: 'available' } });
-		expect((example.record as { tmobile: number; total: number }).tmobile).toBe(3);
-		expect(stockSamples(soldOut, params('reachedThreshold', {}, 8), 10)).toEqual([expect.objectContaining({ change: 'reached_threshold', threshold: 8, before: { count: 7, status: 'out' }, after: { count: 8, status: 'out' } })]);
+		expect(example).toMatchObject({ city: 'Denver', carrier: 'tmobile', carrier_name: 'T-Mobile', change: 'became_available', after: { count: 0, status: 'out' } });
+		expect((example.record as { tmobile: number; total: number }).tmobile).toBe(0);
+		expect(stockSamples(soldOut, params('reachedThreshold', {}, 8), 10)).toEqual([expect.objectContaining({ change: 'reached_threshold', threshold: 8, after: { count: 0, status: 'out' } })]);
 		expect(stockSamples([], params('becameAvailable'), 10)).toEqual([]);
 	});
 

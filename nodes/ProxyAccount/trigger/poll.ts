@@ -1,4 +1,4 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/itemLoop';
 import type { CallOptions } from '../transport';
@@ -77,6 +77,29 @@ export async function pollTrigger(
 	}
 }
 
+/** What every test event says of itself. */
+const SAMPLE_NOTE =
+	'A test event, made up from the account as it is now: it reports no real change, so its before is empty. Extend, Buy, Change Location, Set Auto-Renew and Remove refuse to act on it (a Dry Run previews).';
+
+/**
+ * A test event as the editor shows it: marked `sample: true`, with a note, and with an empty
+ * `before` (its keys kept for mapping, its values null): nothing changed, so no value it could
+ * hold would be true of the account.
+ */
+function madeUp(item: IDataObject): IDataObject {
+	const before = item.before;
+	const emptied =
+		before !== null && typeof before === 'object' && !Array.isArray(before)
+			? Object.fromEntries(Object.keys(before).map((key) => [key, null]))
+			: before;
+	return {
+		...item,
+		...(before === undefined ? {} : { before: emptied }),
+		sample: true,
+		sample_note: SAMPLE_NOTE,
+	};
+}
+
 async function pollEvent(
 	ctx: IPollFunctions,
 	requestOptions: CallOptions,
@@ -89,7 +112,7 @@ async function pollEvent(
 		// The stored state is not even read: asking n8n for it would create it.
 		let items = module.samples(observation, params, SAMPLE_LIMIT);
 		if (items.length === 0) items = [module.summary(observation, params)];
-		return [ctx.helpers.returnJsonArray(items.map((item) => ({ ...item, sample: true })))];
+		return [ctx.helpers.returnJsonArray(items.map(madeUp))];
 	}
 
 	// Only now that the service has answered is the stored state read, compared and replaced.

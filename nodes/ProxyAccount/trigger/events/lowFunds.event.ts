@@ -74,6 +74,8 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 	const highest = limits.length > 0 ? Math.max(...limits) : funds.funds;
 	return {
 		event: 'low_funds',
+		// True for every real event; a test event says whether the wallet is low now.
+		low: reasons.length > 0,
 		funds: funds.funds,
 		threshold: params.threshold ?? null,
 		renewal_required: funds.upcoming.total.renewal_required,

@@ -143,8 +143,8 @@ function otherStatus(after: string, fromStatus: string): string {
 
 /**
  * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
- * status it could have changed from (From Status when set); when none fits, one example from a
- * real proxy with To Status as its status. Empty only when the list is.
+ * status it could have changed from (emptied by the poll: a test event reports no real change); when
+ * none fits, one example from a real proxy as it is. Empty only when the list is.
  */
 export function statusSamples(
 	observation: ProxyObservation,
@@ -169,11 +169,11 @@ export function statusSamples(
 	if (found.length > 0) return found;
 	const [proxy] = sampleBase(observation, params.filters);
 	if (!proxy) return [];
-	const after = params.toStatus !== '' ? params.toStatus : proxy.network_status;
+	// The proxy as it is: a test event never shows a status the proxy does not have.
 	return [
 		statusItem(
-			{ ...proxy, network_status: after },
-			otherStatus(after, params.fromStatus),
+			proxy,
+			otherStatus(proxy.network_status, params.fromStatus),
 			params.output,
 			observation.now,
 		),

@@ -300,24 +300,12 @@ function sampleBefore(change: StockChange, side: StockSide, threshold: number): 
 	}
 }
 
-/** The current side, or one that meets the change when the city does not (for an example only). */
-function sampleAfter(change: StockChange, side: StockSide, threshold: number): StockSide {
-	switch (change) {
-		case 'becameAvailable':
-			return isAvailable(side) ? side : { count: Math.max(side.count, 3), status: 'available' };
-		case 'reachedThreshold':
-			return side.count >= threshold ? side : { count: threshold, status: side.status };
-		default:
-			return side;
-	}
-}
-
 /**
  * Items for "Fetch Test Event", shaped exactly like real events: cities and carriers that match the
  * filters and meet the chosen change's condition now, each with a `before` that would have made the
- * change happen (e.g. 0 and `out` before becoming available). When none does, one example built
- * from a real city (matching the filters when one does) with the counts the change needs. Empty
- * only when the stock list is.
+ * change happen (emptied by the poll: a test event reports no real change). When none does, one
+ * example from a real city (matching the filters when one does) as it is now. Empty only when the
+ * stock list is.
  */
 export function stockSamples(
 	entries: StockEntry[],
@@ -358,16 +346,10 @@ export function stockSamples(
 		params.filters.carriers[0] ??
 		Object.keys(entry.carriers)[0] ??
 		'att';
+	// The city as it is: a test event never shows counts the account does not have.
 	const current: StockSide = { count: entry.carriers[carrier] ?? 0, status: entry.status };
-	const after = sampleAfter(params.change, current, params.threshold);
-	const before = sampleBefore(params.change, after, params.threshold);
-	const shown: StockEntry = {
-		...entry,
-		status: after.status ?? entry.status,
-		[carrier]: after.count,
-		carriers: { ...entry.carriers, [carrier]: after.count },
-	};
-	return [stockEventItem(shown, carrier, kind, before, after, params.threshold)];
+	const before = sampleBefore(params.change, current, params.threshold);
+	return [stockEventItem(entry, carrier, kind, before, current, params.threshold)];
 }
 
 /** The item describing the stock when no city matches the filters and the chosen change. */

@@ -136,11 +136,15 @@ export const ADAPTERS: Adapter[] = [
 		],
 		subject: 'PRX-X',
 		key: nameOf,
+		// The grace model runs without a settling baseline (the poll adds it): the entries a baseline
+		// keeps only while it settles (listed outside the window, stored as -expiry) are left out.
 		detect: (previous, items, now) =>
-			detectExpiring(
-				previous as never,
-				{ proxies: items as ProxyRecord[], now },
-				{ event: 'proxyExpiring', withinHours: 24, filters: proxyFilters, output: proxyOutput },
+			reportedOnly(
+				detectExpiring(
+					previous as never,
+					{ proxies: items as ProxyRecord[], now },
+					{ event: 'proxyExpiring', withinHours: 24, filters: proxyFilters, output: proxyOutput },
+				),
 			),
 		changed: (item) => ({ ...(item as ProxyRecord), expires_at: iso(T0 + 6 * HOUR) }),
 		changedEvents: [`proxy_expiring|PRX-X|${iso(T0 + 6 * HOUR)}`],
@@ -193,6 +197,12 @@ export const ADAPTERS: Adapter[] = [
 export type Step = { at: number; list: 'full' | 'missing' | 'changed' };
 
 /** Runs the adapter from a baseline at T0 through `steps`; returns each step's events and the states. */
+/** A Proxy Expiring detection without the entries listed outside the window (negative values). */
+function reportedOnly<D extends { nextState: { reported: Record<string, number> } }>(detection: D): D {
+	const reported = Object.fromEntries(Object.entries(detection.nextState.reported).filter(([, at]) => at >= 0));
+	return { ...detection, nextState: { ...detection.nextState, reported } };
+}
+
 export function run(adapter: Adapter, steps: Step[]) {
 	const full = adapter.list();
 	let state = adapter.detect(null, full, T0).nextState;

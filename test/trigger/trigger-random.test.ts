@@ -223,7 +223,11 @@ function expiringModel(hours: number, filter: ProxyFilter): Model {
 					values.set(p.name, expires);
 					continue;
 				}
-				if (expires - seen.now > hours * HOUR) continue;
+				if (expires - seen.now > hours * HOUR) {
+					// While the baseline settles, a listed proxy outside the window is remembered (as -expiry).
+					if (!previous || settlingSince(previous) !== undefined) values.set(p.name, -expires);
+					continue;
+				}
 				values.set(p.name, expires);
 				// While the baseline settles, a proxy first listed now that was already inside the window
 				// at the first poll (and not added since) belongs to the baseline.

@@ -125,6 +125,19 @@ describe('an empty or partial first reply', () => {
 	});
 });
 
+describe('a listed proxy while the baseline settles', () => {
+	it('Proxy Expiring reports a listed proxy whose expiry comes into the window in the first hour (found by test:durable)', async () => {
+		for (const name of names()) record(name).expires_at = formatTimestamp(START + 720 * HOUR, 0);
+		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });
+		expect(await poll(t)).toEqual([]);
+		expect(await poll(t)).toEqual([]);
+		const [first] = names();
+		record(first).expires_at = formatTimestamp(START + 2 * HOUR, 0);
+		expect((await poll(t)).map((item) => item.proxy_name)).toEqual([first]);
+		expect(await poll(t)).toEqual([]);
+	});
+});
+
 describe('Proxy Expiring and the format of a timestamp', () => {
 	it('the same expiry with milliseconds, then without (truncated, another offset): reported once', async () => {
 		const t = trigger({ event: 'proxyExpiring', withinHours: 24 });

@@ -60,10 +60,10 @@ describe('detectExpiring', () => {
 	const soon = iso(T0 + 5 * HOUR);
 	const later = iso(T0 + 100 * HOUR);
 
-	it('baseline: emits nothing and records only the proxies already inside the window', () => {
+	it('baseline: emits nothing and records the proxies already inside the window as seen, the others (while it settles) as listed', () => {
 		const result = detectExpiring(null, observed([proxy('A', { expires_at: soon }), proxy('B', { expires_at: later }), proxy('C', { expires_at: iso(T0 - HOUR) })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState).toEqual({ v: 3, event: 'proxyExpiring', reported: ms({ A: soon, C: iso(T0 - HOUR) }) });
+		expect(result.nextState).toEqual({ v: 3, event: 'proxyExpiring', reported: { ...ms({ A: soon, C: iso(T0 - HOUR) }), B: -Date.parse(later) } });
 	});
 
 	it('a proxy that enters the window is reported once, with the hours left and the record', () => {

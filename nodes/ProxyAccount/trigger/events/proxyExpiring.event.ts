@@ -120,18 +120,25 @@ export function detectExpiring(
 	for (const proxy of unique) {
 		const name = proxy.proxy_name;
 		const at = epochMs(proxy.expires_at);
-		const reported = previous ? storedValue(previous.reported, name, isNumber) : undefined;
+		const stored = previous ? storedValue(previous.reported, name, isNumber) : undefined;
+		// A negative value: listed outside the window while the baseline settles (not reported).
+		const reported = stored !== undefined && stored >= 0 ? stored : undefined;
 		if (sameSecond(reported, at)) {
 			next.push([name, reported as number]);
 			same += 1;
 			continue;
 		}
-		if (!(at - now <= windowMs)) continue;
+		if (!(at - now <= windowMs)) {
+			// While the baseline settles, a listed proxy is remembered (outside the window, as -expiry),
+			// so that its expiry coming into the window is news, not a proxy a partial reply left out.
+			if (!previous || settle !== undefined) next.push([name, -at]);
+			continue;
+		}
 		next.push([name, at]);
 		if (!previous || !matchesProxyFilters(proxy, params.filters)) continue;
 		const baseline =
 			settle !== undefined &&
-			reported === undefined &&
+			stored === undefined &&
 			at - settle.since <= windowMs &&
 			!(epochMs(proxy.added_at) >= settle.since);
 		if (!baseline) events.push(expiringItem(proxy, reported ?? null, params, now));

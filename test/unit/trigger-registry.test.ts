@@ -1,5 +1,5 @@
 /**
- * The recipe for adding a trigger event (README, Development): one `events/<event>.event.ts`
+ * The recipe for adding a trigger event (docs/contributing.md): one `events/<event>.event.ts`
  * exporting a `TriggerEventModule` (its dropdown entry, bare properties, parameter reader, state
  * loader, one request, pure detection and samples), and one line in `events/index.ts`. A fixture
  * event registered exactly that way appears in the Event dropdown, its properties show only for it,

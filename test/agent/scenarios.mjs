@@ -45,7 +45,7 @@ async function reads(ctx) {
 		assert(/read everything/.test(reply.text), short(reply.text, 300));
 		return `HTTP ${reply.status}, ${model.requestsOf(id).length} model requests`;
 	});
-	await check('n8n declares every tool to the model: $fromAI keys as the schema, a description each', async () => {
+	await check('n8n declares every tool to the model: $fromAI keys as the schema, a description each (Extend\'s says it charges the wallet)', async () => {
 		const declared = model.toolsDeclared(id);
 		const names = declared.map((t) => t.name).sort();
 		const expected = ctx.workflow31.nodes.filter((n) => n.type.endsWith('proxyAccountTool')).map((n) => n.name).sort();
@@ -57,6 +57,8 @@ async function reads(ctx) {
 		const inputKeys = Object.keys(byInput.parameters?.properties ?? {});
 		assert(!inputKeys.includes('proxy_name'), `remove_by_input declares ${inputKeys.join(', ')}`);
 		assert(declared.every((t) => typeof t.description === 'string' && t.description.length > 0), 'a tool has no description');
+		// The description n8n generates from the operation's action tells the model what it costs.
+		assert(/charges the wallet/.test(extend.description), `extend_proxy's description does not say it charges the wallet: “${extend.description}”`);
 		return `${names.length} tools; extend_proxy(${keys.join(', ')}): “${short(extend.description, 120)}”; remove_by_input(${inputKeys.join(', ') || 'no keys'})`;
 	});
 	await check('Get Funds: the model reads the wallet the simulator holds', async () => {

@@ -33,7 +33,7 @@ import { detectStatusChanges } from '../nodes/ProxyAccount/trigger/events/proxyS
 import { detectRemoved } from '../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { detectIpChanges } from '../nodes/ProxyAccount/trigger/events/ipChanged.event';
 import type { TriggerState } from '../nodes/ProxyAccount/trigger/events';
-import { commitState, loadState } from '../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState } from '../test/harness/trigger-state';
 import { detectStockChanges } from '../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { buildAdditionalData } from '../test/harness/additional-data';
 import { TestCredentialsHelper } from '../test/harness/credentials-helper';

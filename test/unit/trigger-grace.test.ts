@@ -9,7 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { TriggerState } from '../../nodes/ProxyAccount/trigger/events';
-import { commitState, loadState } from '../../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState } from '../harness/trigger-state';
 import {
 	GRACE_MS,
 	GRACE_POLLS,

@@ -11,7 +11,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { Workflow } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { TRIGGER, TRIGGER_EVENTS } from '../../nodes/ProxyAccount/trigger/events';
+import { TRIGGER } from '../../nodes/ProxyAccount/trigger/events';
+import { TRIGGER_EVENTS } from '../harness/trigger-state';
 import { stockChanged } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { pollTrigger } from '../../nodes/ProxyAccount/trigger/poll';
 import type { EventParams, TriggerEventModule } from '../../nodes/ProxyAccount/trigger/registry';

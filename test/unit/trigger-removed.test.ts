@@ -13,7 +13,7 @@ import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigg
 import { detectRemoved, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { TextTable } from '../../nodes/ProxyAccount/trigger/compact';
 import { knownRecord, knownTuple } from '../../nodes/ProxyAccount/trigger/knownProxy';
-import { commitState, loadState } from '../../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState } from '../harness/trigger-state';
 import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
 

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { TriggerEvent, TriggerState } from '../../nodes/ProxyAccount/trigger/events';
-import { commitState, loadState, TRIGGER_EVENTS } from '../../nodes/ProxyAccount/trigger/events';
+import { commitState, loadState, TRIGGER_EVENTS } from '../harness/trigger-state';
 import { sameJson, STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
 
 /** A valid version 3 state of each event, as the static data holds it. */

@@ -77,11 +77,6 @@ export function defineTrigger(
 	return { defaultEvent: selected.event.value, events };
 }
 
-/** The values of the events, as the Event parameter holds them. */
-export function eventValues(trigger: TriggerEvents): string[] {
-	return trigger.events.map((module) => module.event.value);
-}
-
 /** The keys any event's state writes (besides `v`, `event` and `gone`). */
 export function stateKeys(trigger: TriggerEvents): string[] {
 	return trigger.events.flatMap((module) => [...module.stateKeys]);
@@ -167,14 +162,4 @@ export function chosenEvent(ctx: IPollFunctions, trigger: TriggerEvents): AnyTri
 		'Open the node and pick an event from the list.',
 	);
 	return trigger.events.find((candidate) => candidate.event.value === value) as AnyTriggerEvent;
-}
-
-/** The stored state of `event`, or null (first poll, another event, damaged data, unknown event). */
-export function loadEventState(
-	trigger: TriggerEvents,
-	staticData: IDataObject,
-	event: string,
-): StoredState | null {
-	const module = trigger.events.find((candidate) => candidate.event.value === event);
-	return module ? module.loadState(staticData) : null;
 }

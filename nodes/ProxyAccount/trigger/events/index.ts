@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defineTrigger, eventValues, loadEventState, stateKeys } from '../registry';
-import { commitState as commitStoredState } from '../state';
+import { defineTrigger } from '../registry';
 import { ipChanged } from './ipChanged.event';
 import { lowFunds } from './lowFunds.event';
 import { newProxy } from './newProxy.event';
@@ -37,30 +36,3 @@ export type TriggerParams = ReturnType<Registered['readParameters']>;
 export type TriggerEvent = TriggerState['event'];
 
 export const TRIGGER = defineTrigger([...EVENTS], stockChanged);
-
-/** The values of the Event parameter. */
-export const TRIGGER_EVENTS = eventValues(TRIGGER) as readonly TriggerEvent[];
-
-/** The keys the trigger writes into its static data. */
-const STATE_KEYS = stateKeys(TRIGGER);
-
-/**
- * The stored state for `event`, as plain data detached from the static data object, or null when
- * there is none that can be trusted (first poll, another event, another layout, damaged data).
- */
-export function loadState(staticData: IDataObject, event: string): TriggerState | null {
-	return loadEventState(TRIGGER, staticData, event) as TriggerState | null;
-}
-
-/**
- * Replaces the stored state with `next`. Called only once a poll has succeeded. Leaves the static
- * data untouched when `next` equals `previous` and the static data holds nothing but the trigger's
- * own keys.
- */
-export function commitState(
-	staticData: IDataObject,
-	next: TriggerState,
-	previous: TriggerState | null,
-): void {
-	commitStoredState(staticData, next, previous, STATE_KEYS);
-}

@@ -48,8 +48,10 @@ export function testEventRefusal(
 	asTool: boolean,
 ): NodeOperationError | undefined {
 	// As a tool, n8n's AI Agent (v3 and later) hands the tool its own input item: a test event there
-	// reached the agent. (A model that sends `sample` itself can only make the tool refuse.)
-	const toolInput = asTool && ctx.getInputData().some((item) => item.json.sample === true);
+	// reached the agent. (A model that sends `sample` itself can only make the tool refuse.) In a
+	// sub-workflow (mode `integrated`) the trigger is in the parent: its test event is in the input.
+	const passedIn = asTool || ctx.getMode() === 'integrated';
+	const toolInput = passedIn && ctx.getInputData().some((item) => item.json.sample === true);
 	const trigger = toolInput ? 'the Proxy Account Trigger' : testEventSource(ctx);
 	if (trigger === undefined || dryRun()) return undefined;
 	return new NodeOperationError(

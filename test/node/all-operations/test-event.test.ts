@@ -3,7 +3,8 @@
  * workflow: mode `manual`) never spends, removes, moves or commits: Extend, Buy, Change Location,
  * Set Auto-Renew and Remove refuse such a run before anything is sent, in every On Error mode; a
  * Dry Run previews it; a real event (the trigger's poll in production, mode `trigger`) acts; and as
- * an AI agent's tool, a test event that reached the agent (its input item) is refused too.
+ * an AI agent's tool, a test event that reached the agent (its input item) is refused too, and so is one
+ * passed to a sub-workflow (mode `integrated`) as its input.
  */
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
@@ -99,4 +100,30 @@ it('as an AI agent tool, a test event in the tool call\'s input item is refused,
 	);
 	expectAgentRefusal(result, 'Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');
 	expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+});
+
+describe('in a sub-workflow (mode integrated), the parent\'s test event arrives as the input', () => {
+	const [subItem] = [{ event: 'proxy_expiring', sample: true }];
+	it.each(['manual', 'trigger'] as const)('a test event in the input is refused (parent started in mode %s), nothing sent', async (rootMode) => {
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await harness.runNode(
+			{ type: 'proxyAccount', parameters: { resource: 'proxy', ...OPERATIONS.Extend } },
+			{ credentials: credentialsFor(sim), mode: 'integrated', rootMode, items: [{ ...subItem, proxy_name: name }] },
+		);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe('Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');
+		expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+		expect(sim.ledger).toEqual([]);
+	});
+
+	it('a real event in the input acts: Extend charges once', async () => {
+		const [name] = [...sim.account().proxies.keys()];
+		const result = await harness.runNode(
+			{ type: 'proxyAccount', parameters: { resource: 'proxy', ...OPERATIONS.Extend } },
+			{ credentials: credentialsFor(sim), mode: 'integrated', rootMode: 'trigger', items: [{ event: 'proxy_expiring', proxy_name: name }] },
+		);
+		expect(result.status).toBe('success');
+		expect(result.items[0].json.status).toBe('extended');
+		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([name]);
+	});
 });

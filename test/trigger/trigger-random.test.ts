@@ -212,17 +212,18 @@ function proxyMatches(p: Proxy, f: ProxyFilter): boolean {
  * expiry is reported when the new one is inside the window, and otherwise not remembered. A proxy
  * moved by Change Location (see `movedAway`, between the proxies inside the window missing from the
  * list and the names new inside it) takes the old name's mark: the same expiry is not reported
- * again; the old name is forgotten at once.
+ * again; the old name stays while missing, without its paid time (it moved once).
  */
 function expiringModel(hours: number, filter: ProxyFilter): Model {
 	return {
 		observe(prev, seen) {
-			const previous = prev as Memory<[number, Proxy]> | null;
-			const values = new Map<string, [number, Proxy]>();
+			const previous = prev as Memory<[number, Proxy | null]> | null;
+			const values = new Map<string, [number, Proxy | null]>();
 			const out: string[] = [];
 			const listed = new Set(seen.proxies.map((p) => p.name));
 			const inWindow = (p: Proxy) => Date.parse(p.expires_at) - seen.now <= hours * HOUR;
-			const missing = [...(previous?.values ?? [])].filter(([key, [mark]]) => !listed.has(key) && mark >= 0).map(([, [, p]]) => p);
+			const missing: Proxy[] = [];
+			for (const [key, [mark, p]] of previous?.values ?? []) if (!listed.has(key) && mark >= 0 && p !== null) missing.push(p);
 			const appeared = previous ? seen.proxies.filter((p) => !previous.values.has(p.name) && inWindow(p)) : [];
 			const moves = movedAway(missing, appeared);
 			for (const p of seen.proxies) {
@@ -246,8 +247,14 @@ function expiringModel(hours: number, filter: ProxyFilter): Model {
 				const baseline = since !== undefined && mark === undefined && !previous?.values.has(p.name) && expires - since <= hours * HOUR && !(Date.parse(p.added_at) >= since);
 				if (previous && proxyMatches(p, filter) && !baseline) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
 			}
-			const kept = new Set([...listed, ...moves.values()]);
-			return { events: out, memory: previous ? withGrace(previous, kept, values, seen.now) : { values, marks: new Map() } };
+			if (!previous) return { events: out, memory: { values, marks: new Map() } };
+			const memory = withGrace(previous, listed, values, seen.now);
+			// The old name of a move stays while missing (its return is no news), without its paid time.
+			for (const from of moves.values()) {
+				const kept = memory.values.get(from);
+				if (kept !== undefined) memory.values.set(from, [kept[0], null]);
+			}
+			return { events: out, memory };
 		},
 	};
 }

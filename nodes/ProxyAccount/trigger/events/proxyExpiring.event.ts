@@ -160,7 +160,8 @@ export function expiringItem(
  * recorded proxy missing from the list, by the rules of moves.ts, applied to the proxies inside
  * the window) takes the old name's mark: the same expiry is not reported again under the new
  * name; a new expiry (extended since) is, with `before` the expiry reported for the old name. The
- * old name is forgotten at once.
+ * old name is kept as it was while its grace period lasts (a partial list that hid it does not make
+ * its return news), but loses its paid time: it is found moved once.
  */
 export function detectExpiring(
 	previous: ExpiringState | null,
@@ -221,18 +222,17 @@ export function detectExpiring(
 		const before = stored !== undefined && stored >= 0 ? stored : (mark ?? null);
 		if (!baseline) events.push(expiringItem(proxy, before, params, now));
 	}
-	// The old names of the moves count as listed: not missing, so not kept.
-	const listed = moves.size === 0 ? names : new Set([...names, ...moves.values()]);
 	const nextState: ExpiringState = nextMapState(
 		previous,
 		'proxyExpiring',
 		'reported',
-		listed,
+		names,
 		now,
 		next,
 		same,
 	);
-	paid.attach(nextState, previous, table);
+	// The old names of the moves stay while missing (their return is no news), without paid time.
+	paid.attach(nextState, previous, table, new Set(moves.values()));
 	return { events, nextState };
 }
 
@@ -290,12 +290,17 @@ class PaidMap {
 		this.size += 1;
 	}
 
-	attach(state: ExpiringState, previous: ExpiringState | null, table: TextTable): void {
+	attach(
+		state: ExpiringState,
+		previous: ExpiringState | null,
+		table: TextTable,
+		moved: ReadonlySet<string>,
+	): void {
 		const stored = this.stored;
 		if (stored !== undefined)
 			for (const name in state.gone) {
 				const tuple = ownValue(stored, name);
-				if (tuple === undefined) continue;
+				if (tuple === undefined || moved.has(name)) continue;
 				this.out[name] = tuple;
 				this.size += 1;
 			}

@@ -23,14 +23,21 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { hasOwn, isRecord, isTrusted, loadInstantMapState, nextMapState, settling } from '../state';
+import {
+	hasOwn,
+	isRecord,
+	isTrusted,
+	loadInstantMapState,
+	nextMapState,
+	settling,
+	toMap,
+} from '../state';
 import type { TextTable } from '../compact';
 import {
 	epochMs,
 	formatLike,
 	instantToStore,
 	planOf,
-	planParts,
 	readTable,
 	sameSecond,
 	seededTable,
@@ -117,13 +124,13 @@ export function loadExpiringState(staticData: IDataObject): ExpiringState | null
 	return state;
 }
 
-function paidTuple(proxy: ProxyRecord, table: TextTable): PaidTuple {
-	const plan = planParts(proxy.period, proxy.auto_renew);
-	return [instantToStore(proxy.added_at), plan === null ? null : table.ref(...plan)];
+/** The index of a proxy's plan (period, auto-renew) in `table`, added when new; null when unknown. */
+function planIndex(proxy: ProxyRecord, table: TextTable): number | null {
+	const { period, auto_renew: autoRenew } = proxy;
+	return typeof period === 'string' && typeof autoRenew === 'boolean'
+		? table.ref(period, autoRenew ? '1' : '0')
+		: null;
 }
-
-const samePaid = (a: PaidTuple | undefined, b: PaidTuple) =>
-	a !== undefined && a[0] === b[0] && a[1] === b[1];
 
 export function expiringItem(
 	proxy: ProxyRecord,
@@ -174,7 +181,7 @@ export function detectExpiring(
 	const windowMs = params.withinHours * 3_600_000;
 	const settle = settling(previous);
 	const table = seededTable(previous?.plans);
-	const paid = new PaidMap(previous?.paid);
+	const paid = new PaidMap(previous?.paid, table);
 	/** Listed proxies that came into the window with an expiry not recorded: maybe events. */
 	const entering: Array<[proxy: ProxyRecord, at: number, stored: number | undefined]> = [];
 	let same = 0;
@@ -186,7 +193,7 @@ export function detectExpiring(
 		const reported = stored !== undefined && stored >= 0 ? stored : undefined;
 		if (sameSecond(reported, at)) {
 			next.push([name, reported as number]);
-			paid.set(name, paidTuple(proxy, table));
+			paid.set(name, proxy);
 			same += 1;
 			continue;
 		}
@@ -197,7 +204,7 @@ export function detectExpiring(
 			continue;
 		}
 		next.push([name, at]);
-		paid.set(name, paidTuple(proxy, table));
+		paid.set(name, proxy);
 		if (previous) entering.push([proxy, at, stored]);
 	}
 	const moves = expiringMoves(previous, names, entering);
@@ -232,7 +239,7 @@ export function detectExpiring(
 		same,
 	);
 	// The old names of the moves stay while missing (their return is no news), without paid time.
-	paid.attach(nextState, previous, table, new Set(moves.values()));
+	paid.attach(nextState, previous, new Set(moves.values()));
 	return { events, nextState };
 }
 
@@ -273,43 +280,43 @@ function expiringMoves(
  * of the recorded proxies kept while missing. The stored map itself when nothing in it changed.
  */
 class PaidMap {
-	private readonly out: Record<string, PaidTuple> = {};
-	private size = 0;
+	/** The listed proxies inside the window, each with its stored tuple when that is unchanged. */
+	private readonly entries: Array<[string, PaidTuple]> = [];
 	private changed = 0;
 
-	constructor(private readonly stored: Record<string, PaidTuple> | undefined) {}
+	constructor(
+		private readonly stored: Record<string, PaidTuple> | undefined,
+		private readonly table: TextTable,
+	) {}
 
-	set(name: string, tuple: PaidTuple): void {
-		const before =
-			this.stored === undefined ? undefined : storedValue(this.stored, name, Array.isArray);
-		if (samePaid(before, tuple)) this.out[name] = before as PaidTuple;
+	set(name: string, proxy: ProxyRecord): void {
+		const added = instantToStore(proxy.added_at);
+		const plan = planIndex(proxy, this.table);
+		const before = this.stored && (storedValue(this.stored, name, Array.isArray) as PaidTuple);
+		if (before !== undefined && before[0] === added && before[1] === plan)
+			this.entries.push([name, before]);
 		else {
-			this.out[name] = tuple;
+			this.entries.push([name, [added, plan]]);
 			this.changed += 1;
 		}
-		this.size += 1;
 	}
 
-	attach(
-		state: ExpiringState,
-		previous: ExpiringState | null,
-		table: TextTable,
-		moved: ReadonlySet<string>,
-	): void {
-		const stored = this.stored;
+	/** Sets `paid` and `plans` on the next state; `moved`: old names of moves (they lose theirs). */
+	attach(state: ExpiringState, previous: ExpiringState | null, moved: ReadonlySet<string>): void {
+		const { stored, entries } = this;
 		if (stored !== undefined)
 			for (const name in state.gone) {
 				const tuple = ownValue(stored, name);
-				if (tuple === undefined || moved.has(name)) continue;
-				this.out[name] = tuple;
-				this.size += 1;
+				if (tuple !== undefined && !moved.has(name)) entries.push([name, tuple]);
 			}
-		if (this.size === 0) return;
-		let count = 0;
-		for (const name in stored) if (hasOwn(stored, name)) count += 1;
-		const kept = this.changed === 0 && count === this.size && previous?.plans !== undefined;
-		state.paid = kept ? stored : this.out;
-		state.plans = kept ? previous.plans : table.texts;
+		if (entries.length === 0) return;
+		const kept =
+			stored !== undefined &&
+			this.changed === 0 &&
+			previous?.plans !== undefined &&
+			Object.keys(stored).length === entries.length;
+		state.paid = kept ? stored : toMap(entries);
+		state.plans = kept ? previous.plans : this.table.texts;
 	}
 }
 

@@ -208,35 +208,53 @@ function proxyMatches(p: Proxy, f: ProxyFilter): boolean {
 
 /**
  * Once per proxy per expiry: the memory holds, per proxy, the expiry it was reported (or at the
- * baseline seen) inside the window for. A listed proxy with another expiry is reported when the
- * new one is inside the window, and otherwise not remembered.
+ * baseline seen) inside the window for, with the proxy as last listed. A listed proxy with another
+ * expiry is reported when the new one is inside the window, and otherwise not remembered. A proxy
+ * moved by Change Location (see `movedAway`, between the proxies inside the window missing from the
+ * list and the names new inside it) takes the old name's mark: the same expiry is not reported
+ * again; the old name stays while missing, without its paid time (it moved once).
  */
 function expiringModel(hours: number, filter: ProxyFilter): Model {
 	return {
 		observe(prev, seen) {
-			const previous = prev as Memory<number> | null;
-			const values = new Map<string, number>();
+			const previous = prev as Memory<[number, Proxy | null]> | null;
+			const values = new Map<string, [number, Proxy | null]>();
 			const out: string[] = [];
+			const listed = new Set(seen.proxies.map((p) => p.name));
+			const inWindow = (p: Proxy) => Date.parse(p.expires_at) - seen.now <= hours * HOUR;
+			const missing: Proxy[] = [];
+			for (const [key, [mark, p]] of previous?.values ?? []) if (!listed.has(key) && mark >= 0 && p !== null) missing.push(p);
+			const appeared = previous ? seen.proxies.filter((p) => !previous.values.has(p.name) && inWindow(p)) : [];
+			const moves = movedAway(missing, appeared);
 			for (const p of seen.proxies) {
 				const expires = Date.parse(p.expires_at);
-				if (previous?.values.get(p.name) === expires) {
-					values.set(p.name, expires);
+				if (previous?.values.get(p.name)?.[0] === expires) {
+					values.set(p.name, [expires, p]);
 					continue;
 				}
-				if (expires - seen.now > hours * HOUR) {
+				if (!inWindow(p)) {
 					// While the baseline settles, a listed proxy outside the window is remembered (as -expiry).
-					if (!previous || settlingSince(previous) !== undefined) values.set(p.name, -expires);
+					if (!previous || settlingSince(previous) !== undefined) values.set(p.name, [-expires, p]);
 					continue;
 				}
-				values.set(p.name, expires);
+				values.set(p.name, [expires, p]);
+				const from = moves.get(p.name);
+				const mark = from === undefined ? undefined : previous?.values.get(from)?.[0];
+				if (mark === expires) continue; // moved: this expiry was reported under the old name
 				// While the baseline settles, a proxy first listed now that was already inside the window
 				// at the first poll (and not added since) belongs to the baseline.
 				const since = settlingSince(previous);
-				const baseline = since !== undefined && !previous?.values.has(p.name) && expires - since <= hours * HOUR && !(Date.parse(p.added_at) >= since);
+				const baseline = since !== undefined && mark === undefined && !previous?.values.has(p.name) && expires - since <= hours * HOUR && !(Date.parse(p.added_at) >= since);
 				if (previous && proxyMatches(p, filter) && !baseline) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
 			}
-			const listed = new Set(seen.proxies.map((p) => p.name));
-			return { events: out, memory: previous ? withGrace(previous, listed, values, seen.now) : { values, marks: new Map() } };
+			if (!previous) return { events: out, memory: { values, marks: new Map() } };
+			const memory = withGrace(previous, listed, values, seen.now);
+			// The old name of a move stays while missing (its return is no news), without its paid time.
+			for (const from of moves.values()) {
+				const kept = memory.values.get(from);
+				if (kept !== undefined) memory.values.set(from, [kept[0], null]);
+			}
+			return { events: out, memory };
 		},
 	};
 }
@@ -305,25 +323,25 @@ function ipModel(filter: ProxyFilter, onlyAuto: boolean): Model {
 /**
  * The moves the README describes: a proxy new to the memory that carries the paid time of exactly
  * one proxy missing from the list (and the other way round): the same added_at with an expiry no
- * earlier, or else the same expiry, period and auto-renew. Returns the old names.
+ * earlier, or else the same expiry, period and auto-renew. Returns new name => old name.
  */
-function movedAway(missing: Proxy[], appeared: Proxy[]): Set<string> {
+function movedAway(missing: Proxy[], appeared: Proxy[]): Map<string, string> {
 	const rules = [
 		(old: Proxy, now: Proxy) => Date.parse(old.added_at) === Date.parse(now.added_at) && Date.parse(now.expires_at) >= Date.parse(old.expires_at),
 		(old: Proxy, now: Proxy) => Date.parse(old.expires_at) === Date.parse(now.expires_at) && old.period === now.period && old.auto_renew === now.auto_renew,
 	];
 	const gone = new Set<string>();
-	const taken = new Set<string>();
+	const taken = new Map<string, string>();
 	for (const rule of rules) {
 		for (const now of appeared) {
 			if (taken.has(now.name)) continue;
 			const olds = missing.filter((old) => !gone.has(old.name) && rule(old, now));
 			if (olds.length !== 1 || appeared.filter((other) => !taken.has(other.name) && rule(olds[0], other)).length !== 1) continue;
 			gone.add(olds[0].name);
-			taken.add(now.name);
+			taken.set(now.name, olds[0].name);
 		}
 	}
-	return gone;
+	return taken;
 }
 
 /**
@@ -343,7 +361,7 @@ function removedModel(filter: ProxyFilter): Model {
 			const marks = new Map<string, [number, number]>();
 			// A proxy moved by Change Location is no removal: forgotten when its new name appears.
 			const missing = [...previous.values].filter(([key]) => !listed.has(key)).map(([, value]) => value);
-			const moved = movedAway(missing, [...values.values()].filter((p) => !previous.values.has(p.name)));
+			const moved = new Set(movedAway(missing, [...values.values()].filter((p) => !previous.values.has(p.name))).values());
 			for (const [key, value] of previous.values) {
 				if (listed.has(key) || moved.has(key)) continue;
 				const mark = previous.marks.get(key);
@@ -500,10 +518,17 @@ describe('randomized: emitted events equal the events of the observed states', (
 			lostAtBaseline: 0,
 			/** Reports of New Proxy and Proxy Removed that match nothing real (or came twice). */
 			unreal: [] as string[],
+			/** Proxy Expiring: the expiries reported, by the proxy's first name (moves followed). */
+			expiries: new Set<string>(),
+			/** The same expiry of the same proxy reported again, under any of its names. */
+			duplicated: [] as string[],
 		}));
 		// What really happened, for the triggers without filters: additions, removals and moves.
-		const truth = { added: 0, deleted: 0, moved: 0 };
+		const truth = { added: 0, deleted: 0, moved: 0, movedInWindow: 0 };
 		const movedNames = new Set<string>();
+		/** A moved proxy's first name, by each later name: one proxy, one paid time, across its moves. */
+		const origin = new Map<string, string>();
+		const firstName = (name: string) => origin.get(name) ?? name;
 
 		// Versions of each entry's value, so that a change reported twice can be told from the same
 		// kind of change happening again: a city's counts and status, a proxy's status.
@@ -607,6 +632,8 @@ describe('randomized: emitted events equal the events of the observed states', (
 				const newName = [...proxies.keys()].find((key) => !before.has(key))!;
 				expect(proxies.has(name)).toBe(false);
 				truth.moved += 1;
+				if (Date.parse(proxies.get(newName)!.expires_at) - sim.clock.now() <= 24 * HOUR) truth.movedInWindow += 1;
+				origin.set(newName, firstName(name));
 				movedNames.add(name).add(newName);
 				for (const t of triggers) t.pendingMoves.set(newName, name);
 			}
@@ -714,6 +741,12 @@ describe('randomized: emitted events equal the events of the observed states', (
 				// Across every kind of restart, a change of an entry is reported at most once: the same
 				// event key for the same version of the entry is a repeat.
 				for (const item of items ?? []) {
+					if (item.event !== 'proxy_expiring') continue;
+					const paid = `${firstName(String(item.proxy_name))}|${Date.parse(String(item.expires_at))}`;
+					if (t.expiries.has(paid)) t.duplicated.push(`round ${round}: ${String(item.proxy_name)} ${paid}`);
+					t.expiries.add(paid);
+				}
+				for (const item of items ?? []) {
 					const entry = item.event === 'stock_changed' ? `${item.city}|${item.state}` : String(item.proxy_name);
 					const identity = `${keyOf(item)}#${item.event === 'stock_changed' || item.event === 'proxy_status_changed' ? (version.get(entry) ?? 0) : ''}`;
 					if (t.reported.has(identity)) t.repeated.push(`round ${round}: ${identity}`);
@@ -750,11 +783,14 @@ describe('randomized: emitted events equal the events of the observed states', (
 		expect(truth.added).toBeGreaterThan(15);
 		expect(truth.deleted).toBeGreaterThan(3);
 		expect(truth.moved).toBeGreaterThan(5);
+		expect(truth.movedInWindow).toBeGreaterThan(0);
 
 		// Exactly the events of the observed states: none missed, none repeated.
 		for (const t of triggers) {
 			expect(t.emitted).toEqual(t.expected);
 			expect(t.repeated).toEqual([]);
+			// Proxy Expiring: a moved proxy's expiry is not reported again under its new name.
+			expect({ label: t.config.label, duplicated: t.duplicated }).toEqual({ label: t.config.label, duplicated: [] });
 			if (['proxyExpiring', 'newProxy', 'proxyRemoved'].includes(String(t.config.parameters.event))) {
 				expect(new Set(t.emitted).size).toBe(t.emitted.length);
 			}

@@ -84,7 +84,8 @@ const stockTrigger = (extra: INodeParameters = {}) => trigger({ event: 'stockCha
 describe('baseline', () => {
 	it.each([
 		['stockChanged', 'GET /v1/stock', 'stock'],
-		['proxyExpiring', 'GET /v1/proxies', 'reported'],
+		// Proxy Expiring also keeps the paid time of each proxy inside the window, to carry its mark through a move.
+		['proxyExpiring', 'GET /v1/proxies', 'reported,paid,plans'],
 		['proxyStatusChanged', 'GET /v1/proxies', 'status'],
 		// New Proxy also keeps each proxy's paid time, to recognize a proxy moved by Change Location.
 		['newProxy', 'GET /v1/proxies', 'ids,plans'],

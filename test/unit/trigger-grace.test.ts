@@ -167,6 +167,13 @@ describe('version 1 states (before the grace period)', () => {
 			const { events, nextState } = adapter.detect(previous, adapter.list(), T0);
 			expect(events).toEqual([]);
 			commitState(staticData, nextState, previous);
+			if (event === 'proxyExpiring') {
+				// Proxy Expiring adds, once, the paid time of each proxy inside the window (to carry its mark
+				// through a move); the marks themselves stay.
+				expect(staticData).toMatchObject({ v: STATE_VERSION, event, reported: { 'PRX-X': T0 + 2 * HOUR } });
+				expect(Object.keys(staticData.paid as IDataObject)).toEqual(['PRX-X']);
+				return;
+			}
 			if (event !== 'newProxy') {
 				// Nothing changed, so n8n has nothing to save: the static data is still the version 1 state.
 				expect(staticData).toEqual(v1);

@@ -63,7 +63,9 @@ describe('detectExpiring', () => {
 	it('baseline: emits nothing and records the proxies already inside the window as seen, the others (while it settles) as listed', () => {
 		const result = detectExpiring(null, observed([proxy('A', { expires_at: soon }), proxy('B', { expires_at: later }), proxy('C', { expires_at: iso(T0 - HOUR) })]), params());
 		expect(result.events).toEqual([]);
-		expect(result.nextState).toEqual({ v: 3, event: 'proxyExpiring', reported: { ...ms({ A: soon, C: iso(T0 - HOUR) }), B: -Date.parse(later) } });
+		expect(result.nextState).toMatchObject({ v: 3, event: 'proxyExpiring', reported: { ...ms({ A: soon, C: iso(T0 - HOUR) }), B: -Date.parse(later) } });
+		// The proxies inside the window keep their paid time (added_at, plan), to carry their mark through a move.
+		expect(Object.keys(result.nextState.paid ?? {}).sort()).toEqual(['A', 'C']);
 	});
 
 	it('a proxy that enters the window is reported once, with the hours left and the record', () => {

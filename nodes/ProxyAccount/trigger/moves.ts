@@ -4,8 +4,11 @@
  * trigger that looks like a proxy missing from the list while a new one appears. This module tells
  * such a move from a removal and a purchase, from what the two records carry.
  *
- * A move keeps the paid time. The simulator also keeps `added_at`; whether the live service does is
- * open, so two rules are tried in turn:
+ * What a move keeps is only partly published: the service's reference (account-operations.md, #11)
+ * says the name and port change, the server IP may, and `copy_settings` carries over the rotation,
+ * authentication and whitelist settings; it says nothing of `added_at`, the expiry, the period or
+ * auto-renew. A move that keeps the paid time keeps the expiry; the simulator also keeps `added_at`.
+ * So two rules are tried in turn:
  * 1. strong: the same `added_at`, and an expiry no earlier than the one stored (the proxy may have
  *    been extended or auto-renewed since it was stored, also at polls that n8n 2.x did not save:
  *    after a restart the stored expiry can be older than the one the moved proxy carries);
@@ -17,6 +20,9 @@
  * two proxies vanish and two (or one) appear with the same paid time, nothing says which went where,
  * so none of them is paired: the vanished ones are reported removed when their grace period ends,
  * the new ones are new. A wrong pairing would hide a real removal, which is worse than a missed move.
+ * One wrong pairing remains possible: a removal and a purchase within one grace period whose
+ * expiries fall on the same second, with the same period and auto-renew, look exactly like a move
+ * that got a new `added_at` (docs/trigger.md, "The residual ambiguity").
  */
 
 /** What says whose paid time a proxy is: instants as epoch ms, `plan` its period and auto-renew. */

@@ -30,6 +30,12 @@ export const SAMPLE_LIMIT = 5;
  * used only when they are exactly the ones this process stored last for this trigger (as they
  * are whenever n8n kept or saved the latest static data); otherwise they are restarted: the
  * entries are kept and count as missing from this poll on.
+ *
+ * n8n 2.41.1's durable scheduler saves every poll's state, yet a restart restarts the marks too:
+ * the state a poll gets is a copy of what the database holds, which can still be older than the
+ * last one written (a write dropped because the poll lost its lease or the workflow was published
+ * again meanwhile, or a kill between the poll and its commit), and nothing in the state, nor
+ * anything n8n shows a node, says whether a later write was lost (docs/trigger.md, Restarts).
  */
 const storedMarks = new Map<string, MissingMarks | undefined>();
 

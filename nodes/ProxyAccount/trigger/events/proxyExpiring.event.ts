@@ -13,6 +13,7 @@ import {
 	isNumber,
 	listedProxies,
 	outputOptionsProperty,
+	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
@@ -22,19 +23,50 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadInstantMapState, nextMapState, settling } from '../state';
-import { epochMs, formatLike, sameSecond } from '../compact';
+import {
+	hasOwn,
+	isRecord,
+	isTrusted,
+	loadInstantMapState,
+	nextMapState,
+	settling,
+	toMap,
+} from '../state';
+import type { TextTable } from '../compact';
+import {
+	epochMs,
+	formatLike,
+	instantToStore,
+	planOf,
+	readTable,
+	sameSecond,
+	seededTable,
+	storedInstant,
+	tableText,
+} from '../compact';
+import type { Identity } from '../moves';
+import { pairMoves } from '../moves';
 
 export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
 }
 
+/** What says whose paid time a proxy is (see moves.ts): its `added_at` (epoch ms) and its plan's index in `plans`. */
+export type PaidTuple = [added: number | null, plan: number | null];
+
 /**
- * Proxy name => the expiry (epoch milliseconds) it was last reported (or, at the baseline, seen)
- * within the window for. Compared as instants, so the same expiry written another way (with or
- * without milliseconds, another UTC offset) is the same expiry.
+ * `reported`: proxy name => the expiry (epoch milliseconds) it was last reported (or, at the
+ * baseline, seen) within the window for. Compared as instants, so the same expiry written another
+ * way (with or without milliseconds, another UTC offset) is the same expiry.
+ *
+ * `paid` (with its table `plans`): for the names inside the window, what a move by Change Location
+ * keeps, so that the mark moves with the proxy (see `detectExpiring`). Left out when empty; a
+ * state without it (older, or damaged) only recognizes no move.
  */
-export type ExpiringState = MapState<'proxyExpiring', 'reported', number>;
+export type ExpiringState = MapState<'proxyExpiring', 'reported', number> & {
+	paid?: Record<string, PaidTuple>;
+	plans?: string[];
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -69,9 +101,35 @@ export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
 	};
 }
 
-/** The stored Proxy Expiring state, or null. */
+const isPaid = (value: unknown, plans: number): boolean => {
+	if (!Array.isArray(value) || value.length !== 2) return false;
+	const [added, plan] = value as unknown[];
+	return (
+		storedInstant(added) &&
+		(plan === null || (typeof plan === 'number' && Number.isInteger(plan) && plan < plans))
+	);
+};
+
+/** The stored Proxy Expiring state, or null. A damaged `paid` is left out (no move is recognized). */
 export function loadExpiringState(staticData: IDataObject): ExpiringState | null {
-	return loadInstantMapState<ExpiringState>(staticData, 'proxyExpiring', 'reported');
+	const state = loadInstantMapState<ExpiringState>(staticData, 'proxyExpiring', 'reported');
+	if (state === null || staticData.paid === undefined) return state;
+	const plans = readTable(staticData.plans);
+	const paid = staticData.paid;
+	if (plans === null || !isRecord(paid)) return state;
+	if (!isTrusted(paid))
+		for (const name in paid) if (!isPaid(paid[name], plans.length)) return state;
+	state.paid = paid as Record<string, PaidTuple>;
+	state.plans = plans;
+	return state;
+}
+
+/** The index of a proxy's plan (period, auto-renew) in `table`, added when new; null when unknown. */
+function planIndex(proxy: ProxyRecord, table: TextTable): number | null {
+	const { period, auto_renew: autoRenew } = proxy;
+	return typeof period === 'string' && typeof autoRenew === 'boolean'
+		? table.ref(period, autoRenew ? '1' : '0')
+		: null;
 }
 
 export function expiringItem(
@@ -104,6 +162,13 @@ export function expiringItem(
  * longer the one recorded is forgotten unless the new one is within the window. A recorded proxy
  * missing from the list is kept as it was while its grace period lasts (see `withGrace`): if it
  * comes back with the same expiry it is not reported again.
+ *
+ * A proxy moved by Change Location (a name new inside the window that carries the paid time of a
+ * recorded proxy missing from the list, by the rules of moves.ts, applied to the proxies inside
+ * the window) takes the old name's mark: the same expiry is not reported again under the new
+ * name; a new expiry (extended since) is, with `before` the expiry reported for the old name. The
+ * old name is kept as it was while its grace period lasts (a partial list that hid it does not make
+ * its return news), but loses its paid time: it is found moved once.
  */
 export function detectExpiring(
 	previous: ExpiringState | null,
@@ -111,11 +176,14 @@ export function detectExpiring(
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
 	const next: Array<[string, number]> = [];
-	const events: IDataObject[] = [];
 	const { unique, names } = listedProxies(observation.proxies);
 	const { now } = observation;
 	const windowMs = params.withinHours * 3_600_000;
 	const settle = settling(previous);
+	const table = seededTable(previous?.plans);
+	const paid = new PaidMap(previous?.paid, table);
+	/** Listed proxies that came into the window with an expiry not recorded: maybe events. */
+	const entering: Array<[proxy: ProxyRecord, at: number, stored: number | undefined]> = [];
 	let same = 0;
 	for (const proxy of unique) {
 		const name = proxy.proxy_name;
@@ -125,6 +193,7 @@ export function detectExpiring(
 		const reported = stored !== undefined && stored >= 0 ? stored : undefined;
 		if (sameSecond(reported, at)) {
 			next.push([name, reported as number]);
+			paid.set(name, proxy);
 			same += 1;
 			continue;
 		}
@@ -135,16 +204,120 @@ export function detectExpiring(
 			continue;
 		}
 		next.push([name, at]);
-		if (!previous || !matchesProxyFilters(proxy, params.filters)) continue;
+		paid.set(name, proxy);
+		if (previous) entering.push([proxy, at, stored]);
+	}
+	const moves = expiringMoves(previous, names, entering);
+	const carried = new Map<string, number>();
+	for (const [name, from] of moves) carried.set(name, previous?.reported[from] as number);
+	const events: IDataObject[] = [];
+	for (const [proxy, at, stored] of entering) {
+		const name = proxy.proxy_name;
+		const mark = carried.get(name);
+		if (sameSecond(mark, at)) {
+			// Moved with the same expiry: already reported (or seen) under the old name.
+			next[next.findIndex(([key]) => key === name)][1] = mark as number;
+			continue;
+		}
+		if (!matchesProxyFilters(proxy, params.filters)) continue;
 		const baseline =
 			settle !== undefined &&
 			stored === undefined &&
+			mark === undefined &&
 			at - settle.since <= windowMs &&
 			!(epochMs(proxy.added_at) >= settle.since);
-		if (!baseline) events.push(expiringItem(proxy, reported ?? null, params, now));
+		const before = stored !== undefined && stored >= 0 ? stored : (mark ?? null);
+		if (!baseline) events.push(expiringItem(proxy, before, params, now));
 	}
-	const nextState = nextMapState(previous, 'proxyExpiring', 'reported', names, now, next, same);
+	const nextState: ExpiringState = nextMapState(
+		previous,
+		'proxyExpiring',
+		'reported',
+		names,
+		now,
+		next,
+		same,
+	);
+	// The old names of the moves stay while missing (their return is no news), without paid time.
+	paid.attach(nextState, previous, new Set(moves.values()));
 	return { events, nextState };
+}
+
+/**
+ * The moves of this poll, new name => old name: recorded proxies inside the window missing from
+ * the list, paired with the names that came into the window without a record (moves.ts).
+ */
+function expiringMoves(
+	previous: ExpiringState | null,
+	listed: ReadonlySet<string>,
+	entering: Array<[proxy: ProxyRecord, at: number, stored: number | undefined]>,
+): Map<string, string> {
+	const stored = previous?.paid;
+	if (previous === null || stored === undefined) return new Map();
+	const appeared: Array<[string, Identity]> = [];
+	for (const [proxy, at, before] of entering) {
+		if (before !== undefined) continue;
+		const added = instantToStore(proxy.added_at);
+		appeared.push([
+			proxy.proxy_name,
+			{ added, expires: at, plan: planOf(proxy.period, proxy.auto_renew) },
+		]);
+	}
+	if (appeared.length === 0) return new Map();
+	const vanished: Array<[string, Identity]> = [];
+	const plans = previous.plans ?? [];
+	for (const name in stored) {
+		const expires = previous.reported[name];
+		if (listed.has(name) || !hasOwn(stored, name) || !(expires >= 0)) continue;
+		const [added, plan] = stored[name];
+		vanished.push([name, { added, expires, plan: tableText(plans, plan) ?? null }]);
+	}
+	return pairMoves(vanished, appeared);
+}
+
+/**
+ * The `paid` map of the next state: the tuples of the listed proxies inside the window, then those
+ * of the recorded proxies kept while missing. The stored map itself when nothing in it changed.
+ */
+class PaidMap {
+	/** The listed proxies inside the window, each with its stored tuple when that is unchanged. */
+	private readonly entries: Array<[string, PaidTuple]> = [];
+	private changed = 0;
+
+	constructor(
+		private readonly stored: Record<string, PaidTuple> | undefined,
+		private readonly table: TextTable,
+	) {}
+
+	set(name: string, proxy: ProxyRecord): void {
+		const added = instantToStore(proxy.added_at);
+		const plan = planIndex(proxy, this.table);
+		const before = this.stored && (storedValue(this.stored, name, Array.isArray) as PaidTuple);
+		if (before !== undefined && before[0] === added && before[1] === plan)
+			this.entries.push([name, before]);
+		else {
+			this.entries.push([name, [added, plan]]);
+			this.changed += 1;
+		}
+	}
+
+	/** Sets `paid` and `plans` on the next state; `moved`: old names of moves (they lose theirs). */
+	attach(state: ExpiringState, previous: ExpiringState | null, moved: ReadonlySet<string>): void {
+		const { stored, entries } = this;
+		if (stored !== undefined)
+			for (const name in state.gone) {
+				const tuple = ownValue(stored, name);
+				if (tuple !== undefined && !moved.has(name)) entries.push([name, tuple]);
+			}
+		if (entries.length === 0) return;
+		const kept =
+			stored !== undefined &&
+			this.changed === 0 &&
+			previous?.plans !== undefined &&
+			Object.keys(stored).length === entries.length;
+		state.paid = kept ? stored : toMap(entries);
+		state.plans = kept ? previous.plans : this.table.texts;
+	}
 }
 
 /**
@@ -186,7 +359,7 @@ export const proxyExpiring: TriggerEventModule<ExpiringParams, ExpiringState, Pr
 		description: 'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
 	},
 	properties,
-	stateKeys: ['reported'],
+	stateKeys: ['reported', 'paid', 'plans'],
 	readParameters: readExpiringParameters,
 	loadState: loadExpiringState,
 	...proxyEvent('proxy_expiring'),

@@ -4,8 +4,9 @@ import type { z } from 'zod';
 
 import type { ProxyAccountContext } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
-import type { ChangeNote, RequestFailure, RequestInfo, RequestKey, WalletUse } from './errors';
-import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
+import { toNodeApiError } from './errors';
+import type { ChangeNote, RequestFailure, RequestInfo, RequestKey, WalletUse } from './failures';
+import { classifyThrown, parseErrorBody, parseRetryAfter } from './failures';
 import type { RateLimitFacts } from './rateLimit';
 import { parseRateLimit } from './rateLimit';
 import { describeIssue, fastAcceptance } from './schemas';
@@ -38,6 +39,17 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export type Idempotency = 'read' | 'sent-once';
 
+/**
+ * What a request does to money or paid time. Only `charges` is a charge its failures must speak of
+ * (whether it may have happened); the others speak of what may have changed.
+ * - `none`: reads, the quote, and changes that cost nothing (settings, device commands).
+ * - `charges`: paid from the wallet (adding time, buying proxies).
+ * - `may charge`: whether it costs money is not documented (a change of location).
+ * - `destroys paid time`: removes proxies, their paid time included.
+ * - `commits`: sets whether the wallet pays future renewals.
+ */
+export type MoneyEffect = 'none' | 'charges' | 'may charge' | 'destroys paid time' | 'commits';
+
 export interface ApiRequest<S extends z.ZodTypeAny> {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	/** Path below the base URL, already encoded, e.g. `/v1/proxies/PRX%2F1`. */
@@ -47,6 +59,7 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	body?: IDataObject;
 	schema: S;
 	idempotency: Idempotency;
+	money: MoneyEffect;
 	itemIndex?: number;
 	/** The proxy a single-proxy request is about, for a not-found message. */
 	proxyName?: string;
@@ -59,9 +72,8 @@ export interface ApiRequest<S extends z.ZodTypeAny> {
 	 */
 	check?: (body: z.infer<S>) => { field: string; issue: string } | undefined;
 	/**
-	 * A request that changes a proxy without moving money (IPv4, authentication): sent with
-	 * `idempotency: 'sent-once'` (never repeated once it may have reached the service), and its failures
-	 * say whether the change may have been made instead of speaking of a charge.
+	 * A request that changes something (sent with `idempotency: 'sent-once'`): its failures say whether
+	 * the change may have been made instead of speaking of a charge.
 	 */
 	change?: ChangeNote;
 	/** Further strings that must never appear in a message (e.g. a Limited key in the path). */
@@ -290,9 +302,7 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		const elapsed = Date.now() - started;
 		const info: RequestInfo = {
 			endpoint: request.endpoint,
-			chargesMoney:
-				request.idempotency === 'sent-once' &&
-				(request.change === undefined || request.change.money === true),
+			chargesMoney: request.idempotency === 'sent-once' && request.money === 'charges',
 			change: request.change,
 			proxyName: request.proxyName,
 			itemIndex: request.itemIndex,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { isRecord } from '../common/objects';
+
 /**
  * Response schemas of the Proxy Account API (interface document, sections 2 and 4).
  *
@@ -90,115 +92,130 @@ export const quoteDataSchema = z
 
 export type QuoteData = z.infer<typeof quoteDataSchema>;
 
-export const allocateDataSchema = z
-	.object({
-		proxies: z
-			.object({
-				time: z.array(
-					z
-						.object({
-							proxy_name: z.string(),
-							period: z.string(),
-							interval: int,
-							individual_total: money,
-						})
-						.passthrough(),
-				),
-			})
-			.passthrough(),
-		total: money,
-	})
-	.passthrough();
-
-export type AllocateData = z.infer<typeof allocateDataSchema>;
-
-/** `POST /v1/proxies/ipv4/{name}` (202). `ipv4` is the new setting; its type is not documented. */
-export const ipv4DataSchema = z
-	.object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() })
-	.passthrough();
-
-export type Ipv4Data = z.infer<typeof ipv4DataSchema>;
-
-/** `PATCH /v1/proxies/auth/basic/{name}`: the reply carries the password, a secret. */
-export const basicAuthDataSchema = z
-	.object({
-		proxy_name: z.string(),
-		last_auth_change: timestamp,
-		username: z.string(),
-		password: z.string(),
-	})
-	.passthrough();
-
-export type BasicAuthData = z.infer<typeof basicAuthDataSchema>;
-
-/** `PATCH /v1/proxies/auth/whitelist/{name}`: `whitelist` a comma-separated string (a list accepted). */
-export const whitelistDataSchema = z
-	.object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() })
-	.passthrough();
-
-export type WhitelistData = z.infer<typeof whitelistDataSchema>;
-
-/** `POST /v1/proxies/deploy` (202): what was charged; the new proxies' names are not in it. */
-export const deployDataSchema = z
-	.object({ total: money, user_id: z.union([z.string(), z.number()]).optional() })
-	.passthrough();
-
-export type DeployData = z.infer<typeof deployDataSchema>;
-
-/** `POST /v1/proxies/swap/{name}` (202): `proxy_name` may be the old name, the new one, or absent. */
-export const swapDataSchema = z.object({ proxy_name: z.string().optional() }).passthrough();
-
-export type SwapData = z.infer<typeof swapDataSchema>;
-
-/** `POST /v1/proxies/changeip/{name}` and the rotation link (202: sent to the device). */
-export const ipChangeDataSchema = z
-	.object({ proxy_name: z.string(), last_ip_change: timestamp })
-	.passthrough();
-
-export type IpChangeData = z.infer<typeof ipChangeDataSchema>;
-
-/** `POST /v1/proxies/reboot/{name}` (202: sent to the device). */
-export const rebootDataSchema = z
-	.object({ proxy_name: z.string(), last_reboot: timestamp })
-	.passthrough();
-
-export type RebootData = z.infer<typeof rebootDataSchema>;
-
-/** `POST /v1/proxies/autochangeip/{name}`. */
-export const autoChangeDataSchema = z
-	.object({
-		proxy_name: z.string(),
-		next_ip_change: timestamp.nullable().optional(),
-		auto_change: z.boolean(),
-		auto_change_time: int,
-	})
-	.passthrough();
-
-export type AutoChangeData = z.infer<typeof autoChangeDataSchema>;
-
 function envelope<T extends z.ZodTypeAny>(data: T) {
 	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
 }
 
+const countAmount = z.object({ count: int, amount: money }).passthrough();
+
+/** Every reply of the service, by the key an endpoint of the catalogue names (catalogue.ts). */
 export const responseSchemas = {
 	stock: envelope(z.array(stockEntrySchema)),
 	proxyList: envelope(z.array(proxyRecordSchema)),
 	proxy: envelope(proxyRecordSchema),
 	quote: envelope(quoteDataSchema),
-	allocate: envelope(allocateDataSchema),
-	ipv4: envelope(ipv4DataSchema),
-	basicAuth: envelope(basicAuthDataSchema),
-	whitelist: envelope(whitelistDataSchema),
-	deploy: envelope(deployDataSchema),
-	ipChange: envelope(ipChangeDataSchema),
-	reboot: envelope(rebootDataSchema),
-	autoChange: envelope(autoChangeDataSchema),
-	swap: envelope(swapDataSchema),
+	allocate: envelope(
+		z
+			.object({
+				proxies: z
+					.object({
+						time: z.array(
+							z
+								.object({
+									proxy_name: z.string(),
+									period: z.string(),
+									interval: int,
+									individual_total: money,
+								})
+								.passthrough(),
+						),
+					})
+					.passthrough(),
+				total: money,
+			})
+			.passthrough(),
+	),
+	/** `ipv4` is the new setting; its type is not documented. */
+	ipv4: envelope(
+		z
+			.object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() })
+			.passthrough(),
+	),
+	/** The reply carries the password, a secret. */
+	basicAuth: envelope(
+		z
+			.object({
+				proxy_name: z.string(),
+				last_auth_change: timestamp,
+				username: z.string(),
+				password: z.string(),
+			})
+			.passthrough(),
+	),
+	/** `whitelist` a comma-separated string (a list accepted). */
+	whitelist: envelope(
+		z
+			.object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() })
+			.passthrough(),
+	),
+	/** What was charged; the new proxies' names are not in it. */
+	deploy: envelope(
+		z.object({ total: money, user_id: z.union([z.string(), z.number()]).optional() }).passthrough(),
+	),
+	/** The IP change and the rotation link (202: sent to the device). */
+	ipChange: envelope(z.object({ proxy_name: z.string(), last_ip_change: timestamp }).passthrough()),
+	reboot: envelope(z.object({ proxy_name: z.string(), last_reboot: timestamp }).passthrough()),
+	autoChange: envelope(
+		z
+			.object({
+				proxy_name: z.string(),
+				next_ip_change: timestamp.nullable().optional(),
+				auto_change: z.boolean(),
+				auto_change_time: int,
+			})
+			.passthrough(),
+	),
+	/** `proxy_name` may be the old name, the new one, or absent. */
+	swap: envelope(z.object({ proxy_name: z.string().optional() }).passthrough()),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
 	remove: z
 		.object({ ok: z.literal(true), message: z.string().optional(), data: z.unknown().optional() })
 		.passthrough(),
+	/** `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
+	funds: envelope(
+		z
+			.object({
+				funds: money,
+				upcoming: z
+					.object({
+						renewing: countAmount,
+						expiring: countAmount,
+						total: z
+							.object({
+								renewal_required: money,
+								total_required: money,
+								total_commitment: money,
+							})
+							.passthrough(),
+					})
+					.passthrough(),
+			})
+			.passthrough(),
+	),
+	/** The auto-renew settings, echoed. */
+	autoRenew: envelope(
+		z
+			.object({
+				proxies: z
+					.object({
+						time: z.array(
+							z
+								.object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })
+								.passthrough(),
+						),
+					})
+					.passthrough(),
+			})
+			.passthrough(),
+	),
 };
+
+/** The `data` of a reply, by its key in `responseSchemas`. */
+export type ResponseData<K extends keyof typeof responseSchemas> = z.infer<
+	(typeof responseSchemas)[K]
+>['data'];
+
+export type FundsData = ResponseData<'funds'>;
 
 /** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
 export const errorBodySchema = z
@@ -215,7 +232,6 @@ export const errorBodySchema = z
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** `data.0.expires_at` style path into `data[0].expires_at`, the way users read it. */
 /** The value at a zod issue's path in the parsed body. */
 function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 	let current: unknown = body;
@@ -307,8 +323,8 @@ const isText = (value: unknown) => typeof value === 'string';
  * 10,000 records). test/unit/schemas-fast.test.ts checks it against the schema field by field.
  */
 export function isProxyRecord(value: unknown): boolean {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const r = value as Record<string, unknown>;
+	if (!isRecord(value)) return false;
+	const r = value;
 	return (
 		isText(r.proxy_name) &&
 		(r.nickname === null || isText(r.nickname)) &&
@@ -337,13 +353,9 @@ export function isProxyRecord(value: unknown): boolean {
 	);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isEnvelope(value: unknown): value is Record<string, unknown> {
 	return (
-		isPlainObject(value) &&
+		isRecord(value) &&
 		value.ok === true &&
 		(value.message === undefined || typeof value.message === 'string')
 	);
@@ -357,46 +369,3 @@ export const fastAcceptance = new Map<z.ZodTypeAny, (json: unknown) => boolean>(
 	],
 	[responseSchemas.proxy, (json) => isEnvelope(json) && isProxyRecord(json.data)],
 ]);
-
-const countAmount = z.object({ count: int, amount: money }).passthrough();
-
-/** `GET /v1/funds`: `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
-export const fundsDataSchema = z
-	.object({
-		funds: money,
-		upcoming: z
-			.object({
-				renewing: countAmount,
-				expiring: countAmount,
-				total: z
-					.object({
-						renewal_required: money,
-						total_required: money,
-						total_commitment: money,
-					})
-					.passthrough(),
-			})
-			.passthrough(),
-	})
-	.passthrough();
-
-export type FundsData = z.infer<typeof fundsDataSchema>;
-
-export const autoRenewDataSchema = z
-	.object({
-		proxies: z
-			.object({
-				time: z.array(
-					z
-						.object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })
-						.passthrough(),
-				),
-			})
-			.passthrough(),
-	})
-	.passthrough();
-
-export type AutoRenewData = z.infer<typeof autoRenewDataSchema>;
-
-export const fundsResponseSchema = envelope(fundsDataSchema);
-export const autoRenewResponseSchema = envelope(autoRenewDataSchema);

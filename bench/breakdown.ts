@@ -23,7 +23,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { FILTER_NODE } from '../test/harness/filter-node';
 import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
-import { getStock, send } from '../nodes/ProxyAccount/transport/catalogue';
+import { getStock, send } from '../nodes/ProxyAccount/transport/request';
 import { fastAcceptance, responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
 import { z as z4 } from 'zod/v4';
 import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';

@@ -10,7 +10,8 @@ import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/Proxy
 import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/quote';
 import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/time';
 import type { QuoteLine } from '../../nodes/ProxyAccount/transport/catalogue';
-import { carrierCounts, quoteCoverage } from '../../nodes/ProxyAccount/transport/catalogue';
+import { quoteCoverage } from '../../nodes/ProxyAccount/transport/catalogue';
+import { carrierCounts } from '../../nodes/ProxyAccount/transport/schemas';
 import type { QuoteData } from '../../nodes/ProxyAccount/transport/schemas';
 import { HOUR, iso, proxy, stockEntry, T0 } from '../fixtures/records';
 

@@ -1,20 +1,13 @@
 /*
  * Every endpoint of the service, declared once: the 5 of the interface document (proxy-account-api.md)
- * and the 12 account operations (account-operations.md). `send` reads an entry and makes the request;
- * the few endpoints that need more than their entry (stock carrier counts) have a thin named wrapper
- * below the catalogue.
+ * and the 12 account operations (account-operations.md). `send` (request.ts) reads an entry and makes
+ * the request; only the stock read, which adds carrier counts, has a named wrapper (`getStock`).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { countOf } from '../common/wording';
-import type { ProxyAccountContext } from './connection';
 import type { ChangeNote, RequestKey, WalletUse } from './failures';
-import type { RateLimitFacts } from './rateLimit';
-import type { Idempotency, MoneyEffect, RetryPolicy } from './request';
-import { apiRequest } from './request';
-import type { QuoteData, RawStockEntry, ResponseData } from './schemas';
-import { responseSchemas, STOCK_ENTRY_FIELDS } from './schemas';
+import type { QuoteData, ResponseData, responseSchemas } from './schemas';
 
 /** Periods the service extends by (service facts); quotes are documented for weekly and monthly. */
 export const PERIODS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
@@ -41,8 +34,28 @@ export interface AutoRenewLine {
 
 type SchemaKey = keyof typeof responseSchemas;
 
+/**
+ * How a request may be repeated.
+ * - `read`: safe to repeat (GET, and the quote, which changes nothing).
+ * - `sent-once`: acts on the account (a charge, a removal, a change of a proxy's settings or a
+ *   device command); repeated only when the service provably did not receive it (connection
+ *   refused, or a 429 from its gateway).
+ */
+export type Idempotency = 'read' | 'sent-once';
+
+/**
+ * What a request does to money or paid time. Only `charges` is a charge its failures must speak of
+ * (whether it may have happened); the others speak of what may have changed.
+ * - `none`: reads, the quote, and changes that cost nothing (settings, device commands).
+ * - `charges`: paid from the wallet (adding time, buying proxies).
+ * - `may charge`: whether it costs money is not documented (a change of location).
+ * - `destroys paid time`: removes proxies, their paid time included.
+ * - `commits`: sets whether the wallet pays future renewals.
+ */
+export type MoneyEffect = 'none' | 'charges' | 'may charge' | 'destroys paid time' | 'commits';
+
 /** One endpoint: how it is sent, what it answers, and what it may do to the account. */
-interface Endpoint<P extends string, K extends SchemaKey, B> {
+export interface Endpoint<P extends string, K extends SchemaKey, B> {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	/** Below the base URL; `{proxyName}` (and `{limitedApiKey}`) are filled in, each encoded. */
 	path: P;
@@ -255,102 +268,8 @@ export const CATALOGUE = {
 	}),
 };
 
-type Catalogue = typeof CATALOGUE;
+export type Catalogue = typeof CATALOGUE;
 export type EndpointName = keyof Catalogue;
-
-export interface CallOptions {
-	itemIndex?: number;
-	timeoutMs?: number;
-	retry?: Partial<RetryPolicy>;
-}
-
-type PathOf<N extends EndpointName> = Catalogue[N]['path'];
-type BodyOf<N extends EndpointName> =
-	NonNullable<Catalogue[N]['body']> extends (input: infer B) => IDataObject ? B : never;
-
-/** What a call of an endpoint passes: the path's names, the body's input, and the call's options. */
-export type SendArgs<N extends EndpointName> = CallOptions & {
-	/** `none`: a probe of the Base URL without any key (the credential test, for a credential without one). */
-	key?: Exclude<RequestKey, 'limited'>;
-} & (PathOf<N> extends `${string}{proxyName}${string}` ? { proxyName: string } : unknown) &
-	(PathOf<N> extends `${string}{limitedApiKey}${string}` ? { limitedKey: string } : unknown) &
-	([BodyOf<N>] extends [never] ? unknown : { body: BodyOf<N> });
-
-/** What every endpoint answers: its `data`, its message, the service's clock, its rate limit. */
-export interface Reply<T> {
-	result: T;
-	message?: string;
-	/** The service's clock, or this machine's when the reply had no `date` (`dated` false). */
-	serverTime: number;
-	dated: boolean;
-	/** The endpoint's rate-limit headers, when the reply carried them. */
-	rateLimit?: RateLimitFacts;
-}
-
-/** Encodes a proxy name as one path segment; names are opaque and may hold any character. */
-function proxySegment(ctx: ProxyAccountContext, proxyName: string, itemIndex = 0): string {
-	if (proxyName.trim() === '' || proxyName === '.' || proxyName === '..') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			proxyName.trim() === ''
-				? `The proxy name is empty [item ${itemIndex}]`
-				: `\u201c${proxyName}\u201d cannot be a proxy name [item ${itemIndex}]`,
-			{
-				description:
-					'Pick the proxy from the list, or enter its name as shown in the dashboard (e.g. PRX-US-AU1-0001).',
-				itemIndex,
-			},
-		);
-	}
-	return encodeURIComponent(proxyName);
-}
-
-/**
- * Sends one endpoint of the catalogue, as its entry says: the path filled in, the body built, the
- * reply checked against its schema, retried only if it is a `read`.
- */
-export async function send<N extends EndpointName>(
-	ctx: ProxyAccountContext,
-	name: N,
-	...[args]: object extends SendArgs<N> ? [SendArgs<N>?] : [SendArgs<N>]
-): Promise<Reply<ResponseData<Catalogue[N]['schema']>>> {
-	const entry = CATALOGUE[name] as Endpoint<string, SchemaKey, unknown>;
-	const { proxyName, limitedKey, body, key, ...options } = (args ?? {}) as CallOptions & {
-		proxyName?: string;
-		limitedKey?: string;
-		body?: unknown;
-		key?: RequestKey;
-	};
-	const segment = proxyName === undefined ? '' : proxySegment(ctx, proxyName, options.itemIndex);
-	const linkKey = limitedKey === undefined ? [] : [limitedKey, encodeURIComponent(limitedKey)];
-	const response = await apiRequest(ctx, {
-		method: entry.method,
-		path: entry.path.replace(/\{(proxyName|limitedApiKey)\}/g, (_, part: string) =>
-			part === 'proxyName' ? segment : linkKey[1],
-		),
-		endpoint: `${entry.method} ${entry.path}`,
-		...(proxyName !== undefined && { proxyName }),
-		...(entry.body && { body: entry.body(body) }),
-		schema: responseSchemas[entry.schema],
-		idempotency: entry.idempotency,
-		money: entry.money,
-		...(entry.check && {
-			check: (reply: { data?: unknown }) => entry.check?.(reply.data as never, body),
-		}),
-		...(entry.change && { change: entry.change }),
-		...(entry.walletUse && { walletUse: entry.walletUse }),
-		...((key ?? entry.key) && { key: key ?? entry.key }),
-		...(linkKey.length > 0 && { secrets: linkKey }),
-		...options,
-	});
-	return {
-		result: response.body.data as ResponseData<Catalogue[N]['schema']>,
-		message: response.body.message,
-		serverTime: response.serverTime,
-		dated: response.dated,
-		...(response.rateLimit && { rateLimit: response.rateLimit }),
-	};
-}
 
 /**
  * Where a quote does not price every line it was asked for: each requested period must be there
@@ -377,35 +296,4 @@ export function quoteCoverage(
 		}
 	}
 	return undefined;
-}
-
-export interface StockEntry extends RawStockEntry {
-	/** Carrier counts found in the entry: every integer field that is not a documented one. */
-	carriers: Record<string, number>;
-}
-
-/**
- * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
- * the documented ones is a count, so a new carrier needs no release.
- */
-export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const [key, value] of Object.entries(entry)) {
-		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
-		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
-	}
-	return counts;
-}
-
-/**
- * `GET /v1/stock`, the cheapest read, with each entry's carrier counts. With `key: 'none'` it is
- * sent without any key: a probe of the Base URL for a credential that has no master key.
- */
-export async function getStock(ctx: ProxyAccountContext, args: SendArgs<'getStock'> = {}) {
-	const { result, serverTime, dated } = await send(ctx, 'getStock', args);
-	const entries: StockEntry[] = result.map((entry) => ({
-		...entry,
-		carriers: carrierCounts(entry),
-	}));
-	return { entries, serverTime, dated };
 }

@@ -57,6 +57,9 @@ const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
 const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
+/** A fix that only a read gets: a charge or a change says what may have happened instead. */
+const ifRead = (f: Facts, fix: string) =>
+	f.info.chargesMoney || f.info.change ? '' : sentences(f.retried, fix);
 const PASTE_MASTER_KEY =
 	'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.';
 
@@ -90,24 +93,20 @@ const TABLE: Record<FailureKind, Entry> = {
 		message: (f) =>
 			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney || f.info.change
-				? ''
-				: sentences(
-						f.retried,
-						'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
-					),
+			ifRead(
+				f,
+				'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
+			),
 		cause: 'temporarily-unavailable',
 	},
 	'connection-closed': {
 		message: (f) =>
 			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney || f.info.change
-				? ''
-				: sentences(
-						f.retried,
-						'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
-					),
+			ifRead(
+				f,
+				'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
+			),
 		cause: 'temporarily-unavailable',
 	},
 	cancelled: {

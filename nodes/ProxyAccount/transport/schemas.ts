@@ -13,90 +13,97 @@ import { isRecord } from '../common/objects';
 const timestamp = z.string();
 const int = z.number().int();
 const money = z.number();
+/** An object with these documented fields, that keeps the others (`passthrough`). */
+const object = <T extends z.ZodRawShape>(shape: T) => z.object(shape).passthrough();
 
-export const proxyRecordSchema = z
-	.object({
-		proxy_name: z.string(),
-		nickname: z.string().nullable(),
-		isp: z.string(),
-		period: z.string(),
-		auto_renew: z.boolean(),
-		auto_renew_interval: int,
-		added_at: timestamp,
-		expires_at: timestamp,
-		network_status: z.string(),
-		server_ip: z.string(),
-		h_port: int,
-		s_port: int,
-		auth_method: z.string(),
-		username: z.string(),
-		password: z.string(),
-		whitelist: z.unknown(),
-		auto_change: z.boolean(),
-		auto_change_time: int,
-		last_ip_change: timestamp,
-		last_reboot: timestamp,
-		traffic: int,
-		h_threads: int,
-		s_threads: int,
-		city: z.string(),
-		state: z.string(),
-	})
-	.passthrough();
+export const proxyRecordSchema = object({
+	proxy_name: z.string(),
+	nickname: z.string().nullable(),
+	isp: z.string(),
+	period: z.string(),
+	auto_renew: z.boolean(),
+	auto_renew_interval: int,
+	added_at: timestamp,
+	expires_at: timestamp,
+	network_status: z.string(),
+	server_ip: z.string(),
+	h_port: int,
+	s_port: int,
+	auth_method: z.string(),
+	username: z.string(),
+	password: z.string(),
+	whitelist: z.unknown(),
+	auto_change: z.boolean(),
+	auto_change_time: int,
+	last_ip_change: timestamp,
+	last_reboot: timestamp,
+	traffic: int,
+	h_threads: int,
+	s_threads: int,
+	city: z.string(),
+	state: z.string(),
+});
 
 export type ProxyRecord = z.infer<typeof proxyRecordSchema>;
 
 /** Fields of a stock entry that are not carrier counts. */
-export const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
+const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
 
-export const stockEntrySchema = z
-	.object({
-		city: z.string(),
-		state: z.string(),
-		status: z.string(),
-		open: z.boolean(),
-		visible: z.boolean(),
-	})
-	.passthrough();
+const stockEntrySchema = object({
+	city: z.string(),
+	state: z.string(),
+	status: z.string(),
+	open: z.boolean(),
+	visible: z.boolean(),
+});
 
 export type RawStockEntry = z.infer<typeof stockEntrySchema>;
 
-const amounts = z.object({ standard: money, member: money, due: money }).passthrough();
-const saving = z.object({ individual: money, total: money }).passthrough();
+export interface StockEntry extends RawStockEntry {
+	/** Carrier counts found in the entry: every integer field that is not a documented one. */
+	carriers: Record<string, number>;
+}
 
-export const quoteDataSchema = z
-	.object({
-		member: z.boolean(),
-		periods: z.record(
-			z
-				.object({
-					individual: z.record(
-						z.object({ interval: int, standard: money, member: money, total: money }).passthrough(),
-					),
-					bulk: z.object({ individual: int, price: money.nullable() }).passthrough(),
-					total: amounts,
-				})
-				.passthrough(),
-		),
-		savings: z
-			.object({
-				member: z.record(saving),
-				bulk: z.record(saving),
-				interval: money,
-				total: money,
-			})
-			.passthrough(),
-		total: amounts,
-	})
-	.passthrough();
+/**
+ * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
+ * the documented ones is a count, so a new carrier needs no release.
+ */
+export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const [key, value] of Object.entries(entry)) {
+		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
+		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
+	}
+	return counts;
+}
+
+const amounts = object({ standard: money, member: money, due: money });
+const saving = object({ individual: money, total: money });
+
+const quoteDataSchema = object({
+	member: z.boolean(),
+	periods: z.record(
+		object({
+			individual: z.record(object({ interval: int, standard: money, member: money, total: money })),
+			bulk: object({ individual: int, price: money.nullable() }),
+			total: amounts,
+		}),
+	),
+	savings: object({
+		member: z.record(saving),
+		bulk: z.record(saving),
+		interval: money,
+		total: money,
+	}),
+	total: amounts,
+});
 
 export type QuoteData = z.infer<typeof quoteDataSchema>;
 
-function envelope<T extends z.ZodTypeAny>(data: T) {
-	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
-}
+const envelope = <T extends z.ZodTypeAny>(data: T) =>
+	object({ ok: z.literal(true), message: z.string().optional(), data });
 
-const countAmount = z.object({ count: int, amount: money }).passthrough();
+const countAmount = object({ count: int, amount: money });
 
 /** Every reply of the service, by the key an endpoint of the catalogue names (catalogue.ts). */
 export const responseSchemas = {
@@ -105,108 +112,76 @@ export const responseSchemas = {
 	proxy: envelope(proxyRecordSchema),
 	quote: envelope(quoteDataSchema),
 	allocate: envelope(
-		z
-			.object({
-				proxies: z
-					.object({
-						time: z.array(
-							z
-								.object({
-									proxy_name: z.string(),
-									period: z.string(),
-									interval: int,
-									individual_total: money,
-								})
-								.passthrough(),
-						),
-					})
-					.passthrough(),
-				total: money,
-			})
-			.passthrough(),
+		object({
+			proxies: object({
+				time: z.array(
+					object({
+						proxy_name: z.string(),
+						period: z.string(),
+						interval: int,
+						individual_total: money,
+					}),
+				),
+			}),
+			total: money,
+		}),
 	),
 	/** `ipv4` is the new setting; its type is not documented. */
 	ipv4: envelope(
-		z
-			.object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() })
-			.passthrough(),
+		object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() }),
 	),
 	/** The reply carries the password, a secret. */
 	basicAuth: envelope(
-		z
-			.object({
-				proxy_name: z.string(),
-				last_auth_change: timestamp,
-				username: z.string(),
-				password: z.string(),
-			})
-			.passthrough(),
+		object({
+			proxy_name: z.string(),
+			last_auth_change: timestamp,
+			username: z.string(),
+			password: z.string(),
+		}),
 	),
 	/** `whitelist` a comma-separated string (a list accepted). */
 	whitelist: envelope(
-		z
-			.object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() })
-			.passthrough(),
+		object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() }),
 	),
 	/** What was charged; the new proxies' names are not in it. */
-	deploy: envelope(
-		z.object({ total: money, user_id: z.union([z.string(), z.number()]).optional() }).passthrough(),
-	),
+	deploy: envelope(object({ total: money, user_id: z.union([z.string(), z.number()]).optional() })),
 	/** The IP change and the rotation link (202: sent to the device). */
-	ipChange: envelope(z.object({ proxy_name: z.string(), last_ip_change: timestamp }).passthrough()),
-	reboot: envelope(z.object({ proxy_name: z.string(), last_reboot: timestamp }).passthrough()),
+	ipChange: envelope(object({ proxy_name: z.string(), last_ip_change: timestamp })),
+	reboot: envelope(object({ proxy_name: z.string(), last_reboot: timestamp })),
 	autoChange: envelope(
-		z
-			.object({
-				proxy_name: z.string(),
-				next_ip_change: timestamp.nullable().optional(),
-				auto_change: z.boolean(),
-				auto_change_time: int,
-			})
-			.passthrough(),
+		object({
+			proxy_name: z.string(),
+			next_ip_change: timestamp.nullable().optional(),
+			auto_change: z.boolean(),
+			auto_change_time: int,
+		}),
 	),
 	/** `proxy_name` may be the old name, the new one, or absent. */
-	swap: envelope(z.object({ proxy_name: z.string().optional() }).passthrough()),
+	swap: envelope(object({ proxy_name: z.string().optional() })),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
-	remove: z
-		.object({ ok: z.literal(true), message: z.string().optional(), data: z.unknown().optional() })
-		.passthrough(),
+	remove: object({
+		ok: z.literal(true),
+		message: z.string().optional(),
+		data: z.unknown().optional(),
+	}),
 	/** `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
 	funds: envelope(
-		z
-			.object({
-				funds: money,
-				upcoming: z
-					.object({
-						renewing: countAmount,
-						expiring: countAmount,
-						total: z
-							.object({
-								renewal_required: money,
-								total_required: money,
-								total_commitment: money,
-							})
-							.passthrough(),
-					})
-					.passthrough(),
-			})
-			.passthrough(),
+		object({
+			funds: money,
+			upcoming: object({
+				renewing: countAmount,
+				expiring: countAmount,
+				total: object({ renewal_required: money, total_required: money, total_commitment: money }),
+			}),
+		}),
 	),
 	/** The auto-renew settings, echoed. */
 	autoRenew: envelope(
-		z
-			.object({
-				proxies: z
-					.object({
-						time: z.array(
-							z
-								.object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })
-								.passthrough(),
-						),
-					})
-					.passthrough(),
-			})
-			.passthrough(),
+		object({
+			proxies: object({
+				time: z.array(object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })),
+			}),
+		}),
 	),
 };
 
@@ -218,17 +193,15 @@ export type ResponseData<K extends keyof typeof responseSchemas> = z.infer<
 export type FundsData = ResponseData<'funds'>;
 
 /** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
-export const errorBodySchema = z
-	.object({
-		ok: z.boolean().optional(),
-		message: z.unknown().optional(),
-		data: z.unknown().optional(),
-		type: z.unknown().optional(),
-		title: z.unknown().optional(),
-		status: z.unknown().optional(),
-		detail: z.unknown().optional(),
-	})
-	.passthrough();
+export const errorBodySchema = object({
+	ok: z.boolean().optional(),
+	message: z.unknown().optional(),
+	data: z.unknown().optional(),
+	type: z.unknown().optional(),
+	title: z.unknown().optional(),
+	status: z.unknown().optional(),
+	detail: z.unknown().optional(),
+});
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -62,6 +62,8 @@ export interface Reply<T> {
 	rateLimit?: RateLimitFacts;
 }
 
+type AnyEndpoint = Endpoint<string, keyof typeof responseSchemas, unknown>;
+
 type Call = CallOptions & {
 	proxyName?: string;
 	limitedKey?: string;
@@ -231,7 +233,7 @@ export async function send<N extends EndpointName>(
 	name: N,
 	...[args]: object extends SendArgs<N> ? [SendArgs<N>?] : [SendArgs<N>]
 ): Promise<Reply<ResponseData<Catalogue[N]['schema']>>> {
-	const entry = CATALOGUE[name] as Endpoint<string, keyof typeof responseSchemas, unknown>;
+	const entry = CATALOGUE[name] as AnyEndpoint;
 	const call = (args ?? {}) as Call;
 	const endpoint = `${entry.method} ${entry.path}`;
 	const path = filledPath(ctx, entry.path, call);
@@ -259,51 +261,17 @@ export async function send<N extends EndpointName>(
 		options.body = entry.body(call.body);
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	const schema: z.ZodTypeAny = responseSchemas[entry.schema];
 
 	for (let attempt = 1; ; attempt++) {
-		let failure: RequestFailure;
 		// Each attempt ends by its deadline, a reply trickled byte by byte included. A request sent
 		// once gets its whole timeout; a read what is left of its budget.
 		const attemptMs =
 			entry.idempotency === 'sent-once'
 				? timeoutMs
 				: Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
-		try {
-			const answer = await withDeadline(
-				ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-					...options,
-					headers: { ...options.headers },
-					timeout: attemptMs,
-				}) as Promise<IN8nHttpFullResponse>,
-				attemptMs,
-			);
-			if (answer === DEADLINE) {
-				failure = { kind: 'network', reason: 'timeout', code: 'DEADLINE' };
-			} else {
-				const classified = classifyResponse(answer, schema, url);
-				if (classified.ok) {
-					const body = classified.body as { data?: unknown; message?: string };
-					const mismatch = entry.check?.(body.data as never, call.body);
-					if (!mismatch) {
-						const headers = answer.headers as IDataObject;
-						return {
-							result: body.data as ResponseData<Catalogue[N]['schema']>,
-							message: body.message,
-							serverTime: serverTimeOf(headers),
-							dated: !Number.isNaN(dateOf(headers)),
-							...rateLimitOf(headers),
-						};
-					}
-					failure = { kind: 'schema', status: answer.statusCode, ...mismatch };
-				} else {
-					failure = classified.failure;
-				}
-			}
-		} catch (error) {
-			failure = classifyThrown(error);
-		}
-
+		const outcome = await attemptOnce(ctx, options, attemptMs, entry, call.body);
+		if ('reply' in outcome) return outcome.reply as Reply<ResponseData<Catalogue[N]['schema']>>;
+		const { failure } = outcome;
 		const elapsed = Date.now() - started;
 		if (attempt < policy.maxAttempts && isRetriable(failure, entry.idempotency)) {
 			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
@@ -344,6 +312,47 @@ export async function send<N extends EndpointName>(
 }
 
 const DEADLINE = Symbol('deadline');
+
+/** One attempt, ended by its deadline: the reply, held to its schema and its check, or the failure. */
+async function attemptOnce(
+	ctx: ProxyAccountContext,
+	options: IHttpRequestOptions,
+	attemptMs: number,
+	entry: AnyEndpoint,
+	input: unknown,
+): Promise<{ reply: Reply<unknown> } | { failure: RequestFailure }> {
+	try {
+		const answer = await withDeadline(
+			ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+				...options,
+				headers: { ...options.headers },
+				timeout: attemptMs,
+			}) as Promise<IN8nHttpFullResponse>,
+			attemptMs,
+		);
+		if (answer === DEADLINE)
+			return { failure: { kind: 'network', reason: 'timeout', code: 'DEADLINE' } };
+		const classified = classifyResponse(answer, responseSchemas[entry.schema], options.url);
+		if (!classified.ok) return { failure: classified.failure };
+		const body = classified.body as { data?: unknown; message?: string };
+		const mismatch = entry.check?.(body.data as never, input);
+		if (mismatch) return { failure: { kind: 'schema', status: answer.statusCode, ...mismatch } };
+		const headers = answer.headers as IDataObject;
+		const serverTime = serverTimeOf(headers);
+		const dated = !Number.isNaN(dateOf(headers));
+		return {
+			reply: {
+				result: body.data,
+				message: body.message,
+				serverTime,
+				dated,
+				...rateLimitOf(headers),
+			},
+		};
+	} catch (error) {
+		return { failure: classifyThrown(error) };
+	}
+}
 
 /**
  * Waits for `work` at most `ms` milliseconds of wall-clock time. n8n's own timeout only notices a

@@ -23,7 +23,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { FILTER_NODE } from '../test/harness/filter-node';
 import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
-import { getStock, listProxies } from '../nodes/ProxyAccount/transport/endpoints';
+import { getStock, send } from '../nodes/ProxyAccount/transport/request';
 import { fastAcceptance, responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
 import { z as z4 } from 'zod/v4';
 import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';
@@ -143,7 +143,7 @@ async function transportStages(engine: Engine, context: () => PollContext) {
 			if (!proxyListV4.safeParse(parsed).success || fastAcceptance.get(responseSchemas.proxyList)?.(parsed) !== true) throw new Error('a check refused the list');
 			console.log(`  => the transport's check is ${(v4 / hand).toFixed(1)}x faster than zod 4 (and zod 4 than zod 3: see above)`);
 		}
-		await time(`transport whole (${path === '/v1/stock' ? 'getStock' : 'listProxies'})`, () => (path === '/v1/stock' ? getStock(context()) : listProxies(context())));
+		await time(`transport whole (${path === '/v1/stock' ? 'getStock' : 'listProxies'})`, () => (path === '/v1/stock' ? getStock(context()) : send(context(), 'listProxies')));
 	}
 }
 
@@ -151,7 +151,7 @@ async function listStages(engine: Engine, context: () => PollContext) {
 	console.log('Proxy > Get Many, Return All, Expiring Within 24 h (the List case of npm run bench)');
 	const now = Date.now();
 	await time('bare axios GET + JSON.parse + filter (the baseline)', async () => expiringNames((await bareFetch(engine.credentials, '/v1/proxies')).data as Array<{ proxy_name: string; expires_at: string }>, now));
-	await time('the transport alone (listProxies: n8n helper, parse, check)', () => listProxies(context()));
+	await time('the transport alone (listProxies: n8n helper, parse, check)', () => send(context(), 'listProxies'));
 	const workflow = listWithNode();
 	await time('the node in the engine (Manual Trigger -> Get Many)', async () => {
 		const result = await engine.harness.runWorkflow(workflow, { credentials: engine.credentials });
@@ -160,7 +160,7 @@ async function listStages(engine: Engine, context: () => PollContext) {
 }
 
 async function triggerStages(context: () => PollContext) {
-	const { proxies, serverTime } = await listProxies(context());
+	const { result: proxies, serverTime } = await send(context(), 'listProxies');
 	const { entries, serverTime: stockTime } = await getStock(context());
 	const observation: ProxyObservation = { proxies, now: serverTime };
 	const filters = readProxyFilters(FILTER_NODE, undefined, {});

@@ -65,10 +65,10 @@ describe('transport: successful calls are validated and keep unknown fields', ()
 		expect(Object.keys(entries[0].carriers)).toEqual(sim.carriers.map((c) => c.key));
 
 		const list = await probe({ call: 'list' });
-		expect((list.items[0].json.proxies as unknown[]).length).toBe(sim.account().proxies.size);
+		expect((list.items[0].json.result as unknown[]).length).toBe(sim.account().proxies.size);
 
 		const one = await probe({ call: 'get', proxyName: firstProxy().proxy_name });
-		expect((one.items[0].json.proxy as { proxy_name: string }).proxy_name).toBe(firstProxy().proxy_name);
+		expect((one.items[0].json.result as { proxy_name: string }).proxy_name).toBe(firstProxy().proxy_name);
 		expect(typeof one.items[0].json.serverTime).toBe('number');
 	});
 
@@ -76,7 +76,7 @@ describe('transport: successful calls are validated and keep unknown fields', ()
 		fault({ route: 'GET /v1/proxies', kind: 'drift', set: { 'data.*.brand_new_field': 'kept' } });
 		const list = await probe({ call: 'list' });
 		expect(list.status).toBe('success');
-		const proxies = list.items[0].json.proxies as Array<Record<string, unknown>>;
+		const proxies = list.items[0].json.result as Array<Record<string, unknown>>;
 		expect(proxies.every((p) => p.brand_new_field === 'kept')).toBe(true);
 		expect(proxies[0]).toHaveProperty('country');
 	});
@@ -99,7 +99,7 @@ describe('transport: successful calls are validated and keep unknown fields', ()
 			sim.addProxy(null, { proxy_name: name });
 			const result = await probe({ call: 'get', proxyName: name });
 			expect(result.status).toBe('success');
-			expect((result.items[0].json.proxy as { proxy_name: string }).proxy_name).toBe(name);
+			expect((result.items[0].json.result as { proxy_name: string }).proxy_name).toBe(name);
 		}
 		const paths = apiRequests(sim, 'GET /v1/proxies/:name').map((r) => r.path);
 		expect(paths).toContain('/v1/proxies/a%2Fb');

@@ -6,17 +6,10 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { FailureKind, RequestFailure, RequestInfo } from '../../nodes/ProxyAccount/transport/errors';
-import {
-	classifyThrown,
-	failureKind,
-	mayHaveActed,
-	parseErrorBody,
-	parseRetryAfter,
-	requestErrorFacts,
-	sentences,
-	toNodeApiError,
-} from '../../nodes/ProxyAccount/transport/errors';
+import { sentences } from '../../nodes/ProxyAccount/common/wording';
+import { requestErrorFacts, toNodeApiError } from '../../nodes/ProxyAccount/transport/errors';
+import type { FailureKind, RequestFailure, RequestInfo } from '../../nodes/ProxyAccount/transport/failures';
+import { classifyThrown, failureKind, mayHaveActed, parseErrorBody, parseRetryAfter } from '../../nodes/ProxyAccount/transport/failures';
 import { NODE } from '../fixtures/records';
 
 const READ: RequestInfo = {

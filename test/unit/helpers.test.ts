@@ -9,8 +9,9 @@ import { properties as getAllProperties } from '../../nodes/ProxyAccount/actions
 import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/ProxyAccount/helpers/output';
 import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/quote';
 import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/time';
-import type { QuoteLine } from '../../nodes/ProxyAccount/transport/endpoints';
-import { carrierCounts, quoteCoverage } from '../../nodes/ProxyAccount/transport/endpoints';
+import type { QuoteLine } from '../../nodes/ProxyAccount/transport/catalogue';
+import { quoteCoverage } from '../../nodes/ProxyAccount/transport/catalogue';
+import { carrierCounts } from '../../nodes/ProxyAccount/transport/schemas';
 import type { QuoteData } from '../../nodes/ProxyAccount/transport/schemas';
 import { HOUR, iso, proxy, stockEntry, T0 } from '../fixtures/records';
 

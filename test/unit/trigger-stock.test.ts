@@ -7,7 +7,7 @@
 import { readPlaceFilters } from '../../nodes/ProxyAccount/helpers/filters';
 import { FILTER_NODE } from '../harness/filter-node';
 import { stockOutput } from '../../nodes/ProxyAccount/helpers/output';
-import type { StockEntry } from '../../nodes/ProxyAccount/transport/endpoints';
+import type { StockEntry } from '../../nodes/ProxyAccount/transport/schemas';
 import type { StockChange, StockParams, StockState } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { cityKey, detectStockChanges, isAvailable, stockChangeOf, stockSamples, uniqueEntries } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { stockEntry, T0 } from '../fixtures/records';

@@ -2,9 +2,9 @@
  * How messages word counts and quotations (helpers/wording.ts), with 1 and with 2, and the error
  * mapper's quotation of the service: never "1 proxies were quoted", "these 1 proxy" or "valid.”.".
  */
-import { countOf, countWere, proxiesCount, proxiesWere, quotedSentence, theseProxies } from '../../nodes/ProxyAccount/helpers/wording';
+import { countOf, countWere, proxiesCount, proxiesWere, quotedSentence, theseProxies } from '../../nodes/ProxyAccount/common/wording';
 import { toNodeApiError } from '../../nodes/ProxyAccount/transport/errors';
-import type { RequestInfo } from '../../nodes/ProxyAccount/transport/errors';
+import type { RequestInfo } from '../../nodes/ProxyAccount/transport/failures';
 import { NODE } from '../fixtures/records';
 
 describe('wording of counts', () => {

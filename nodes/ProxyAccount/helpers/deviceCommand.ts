@@ -12,7 +12,7 @@ import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './de
 import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
 import { proxyNameReader } from './proxySource';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
-import { DEFAULT_TIMEOUT_MS, getProxy, listProxies, requestErrorFacts } from '../transport';
+import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../transport';
 
 export interface DeviceCommand {
 	/** What the output and the messages call it, e.g. "IP change". */
@@ -311,8 +311,8 @@ async function readList(
 ): Promise<Listed> {
 	const readAt = Date.now();
 	if (command.sendOnly) return { serverNow: readAt, readAt };
-	const listed = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
-	const byName = new Map(listed.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	const byName = new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
 	return { byName, serverNow: listed.serverTime, readAt };
 }
 
@@ -338,7 +338,8 @@ async function outcome(
 	let seen = false;
 	for (;;) {
 		try {
-			const { proxy } = await getProxy(ctx, name, {
+			const { result: proxy } = await send(ctx, 'getProxy', {
+				proxyName: name,
 				itemIndex: item,
 				timeoutMs: DEFAULT_TIMEOUT_MS,
 			});

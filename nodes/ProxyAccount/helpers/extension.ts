@@ -6,12 +6,12 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Period, ProxyRecord, QuoteLine } from '../transport';
-import { listProxies, PERIODS } from '../transport';
+import type { Period, ProxyRecord, QuoteLine, Reply } from '../transport';
+import { PERIODS, send } from '../transport';
 import { asNodeError, proxyNotFound } from './itemLoop';
 import { expiresWithin, hoursUntil } from './time';
 import { parsePeriod } from './validation';
-import { countOf } from './wording';
+import { countOf } from '../common/wording';
 
 /** The Period value that extends each proxy by its own billing period. */
 export const SAME_AS_PROXY = 'same';
@@ -161,13 +161,13 @@ export async function stillExpiring(
 	timeoutMs: number,
 	skip: (item: number, json: IDataObject) => void,
 ): Promise<Planned[]> {
-	let fresh: Awaited<ReturnType<typeof listProxies>>;
+	let fresh: Reply<ProxyRecord[]>;
 	try {
-		fresh = await listProxies(ctx, { itemIndex: batch[0].item, timeoutMs });
+		fresh = await send(ctx, 'listProxies', { itemIndex: batch[0].item, timeoutMs });
 	} catch {
 		return batch;
 	}
-	const byName = new Map(fresh.proxies.map((proxy) => [proxy.proxy_name, proxy]));
+	const byName = new Map(fresh.result.map((proxy) => [proxy.proxy_name, proxy]));
 	const kept: Planned[] = [];
 	for (const p of batch) {
 		const record = byName.get(p.name);
@@ -213,7 +213,10 @@ export async function readBack(
 		if (state.reads > 0) await sleep(READ_BACK_PAUSE_MS * state.reads);
 		state.reads++;
 		try {
-			const { proxies } = await listProxies(ctx, { itemIndex: done[0].item, timeoutMs });
+			const { result: proxies } = await send(ctx, 'listProxies', {
+				itemIndex: done[0].item,
+				timeoutMs,
+			});
 			state.after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 			state.error = undefined;
 		} catch (error) {

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { quotePrices } from '../transport';
+import { send } from '../transport';
 import { chunk } from './batches';
 import { cents } from './charges';
 import { asNodeError } from './itemLoop';
@@ -15,7 +15,7 @@ import { quoteLineOf } from './extension';
 import { linesWithPrices, refusedLine } from './quote';
 import type { ItemResults } from './itemLoop';
 import type { RunOptions } from './runOptions';
-import { proxiesWere } from './wording';
+import { proxiesWere } from '../common/wording';
 
 type QuoteOptions = Pick<
 	RunOptions,
@@ -73,7 +73,8 @@ async function quoteEachBatch(
 		const lines = batch.map(quoteLineOf);
 		const itemIndex = batch[0].item;
 		try {
-			const { quote } = await quotePrices(ctx, lines, {
+			const { result: quote } = await send(ctx, 'quotePrices', {
+				body: lines,
 				itemIndex,
 				timeoutMs: options.readTimeoutMs,
 			});

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, listProxies } from '../transport';
+import { DEFAULT_TIMEOUT_MS, send } from '../transport';
 import { asNodeError } from './itemLoop';
 import { sameName } from './filters';
-import { countOf } from './wording';
+import { countOf } from '../common/wording';
 
 /** One item of a purchase, as far as telling its new proxies apart goes. */
 export interface OrderedProxies {
@@ -189,7 +189,10 @@ export async function waitForNewProxies(
 		let fresh: Array<{ proxy_name: string; isp: unknown; city: unknown }> = [];
 		let error: string | undefined;
 		try {
-			const { proxies } = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+			const { result: proxies } = await send(ctx, 'listProxies', {
+				itemIndex,
+				timeoutMs: DEFAULT_TIMEOUT_MS,
+			});
 			fresh = proxies.filter((proxy) => !before.has(proxy.proxy_name));
 		} catch (failure) {
 			error = asNodeError(ctx, failure, itemIndex).message;

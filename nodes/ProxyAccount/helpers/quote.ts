@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { QuoteData, QuoteLine } from '../transport';
-import { quotePrices, requestErrorFacts } from '../transport';
+import { requestErrorFacts, send } from '../transport';
 import { asNodeError } from './itemLoop';
 
 /**
@@ -38,11 +38,11 @@ export async function refusedLine(
 	if (!refusesInput(error)) return undefined;
 	const isRefused = async (indices: number[]) => {
 		try {
-			await quotePrices(
-				ctx,
-				indices.map((i) => lines[i]),
-				{ itemIndex, timeoutMs },
-			);
+			await send(ctx, 'quotePrices', {
+				body: indices.map((i) => lines[i]),
+				itemIndex,
+				timeoutMs,
+			});
 			return false;
 		} catch (failure) {
 			if (refusesInput(failure)) return true;
@@ -131,7 +131,8 @@ export async function quoteOwnedLines(
 	nothing?: string,
 ): Promise<QuoteData> {
 	try {
-		return (await quotePrices(ctx, lines, { itemIndex: owners[0], timeoutMs })).quote;
+		return (await send(ctx, 'quotePrices', { body: lines, itemIndex: owners[0], timeoutMs }))
+			.result;
 	} catch (error) {
 		throw asNodeError(ctx, explainRefusal(ctx, error, lines, owners, nothing), owners[0]);
 	}

@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { cents } from './charges';
 import { asNodeError } from './itemLoop';
-import { DEFAULT_TIMEOUT_MS, getFunds } from '../transport';
+import { DEFAULT_TIMEOUT_MS, send } from '../transport';
 
 /**
  * Why a charge of `cost` may not be sent: the wallet, read now, minus the cost would be below the
@@ -67,7 +67,7 @@ export async function readWallet(
 	itemIndex: number,
 	timeoutMs: number,
 ): Promise<number> {
-	const { funds } = await getFunds(ctx, {
+	const { result: funds } = await send(ctx, 'getFunds', {
 		itemIndex,
 		timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
 	});

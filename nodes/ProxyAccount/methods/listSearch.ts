@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { timeLeftText } from '../helpers/time';
-import { listProxies } from '../transport';
+import { send } from '../transport';
 
 const expiryOf = (timestamp: string) => {
 	const at = Date.parse(timestamp);
@@ -22,7 +22,7 @@ export async function searchProxies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const { proxies, serverTime } = await listProxies(this);
+	const { result: proxies, serverTime } = await send(this, 'listProxies');
 	const text = (filter ?? '').trim().toLowerCase();
 	const results = proxies
 		.filter(

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { getStock, listProxies } from '../transport';
+import { getStock, send } from '../transport';
 import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/carriers';
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
@@ -10,7 +10,9 @@ async function carrierNames(ctx: ILoadOptionsFunctions) {
 		for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
 	const unknown = keys.some((key) => !hasKnownDisplayName(key));
 	// Only a carrier with no known display name costs a second request.
-	const isps = unknown ? new Set((await listProxies(ctx)).proxies.map((proxy) => proxy.isp)) : [];
+	const isps = unknown
+		? new Set((await send(ctx, 'listProxies')).result.map((proxy) => proxy.isp))
+		: [];
 	return { keys, entries, names: keys.map((key) => carrierDisplayName(key, isps)) };
 }
 
@@ -81,7 +83,7 @@ const KNOWN_STATUSES = ['online', 'offline'];
 
 async function networkStatuses(ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const seen = new Set(KNOWN_STATUSES);
-	for (const proxy of (await listProxies(ctx)).proxies) {
+	for (const proxy of (await send(ctx, 'listProxies')).result) {
 		const status = String(proxy.network_status).trim().toLowerCase();
 		if (status !== '') seen.add(status);
 	}

@@ -1,12 +1,10 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { quotedSentence } from '../helpers/wording';
+import { quotedSentence, sentences, textOf } from '../common/wording';
 import type { ChangeNote, FailureKind, RequestFailure, RequestInfo, WalletUse } from './failures';
-import { failureKind, mayHaveActed, textOf } from './failures';
+import { failureKind, mayHaveActed } from './failures';
 import type { RateLimitFacts } from './rateLimit';
-
-export * from './failures';
 
 const DEFAULT_WALLET_USE: WalletUse = { what: 'this request' };
 
@@ -25,18 +23,6 @@ function formatMoney(amount: number): string {
 function seconds(ms: number): string {
 	const s = ms / 1000;
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
-/**
- * Sentences joined into one text: empty parts are left out, the rest separated by one space.
- * Every message and fix of the table below is built with it.
- */
-export function sentences(...parts: Array<string | false | undefined | null>): string {
-	return parts
-		.filter((part): part is string => typeof part === 'string')
-		.map((part) => part.trim())
-		.filter((part) => part !== '')
-		.join(' ');
 }
 
 // ----- what kind of failure ---------------------------------------------------------------------------
@@ -71,6 +57,11 @@ const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
 const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
+/** A fix that only a read gets: a charge or a change says what may have happened instead. */
+const ifRead = (f: Facts, fix: string) =>
+	f.info.chargesMoney || f.info.change ? '' : sentences(f.retried, fix);
+const PASTE_MASTER_KEY =
+	'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.';
 
 const TABLE: Record<FailureKind, Entry> = {
 	'connection-refused': {
@@ -102,24 +93,20 @@ const TABLE: Record<FailureKind, Entry> = {
 		message: (f) =>
 			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney || f.info.change
-				? ''
-				: sentences(
-						f.retried,
-						'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
-					),
+			ifRead(
+				f,
+				'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
+			),
 		cause: 'temporarily-unavailable',
 	},
 	'connection-closed': {
 		message: (f) =>
 			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
 		fix: (f) =>
-			f.info.chargesMoney || f.info.change
-				? ''
-				: sentences(
-						f.retried,
-						'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
-					),
+			ifRead(
+				f,
+				'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
+			),
 		cause: 'temporarily-unavailable',
 	},
 	cancelled: {
@@ -198,20 +185,12 @@ const TABLE: Record<FailureKind, Entry> = {
 	},
 	'key-refused': {
 		message: () => 'The Proxy Account API key was not accepted',
-		fix: (f) =>
-			sentences(
-				'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
-				quoted(f.said),
-			),
+		fix: (f) => sentences(PASTE_MASTER_KEY, quoted(f.said)),
 		cause: 'credential-invalid',
 	},
 	'key-not-allowed': {
 		message: () => 'The Proxy Account API key is not allowed to do this',
-		fix: (f) =>
-			sentences(
-				'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
-				quoted(f.said),
-			),
+		fix: (f) => sentences(PASTE_MASTER_KEY, quoted(f.said)),
 		cause: 'credential-invalid',
 	},
 	'limited-key-refused': {
@@ -288,8 +267,8 @@ function moneyNote(failure: RequestFailure): string {
 }
 
 /** What a failed change says about the proxy, always and only from `mayHaveActed` (as `moneyNote`). */
-function changeNote(failure: RequestFailure, change: ChangeNote): string {
-	const nothing = change.money === true ? 'nothing was charged' : 'nothing was changed';
+function changeNote(failure: RequestFailure, change: ChangeNote, charges: boolean): string {
+	const nothing = charges ? 'nothing was charged' : 'nothing was changed';
 	if (failure.kind === 'network' && !mayHaveActed(failure))
 		return `Nothing was sent, so ${nothing}.`;
 	return mayHaveActed(failure)
@@ -356,7 +335,7 @@ export function toNodeApiError(
 		sentences(
 			entry.fix(facts),
 			info.chargesMoney && !info.change && moneyNote(failure),
-			info.change && changeNote(failure, info.change),
+			info.change && changeNote(failure, info.change, info.chargesMoney),
 		),
 		info.secrets,
 	);

@@ -2,6 +2,7 @@
  * How a request failed (the transport's classification of a thrown error or a reply) and what kind of
  * failure that is for the user; the words for each kind are in errors.ts.
  */
+import { textOf } from '../common/wording';
 import type { RateLimitFacts } from './rateLimit';
 import type { ErrorBody } from './schemas';
 import { errorBodySchema } from './schemas';
@@ -82,8 +83,6 @@ export interface ChangeNote {
 	what: string;
 	/** How to see whether it was made, e.g. "Read the proxy (Proxy Account > Get)". */
 	check: string;
-	/** The change is paid from the wallet (a purchase): a refusal then says nothing was charged. */
-	money?: boolean;
 }
 
 const HTTP_TIMEOUT_CODES = new Set([
@@ -144,15 +143,6 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/** A value as a trimmed text of at most `limit` characters, or undefined when it is none. */
-export function textOf(value: unknown, limit = 300): string | undefined {
-	if (typeof value === 'string' && value.trim() !== '') {
-		const trimmed = value.trim();
-		return trimmed.length > limit ? `${trimmed.slice(0, limit)}…` : trimmed;
-	}
-	return undefined;
 }
 
 /** Every way a request can fail, as the user is told about it. */
@@ -249,5 +239,3 @@ export function mayHaveActed(failure: RequestFailure): boolean {
 		failure.status >= 200 && failure.status < 300 && failure.bodyProblem === undefined;
 	return !(isAnswer && failure.body?.ok === false);
 }
-
-// ----- the table: what each kind says, and how to fix it ---------------------------------------------

@@ -1,14 +1,18 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import type { Catalogue, Endpoint, EndpointName, Idempotency } from './catalogue';
+import { CATALOGUE } from './catalogue';
 import type { ProxyAccountContext } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
-import type { ChangeNote, RequestFailure, RequestInfo, RequestKey, WalletUse } from './errors';
-import { classifyThrown, parseErrorBody, parseRetryAfter, toNodeApiError } from './errors';
+import { toNodeApiError } from './errors';
+import type { RequestFailure, RequestKey } from './failures';
+import { classifyThrown, parseErrorBody, parseRetryAfter } from './failures';
 import type { RateLimitFacts } from './rateLimit';
 import { parseRateLimit } from './rateLimit';
-import { describeIssue, fastAcceptance } from './schemas';
+import type { ResponseData, StockEntry } from './schemas';
+import { carrierCounts, describeIssue, fastAcceptance, responseSchemas } from './schemas';
 
 export interface RetryPolicy {
 	/** Upper bound on the time spent retrying one request, waits included. */
@@ -29,61 +33,67 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/**
- * How a request may be repeated.
- * - `read`: safe to repeat (GET, and the quote, which changes nothing).
- * - `sent-once`: acts on the account (a charge, a removal, a change of a proxy's settings or a
- *   device command); repeated only when the service provably did not receive it (connection
- *   refused, or a 429 from its gateway).
- */
-export type Idempotency = 'read' | 'sent-once';
-
-export interface ApiRequest<S extends z.ZodTypeAny> {
-	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-	/** Path below the base URL, already encoded, e.g. `/v1/proxies/PRX%2F1`. */
-	path: string;
-	/** Documented endpoint for messages, e.g. `GET /v1/proxies/{proxyName}`. */
-	endpoint: string;
-	body?: IDataObject;
-	schema: S;
-	idempotency: Idempotency;
+export interface CallOptions {
 	itemIndex?: number;
-	/** The proxy a single-proxy request is about, for a not-found message. */
-	proxyName?: string;
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
-	/**
-	 * A check of the answer against the request, after the schema: where the answer does not
-	 * answer what was asked (e.g. a quote without the requested lines). Such an answer fails like
-	 * a schema mismatch and is not retried.
-	 */
-	check?: (body: z.infer<S>) => { field: string; issue: string } | undefined;
-	/**
-	 * A request that changes a proxy without moving money (IPv4, authentication): sent with
-	 * `idempotency: 'sent-once'` (never repeated once it may have reached the service), and its failures
-	 * say whether the change may have been made instead of speaking of a charge.
-	 */
-	change?: ChangeNote;
-	/** Further strings that must never appear in a message (e.g. a Limited key in the path). */
-	secrets?: string[];
-	/**
-	 * The key the request carries (see `RequestKey`): the master key unless said otherwise. Only a
-	 * request with the master key needs one in the credential.
-	 */
-	key?: RequestKey;
-	/** What a request paid from the wallet buys, for the message of a wallet that is short. */
-	walletUse?: WalletUse;
 }
 
-export interface ApiResponse<T> {
-	body: T;
-	/** The service's clock (its `date` header), or this machine's when it sent none. */
+type PathOf<N extends EndpointName> = Catalogue[N]['path'];
+type BodyOf<N extends EndpointName> =
+	NonNullable<Catalogue[N]['body']> extends (input: infer B) => IDataObject ? B : never;
+
+/** What a call of an endpoint passes: the path's names, the body's input, and the call's options. */
+export type SendArgs<N extends EndpointName> = CallOptions & {
+	/** `none`: a probe of the Base URL without any key (the credential test, for a credential without one). */
+	key?: Exclude<RequestKey, 'limited'>;
+} & (PathOf<N> extends `${string}{proxyName}${string}` ? { proxyName: string } : unknown) &
+	(PathOf<N> extends `${string}{limitedApiKey}${string}` ? { limitedKey: string } : unknown) &
+	([BodyOf<N>] extends [never] ? unknown : { body: BodyOf<N> });
+
+/** What every endpoint answers: its `data`, its message, the service's clock, its rate limit. */
+export interface Reply<T> {
+	result: T;
+	message?: string;
+	/** The service's clock, or this machine's when the reply had no `date` (`dated` false). */
 	serverTime: number;
-	/** Whether `serverTime` came from the reply's `date` header (false: this machine's clock). */
 	dated: boolean;
-	attempts: number;
 	/** The endpoint's rate-limit headers, when the reply carried them. */
 	rateLimit?: RateLimitFacts;
+}
+
+type AnyEndpoint = Endpoint<string, keyof typeof responseSchemas, unknown>;
+
+type Call = CallOptions & {
+	proxyName?: string;
+	limitedKey?: string;
+	body?: unknown;
+	key?: RequestKey;
+};
+
+/**
+ * The request's path below the base URL, each name encoded as one segment. A proxy name is opaque
+ * and may hold any character, but it is checked first: an empty one, `.` or `..` is refused.
+ */
+function filledPath(ctx: ProxyAccountContext, path: string, call: Call): string {
+	const { proxyName = '', itemIndex = 0 } = call;
+	const refused = proxyName.trim() === '' || proxyName === '.' || proxyName === '..';
+	if (path.includes('{proxyName}') && refused) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			proxyName.trim() === ''
+				? `The proxy name is empty [item ${itemIndex}]`
+				: `\u201c${proxyName}\u201d cannot be a proxy name [item ${itemIndex}]`,
+			{
+				description:
+					'Pick the proxy from the list, or enter its name as shown in the dashboard (e.g. PRX-US-AU1-0001).',
+				itemIndex,
+			},
+		);
+	}
+	return path.replace(/\{(proxyName|limitedApiKey)\}/g, (_, part: string) =>
+		encodeURIComponent(part === 'proxyName' ? proxyName : (call.limitedKey ?? '')),
+	);
 }
 
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
@@ -213,24 +223,30 @@ function backoffMs(attempt: number, policy: RetryPolicy): number {
 }
 
 /**
- * Sends one API request through n8n's authenticated HTTP helper, validates the answer against
- * its schema and maps every failure to a NodeApiError. Reads are retried within a bounded time;
- * a request that charges money is never repeated once it may have reached the service.
+ * Sends one endpoint of the catalogue through n8n's authenticated HTTP helper, as its entry says,
+ * validates the answer against its schema and maps every failure to a NodeApiError. Reads are
+ * retried within a bounded time; anything else is never repeated once it may have reached the
+ * service.
  */
-export async function apiRequest<S extends z.ZodTypeAny>(
+export async function send<N extends EndpointName>(
 	ctx: ProxyAccountContext,
-	request: ApiRequest<S>,
-): Promise<ApiResponse<z.infer<S>>> {
-	const key = request.key ?? 'master';
-	const connection = await getConnection(ctx, request.itemIndex ?? 0, key === 'master');
-	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...request.retry };
-	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	name: N,
+	...[args]: object extends SendArgs<N> ? [SendArgs<N>?] : [SendArgs<N>]
+): Promise<Reply<ResponseData<Catalogue[N]['schema']>>> {
+	const entry = CATALOGUE[name] as AnyEndpoint;
+	const call = (args ?? {}) as Call;
+	const endpoint = `${entry.method} ${entry.path}`;
+	const path = filledPath(ctx, entry.path, call);
+	const key = call.key ?? entry.key ?? 'master';
+	const connection = await getConnection(ctx, call.itemIndex ?? 0, key === 'master');
+	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...call.retry };
+	const timeoutMs = call.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	// A read may take its whole timeout at least once, and never more than its budget in all.
 	const budgetMs = Math.max(policy.budgetMs, timeoutMs);
 	const started = Date.now();
-	const url = `${connection.baseUrl}${request.path}`;
+	const url = `${connection.baseUrl}${path}`;
 	const options: IHttpRequestOptions = {
-		method: request.method,
+		method: entry.method,
 		url,
 		headers: { Accept: 'application/json' },
 		// The body is read as text so an HTML page or a cut-off reply can be told apart from JSON.
@@ -241,80 +257,28 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 		// Never sent on to another address: a redirect is reported, not followed.
 		disableFollowRedirect: true,
 	};
-	if (request.body !== undefined) {
-		options.body = request.body;
+	if (entry.body) {
+		options.body = entry.body(call.body);
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
 
 	for (let attempt = 1; ; attempt++) {
-		let failure: RequestFailure;
-		// Each attempt ends by its deadline, a reply trickled byte by byte included. A charge gets
-		// its whole timeout; a read what is left of its budget.
+		// Each attempt ends by its deadline, a reply trickled byte by byte included. A request sent
+		// once gets its whole timeout; a read what is left of its budget.
 		const attemptMs =
-			request.idempotency === 'sent-once'
+			entry.idempotency === 'sent-once'
 				? timeoutMs
 				: Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
-		try {
-			const answer = await withDeadline(
-				ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-					...options,
-					headers: { ...options.headers },
-					timeout: attemptMs,
-				}) as Promise<IN8nHttpFullResponse>,
-				attemptMs,
-			);
-			if (answer === DEADLINE) {
-				failure = { kind: 'network', reason: 'timeout', code: 'DEADLINE' };
-			} else {
-				const classified = classifyResponse(answer, request.schema, url);
-				if (classified.ok) {
-					const mismatch = request.check?.(classified.body);
-					if (!mismatch) {
-						return {
-							body: classified.body,
-							serverTime: serverTimeOf(answer.headers as IDataObject),
-							dated: !Number.isNaN(dateOf(answer.headers as IDataObject)),
-							attempts: attempt,
-							...rateLimitOf(answer.headers as IDataObject),
-						};
-					}
-					failure = { kind: 'schema', status: answer.statusCode, ...mismatch };
-				} else {
-					failure = classified.failure;
-				}
-			}
-		} catch (error) {
-			failure = classifyThrown(error);
-		}
-
+		const outcome = await attemptOnce(ctx, options, attemptMs, entry, call.body);
+		if ('reply' in outcome) return outcome.reply as Reply<ResponseData<Catalogue[N]['schema']>>;
+		const { failure } = outcome;
 		const elapsed = Date.now() - started;
-		const info: RequestInfo = {
-			endpoint: request.endpoint,
-			chargesMoney:
-				request.idempotency === 'sent-once' &&
-				(request.change === undefined || request.change.money === true),
-			change: request.change,
-			proxyName: request.proxyName,
-			itemIndex: request.itemIndex,
-			baseUrl: connection.baseUrl,
-			attempts: attempt,
-			elapsedMs: elapsed,
-			timeoutMs,
-			key,
-			walletUse: request.walletUse,
-			secrets: [
-				connection.apiKey,
-				connection.limitedKey,
-				encodeURIComponent(connection.limitedKey),
-				...(request.secrets ?? []),
-			],
-		};
-		if (attempt < policy.maxAttempts && isRetriable(failure, request.idempotency)) {
+		if (attempt < policy.maxAttempts && isRetriable(failure, entry.idempotency)) {
 			const asked = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
 			const wait = asked !== undefined ? Math.ceil(asked * 1000) : backoffMs(attempt, policy);
 			if (elapsed + wait < budgetMs) {
 				ctx.logger.debug('Proxy Account request will be retried', {
-					endpoint: request.endpoint,
+					endpoint,
 					attempt,
 					waitMs: wait,
 					status: failure.kind === 'network' ? failure.code : failure.status,
@@ -323,11 +287,72 @@ export async function apiRequest<S extends z.ZodTypeAny>(
 				continue;
 			}
 		}
-		throw toNodeApiError(ctx.getNode(), failure, info);
+		const linkKey =
+			call.limitedKey === undefined ? [] : [call.limitedKey, encodeURIComponent(call.limitedKey)];
+		throw toNodeApiError(ctx.getNode(), failure, {
+			endpoint,
+			chargesMoney: entry.idempotency === 'sent-once' && entry.money === 'charges',
+			change: entry.change,
+			proxyName: call.proxyName,
+			itemIndex: call.itemIndex,
+			baseUrl: connection.baseUrl,
+			attempts: attempt,
+			elapsedMs: elapsed,
+			timeoutMs,
+			key,
+			walletUse: entry.walletUse,
+			secrets: [
+				connection.apiKey,
+				connection.limitedKey,
+				encodeURIComponent(connection.limitedKey),
+				...linkKey,
+			],
+		});
 	}
 }
 
 const DEADLINE = Symbol('deadline');
+
+/** One attempt, ended by its deadline: the reply, held to its schema and its check, or the failure. */
+async function attemptOnce(
+	ctx: ProxyAccountContext,
+	options: IHttpRequestOptions,
+	attemptMs: number,
+	entry: AnyEndpoint,
+	input: unknown,
+): Promise<{ reply: Reply<unknown> } | { failure: RequestFailure }> {
+	try {
+		const answer = await withDeadline(
+			ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+				...options,
+				headers: { ...options.headers },
+				timeout: attemptMs,
+			}) as Promise<IN8nHttpFullResponse>,
+			attemptMs,
+		);
+		if (answer === DEADLINE)
+			return { failure: { kind: 'network', reason: 'timeout', code: 'DEADLINE' } };
+		const classified = classifyResponse(answer, responseSchemas[entry.schema], options.url);
+		if (!classified.ok) return { failure: classified.failure };
+		const body = classified.body as { data?: unknown; message?: string };
+		const mismatch = entry.check?.(body.data as never, input);
+		if (mismatch) return { failure: { kind: 'schema', status: answer.statusCode, ...mismatch } };
+		const headers = answer.headers as IDataObject;
+		const serverTime = serverTimeOf(headers);
+		const dated = !Number.isNaN(dateOf(headers));
+		return {
+			reply: {
+				result: body.data,
+				message: body.message,
+				serverTime,
+				dated,
+				...rateLimitOf(headers),
+			},
+		};
+	} catch (error) {
+		return { failure: classifyThrown(error) };
+	}
+}
 
 /**
  * Waits for `work` at most `ms` milliseconds of wall-clock time. n8n's own timeout only notices a
@@ -344,4 +369,17 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof
 	} finally {
 		settled.abort();
 	}
+}
+
+/**
+ * `GET /v1/stock`, the cheapest read, with each entry's carrier counts. With `key: 'none'` it is
+ * sent without any key: a probe of the Base URL for a credential that has no master key.
+ */
+export async function getStock(ctx: ProxyAccountContext, args: SendArgs<'getStock'> = {}) {
+	const { result, serverTime, dated } = await send(ctx, 'getStock', args);
+	const entries: StockEntry[] = result.map((entry) => ({
+		...entry,
+		carriers: carrierCounts(entry),
+	}));
+	return { entries, serverTime, dated };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { isRecord } from '../common/objects';
+
 /**
  * Response schemas of the Proxy Account API (interface document, sections 2 and 4).
  *
@@ -11,211 +13,198 @@ import { z } from 'zod';
 const timestamp = z.string();
 const int = z.number().int();
 const money = z.number();
+/** An object with these documented fields, that keeps the others (`passthrough`). */
+const object = <T extends z.ZodRawShape>(shape: T) => z.object(shape).passthrough();
 
-export const proxyRecordSchema = z
-	.object({
-		proxy_name: z.string(),
-		nickname: z.string().nullable(),
-		isp: z.string(),
-		period: z.string(),
-		auto_renew: z.boolean(),
-		auto_renew_interval: int,
-		added_at: timestamp,
-		expires_at: timestamp,
-		network_status: z.string(),
-		server_ip: z.string(),
-		h_port: int,
-		s_port: int,
-		auth_method: z.string(),
-		username: z.string(),
-		password: z.string(),
-		whitelist: z.unknown(),
-		auto_change: z.boolean(),
-		auto_change_time: int,
-		last_ip_change: timestamp,
-		last_reboot: timestamp,
-		traffic: int,
-		h_threads: int,
-		s_threads: int,
-		city: z.string(),
-		state: z.string(),
-	})
-	.passthrough();
+export const proxyRecordSchema = object({
+	proxy_name: z.string(),
+	nickname: z.string().nullable(),
+	isp: z.string(),
+	period: z.string(),
+	auto_renew: z.boolean(),
+	auto_renew_interval: int,
+	added_at: timestamp,
+	expires_at: timestamp,
+	network_status: z.string(),
+	server_ip: z.string(),
+	h_port: int,
+	s_port: int,
+	auth_method: z.string(),
+	username: z.string(),
+	password: z.string(),
+	whitelist: z.unknown(),
+	auto_change: z.boolean(),
+	auto_change_time: int,
+	last_ip_change: timestamp,
+	last_reboot: timestamp,
+	traffic: int,
+	h_threads: int,
+	s_threads: int,
+	city: z.string(),
+	state: z.string(),
+});
 
 export type ProxyRecord = z.infer<typeof proxyRecordSchema>;
 
 /** Fields of a stock entry that are not carrier counts. */
-export const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
+const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
 
-export const stockEntrySchema = z
-	.object({
-		city: z.string(),
-		state: z.string(),
-		status: z.string(),
-		open: z.boolean(),
-		visible: z.boolean(),
-	})
-	.passthrough();
+const stockEntrySchema = object({
+	city: z.string(),
+	state: z.string(),
+	status: z.string(),
+	open: z.boolean(),
+	visible: z.boolean(),
+});
 
 export type RawStockEntry = z.infer<typeof stockEntrySchema>;
 
-const amounts = z.object({ standard: money, member: money, due: money }).passthrough();
-const saving = z.object({ individual: money, total: money }).passthrough();
+export interface StockEntry extends RawStockEntry {
+	/** Carrier counts found in the entry: every integer field that is not a documented one. */
+	carriers: Record<string, number>;
+}
 
-export const quoteDataSchema = z
-	.object({
-		member: z.boolean(),
-		periods: z.record(
-			z
-				.object({
-					individual: z.record(
-						z.object({ interval: int, standard: money, member: money, total: money }).passthrough(),
-					),
-					bulk: z.object({ individual: int, price: money.nullable() }).passthrough(),
-					total: amounts,
-				})
-				.passthrough(),
-		),
-		savings: z
-			.object({
-				member: z.record(saving),
-				bulk: z.record(saving),
-				interval: money,
-				total: money,
-			})
-			.passthrough(),
-		total: amounts,
-	})
-	.passthrough();
+/**
+ * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
+ * the documented ones is a count, so a new carrier needs no release.
+ */
+export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const [key, value] of Object.entries(entry)) {
+		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
+		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
+	}
+	return counts;
+}
+
+const amounts = object({ standard: money, member: money, due: money });
+const saving = object({ individual: money, total: money });
+
+const quoteDataSchema = object({
+	member: z.boolean(),
+	periods: z.record(
+		object({
+			individual: z.record(object({ interval: int, standard: money, member: money, total: money })),
+			bulk: object({ individual: int, price: money.nullable() }),
+			total: amounts,
+		}),
+	),
+	savings: object({
+		member: z.record(saving),
+		bulk: z.record(saving),
+		interval: money,
+		total: money,
+	}),
+	total: amounts,
+});
 
 export type QuoteData = z.infer<typeof quoteDataSchema>;
 
-export const allocateDataSchema = z
-	.object({
-		proxies: z
-			.object({
-				time: z.array(
-					z
-						.object({
-							proxy_name: z.string(),
-							period: z.string(),
-							interval: int,
-							individual_total: money,
-						})
-						.passthrough(),
-				),
-			})
-			.passthrough(),
-		total: money,
-	})
-	.passthrough();
+const envelope = <T extends z.ZodTypeAny>(data: T) =>
+	object({ ok: z.literal(true), message: z.string().optional(), data });
 
-export type AllocateData = z.infer<typeof allocateDataSchema>;
+const countAmount = object({ count: int, amount: money });
 
-/** `POST /v1/proxies/ipv4/{name}` (202). `ipv4` is the new setting; its type is not documented. */
-export const ipv4DataSchema = z
-	.object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() })
-	.passthrough();
-
-export type Ipv4Data = z.infer<typeof ipv4DataSchema>;
-
-/** `PATCH /v1/proxies/auth/basic/{name}`: the reply carries the password, a secret. */
-export const basicAuthDataSchema = z
-	.object({
-		proxy_name: z.string(),
-		last_auth_change: timestamp,
-		username: z.string(),
-		password: z.string(),
-	})
-	.passthrough();
-
-export type BasicAuthData = z.infer<typeof basicAuthDataSchema>;
-
-/** `PATCH /v1/proxies/auth/whitelist/{name}`: `whitelist` a comma-separated string (a list accepted). */
-export const whitelistDataSchema = z
-	.object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() })
-	.passthrough();
-
-export type WhitelistData = z.infer<typeof whitelistDataSchema>;
-
-/** `POST /v1/proxies/deploy` (202): what was charged; the new proxies' names are not in it. */
-export const deployDataSchema = z
-	.object({ total: money, user_id: z.union([z.string(), z.number()]).optional() })
-	.passthrough();
-
-export type DeployData = z.infer<typeof deployDataSchema>;
-
-/** `POST /v1/proxies/swap/{name}` (202): `proxy_name` may be the old name, the new one, or absent. */
-export const swapDataSchema = z.object({ proxy_name: z.string().optional() }).passthrough();
-
-export type SwapData = z.infer<typeof swapDataSchema>;
-
-/** `POST /v1/proxies/changeip/{name}` and the rotation link (202: sent to the device). */
-export const ipChangeDataSchema = z
-	.object({ proxy_name: z.string(), last_ip_change: timestamp })
-	.passthrough();
-
-export type IpChangeData = z.infer<typeof ipChangeDataSchema>;
-
-/** `POST /v1/proxies/reboot/{name}` (202: sent to the device). */
-export const rebootDataSchema = z
-	.object({ proxy_name: z.string(), last_reboot: timestamp })
-	.passthrough();
-
-export type RebootData = z.infer<typeof rebootDataSchema>;
-
-/** `POST /v1/proxies/autochangeip/{name}`. */
-export const autoChangeDataSchema = z
-	.object({
-		proxy_name: z.string(),
-		next_ip_change: timestamp.nullable().optional(),
-		auto_change: z.boolean(),
-		auto_change_time: int,
-	})
-	.passthrough();
-
-export type AutoChangeData = z.infer<typeof autoChangeDataSchema>;
-
-function envelope<T extends z.ZodTypeAny>(data: T) {
-	return z.object({ ok: z.literal(true), message: z.string().optional(), data }).passthrough();
-}
-
+/** Every reply of the service, by the key an endpoint of the catalogue names (catalogue.ts). */
 export const responseSchemas = {
 	stock: envelope(z.array(stockEntrySchema)),
 	proxyList: envelope(z.array(proxyRecordSchema)),
 	proxy: envelope(proxyRecordSchema),
 	quote: envelope(quoteDataSchema),
-	allocate: envelope(allocateDataSchema),
-	ipv4: envelope(ipv4DataSchema),
-	basicAuth: envelope(basicAuthDataSchema),
-	whitelist: envelope(whitelistDataSchema),
-	deploy: envelope(deployDataSchema),
-	ipChange: envelope(ipChangeDataSchema),
-	reboot: envelope(rebootDataSchema),
-	autoChange: envelope(autoChangeDataSchema),
-	swap: envelope(swapDataSchema),
+	allocate: envelope(
+		object({
+			proxies: object({
+				time: z.array(
+					object({
+						proxy_name: z.string(),
+						period: z.string(),
+						interval: int,
+						individual_total: money,
+					}),
+				),
+			}),
+			total: money,
+		}),
+	),
+	/** `ipv4` is the new setting; its type is not documented. */
+	ipv4: envelope(
+		object({ proxy_name: z.string(), last_ipv4_update: timestamp, ipv4: z.unknown() }),
+	),
+	/** The reply carries the password, a secret. */
+	basicAuth: envelope(
+		object({
+			proxy_name: z.string(),
+			last_auth_change: timestamp,
+			username: z.string(),
+			password: z.string(),
+		}),
+	),
+	/** `whitelist` a comma-separated string (a list accepted). */
+	whitelist: envelope(
+		object({ proxy_name: z.string(), last_auth_change: timestamp, whitelist: z.unknown() }),
+	),
+	/** What was charged; the new proxies' names are not in it. */
+	deploy: envelope(object({ total: money, user_id: z.union([z.string(), z.number()]).optional() })),
+	/** The IP change and the rotation link (202: sent to the device). */
+	ipChange: envelope(object({ proxy_name: z.string(), last_ip_change: timestamp })),
+	reboot: envelope(object({ proxy_name: z.string(), last_reboot: timestamp })),
+	autoChange: envelope(
+		object({
+			proxy_name: z.string(),
+			next_ip_change: timestamp.nullable().optional(),
+			auto_change: z.boolean(),
+			auto_change_time: int,
+		}),
+	),
+	/** `proxy_name` may be the old name, the new one, or absent. */
+	swap: envelope(object({ proxy_name: z.string().optional() })),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
-	remove: z
-		.object({ ok: z.literal(true), message: z.string().optional(), data: z.unknown().optional() })
-		.passthrough(),
+	remove: object({
+		ok: z.literal(true),
+		message: z.string().optional(),
+		data: z.unknown().optional(),
+	}),
+	/** `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
+	funds: envelope(
+		object({
+			funds: money,
+			upcoming: object({
+				renewing: countAmount,
+				expiring: countAmount,
+				total: object({ renewal_required: money, total_required: money, total_commitment: money }),
+			}),
+		}),
+	),
+	/** The auto-renew settings, echoed. */
+	autoRenew: envelope(
+		object({
+			proxies: object({
+				time: z.array(object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })),
+			}),
+		}),
+	),
 };
 
+/** The `data` of a reply, by its key in `responseSchemas`. */
+export type ResponseData<K extends keyof typeof responseSchemas> = z.infer<
+	(typeof responseSchemas)[K]
+>['data'];
+
+export type FundsData = ResponseData<'funds'>;
+
 /** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
-export const errorBodySchema = z
-	.object({
-		ok: z.boolean().optional(),
-		message: z.unknown().optional(),
-		data: z.unknown().optional(),
-		type: z.unknown().optional(),
-		title: z.unknown().optional(),
-		status: z.unknown().optional(),
-		detail: z.unknown().optional(),
-	})
-	.passthrough();
+export const errorBodySchema = object({
+	ok: z.boolean().optional(),
+	message: z.unknown().optional(),
+	data: z.unknown().optional(),
+	type: z.unknown().optional(),
+	title: z.unknown().optional(),
+	status: z.unknown().optional(),
+	detail: z.unknown().optional(),
+});
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** `data.0.expires_at` style path into `data[0].expires_at`, the way users read it. */
 /** The value at a zod issue's path in the parsed body. */
 function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 	let current: unknown = body;
@@ -307,8 +296,8 @@ const isText = (value: unknown) => typeof value === 'string';
  * 10,000 records). test/unit/schemas-fast.test.ts checks it against the schema field by field.
  */
 export function isProxyRecord(value: unknown): boolean {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const r = value as Record<string, unknown>;
+	if (!isRecord(value)) return false;
+	const r = value;
 	return (
 		isText(r.proxy_name) &&
 		(r.nickname === null || isText(r.nickname)) &&
@@ -337,13 +326,9 @@ export function isProxyRecord(value: unknown): boolean {
 	);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isEnvelope(value: unknown): value is Record<string, unknown> {
 	return (
-		isPlainObject(value) &&
+		isRecord(value) &&
 		value.ok === true &&
 		(value.message === undefined || typeof value.message === 'string')
 	);
@@ -357,46 +342,3 @@ export const fastAcceptance = new Map<z.ZodTypeAny, (json: unknown) => boolean>(
 	],
 	[responseSchemas.proxy, (json) => isEnvelope(json) && isProxyRecord(json.data)],
 ]);
-
-const countAmount = z.object({ count: int, amount: money }).passthrough();
-
-/** `GET /v1/funds`: `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
-export const fundsDataSchema = z
-	.object({
-		funds: money,
-		upcoming: z
-			.object({
-				renewing: countAmount,
-				expiring: countAmount,
-				total: z
-					.object({
-						renewal_required: money,
-						total_required: money,
-						total_commitment: money,
-					})
-					.passthrough(),
-			})
-			.passthrough(),
-	})
-	.passthrough();
-
-export type FundsData = z.infer<typeof fundsDataSchema>;
-
-export const autoRenewDataSchema = z
-	.object({
-		proxies: z
-			.object({
-				time: z.array(
-					z
-						.object({ proxy_name: z.string(), auto_renew: z.boolean(), interval: int })
-						.passthrough(),
-				),
-			})
-			.passthrough(),
-	})
-	.passthrough();
-
-export type AutoRenewData = z.infer<typeof autoRenewDataSchema>;
-
-export const fundsResponseSchema = envelope(fundsDataSchema);
-export const autoRenewResponseSchema = envelope(autoRenewDataSchema);

@@ -11,7 +11,7 @@ import type { ProxyFilters } from '../helpers/filters';
 import { matchesProxyFilters } from '../helpers/filters';
 import { proxyOutput } from '../helpers/output';
 import type { CallOptions, ProxyRecord } from '../transport';
-import { listProxies } from '../transport';
+import { send } from '../transport';
 import type { OutputOptions } from './params';
 
 /*
@@ -135,7 +135,7 @@ export function sampleBase(observation: ProxyObservation, filters: ProxyFilters)
 export function proxyEvent(name: string) {
 	return {
 		async observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<ProxyObservation> {
-			const { proxies, serverTime, dated } = await listProxies(ctx, requestOptions);
+			const { result: proxies, serverTime, dated } = await send(ctx, 'listProxies', requestOptions);
 			return { proxies, now: serverTime, dated };
 		},
 		summary(observation: ProxyObservation, params: { filters: ProxyFilters }): IDataObject {

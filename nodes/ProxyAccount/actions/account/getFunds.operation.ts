@@ -14,7 +14,7 @@ import type { ItemRun } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
 import type { FundsData } from '../../transport';
-import { getFunds } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -46,7 +46,10 @@ export async function executeItem(
 	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
 	// The funds have no parameters: one read per execution, one output item per input item.
-	const { funds } = await run.shared('funds', async () => await getFunds(this, { timeoutMs }));
+	const { result: funds } = await run.shared(
+		'funds',
+		async () => await send(this, 'getFunds', { timeoutMs }),
+	);
 	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
 }
 

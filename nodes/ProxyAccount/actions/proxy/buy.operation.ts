@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
-import { proxiesCount, proxiesWere } from '../../helpers/wording';
+import { proxiesCount, proxiesWere } from '../../common/wording';
 import {
 	asToolNotice,
 	carrierField,
@@ -40,8 +40,8 @@ import { walletFloorRefusal } from '../../helpers/wallet';
 import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
 import type { RunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
-import type { DeployLine, StockEntry } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, deployProxies, getStock, listProxies } from '../../transport';
+import type { QuoteLine, StockEntry } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, getStock, send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -164,7 +164,7 @@ export async function execute(
 	let charged: number;
 	try {
 		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
-		charged = (await deployProxies(this, lines, sent)).result.total;
+		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
 		const failed = asNodeError(this, error, orders[0].item);
 		return failOrders(failed);
@@ -188,7 +188,7 @@ export async function execute(
 
 interface Order {
 	item: number;
-	line: DeployLine;
+	line: QuoteLine;
 	quantity: number;
 }
 
@@ -252,7 +252,7 @@ function readOrders(
 async function quoteOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
-	lines: DeployLine[],
+	lines: QuoteLine[],
 	options: BuyOptions,
 ): Promise<Priced> {
 	const owners = orders.flatMap((order) =>
@@ -394,7 +394,10 @@ async function spendRefusal(
 
 /** The names in the list now, to tell the new proxies apart when waiting for them. */
 async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
-	const { proxies } = await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	const { result: proxies } = await send(ctx, 'listProxies', {
+		itemIndex,
+		timeoutMs: DEFAULT_TIMEOUT_MS,
+	});
 	return new Set(proxies.map((proxy) => proxy.proxy_name));
 }
 

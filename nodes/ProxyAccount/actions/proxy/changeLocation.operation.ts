@@ -36,7 +36,7 @@ import { readWallet, walletAboveFloor } from '../../helpers/wallet';
 import { cents } from '../../helpers/charges';
 import { parseBoolean, parseName } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, listProxies, swapProxy } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -108,7 +108,10 @@ export async function execute(
 	const { run, options, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
-		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
+		const { result: proxies } = await send(this, 'listProxies', {
+			itemIndex: 0,
+			timeoutMs: DEFAULT_TIMEOUT_MS,
+		});
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
 	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
@@ -148,7 +151,7 @@ async function waitForMove(
 	while (waitMs > 0) {
 		let list: ProxyRecord[] = [];
 		try {
-			list = (await listProxies(ctx, { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS })).proxies;
+			list = (await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS })).result;
 		} catch {
 			list = [];
 		}
@@ -281,12 +284,12 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	}
 	let replied: string | undefined;
 	try {
-		const { result } = await swapProxy(
-			ctx,
-			move.name,
-			{ isp: move.isp, location: move.location, copy_settings: move.copy },
-			{ itemIndex: i, timeoutMs: options.timeoutMs },
-		);
+		const { result } = await send(ctx, 'swapProxy', {
+			proxyName: move.name,
+			body: { isp: move.isp, location: move.location, copy_settings: move.copy },
+			itemIndex: i,
+			timeoutMs: options.timeoutMs,
+		});
 		replied = result.proxy_name;
 	} catch (error) {
 		const failed = asNodeError(ctx, error, i);

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseInterval } from '../../helpers/validation';
-import type { AllocateLine } from '../../transport';
-import { allocateTime, listProxies, requestErrorFacts } from '../../transport';
+import type { AllocateLine, ProxyRecord } from '../../transport';
+import { requestErrorFacts, send } from '../../transport';
 import {
 	asToolNotice,
 	batchSizeOption,
@@ -18,7 +18,7 @@ import {
 } from '../../helpers/descriptions';
 import { proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
-import { countOf, proxiesCount } from '../../helpers/wording';
+import { countOf, proxiesCount } from '../../common/wording';
 import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import {
 	agentRefusal,
@@ -250,9 +250,13 @@ async function planAgainstTheList(
 	options: RunOptions,
 	run: ItemResults,
 ): Promise<Planned[]> {
-	let list: Awaited<ReturnType<typeof listProxies>>;
+	let list: { proxies: ProxyRecord[]; serverTime: number };
 	try {
-		list = await listProxies(ctx, { itemIndex: unique[0].item, timeoutMs: options.readTimeoutMs });
+		const { result, serverTime } = await send(ctx, 'listProxies', {
+			itemIndex: unique[0].item,
+			timeoutMs: options.readTimeoutMs,
+		});
+		list = { proxies: result, serverTime };
 	} catch (error) {
 		for (const w of unique) run.fail(w.item, error);
 		return [];
@@ -376,7 +380,8 @@ async function chargeBatch(
 		period: p.period,
 	}));
 	try {
-		const { result } = await allocateTime(ctx, lines, {
+		const { result } = await send(ctx, 'allocateTime', {
+			body: lines,
 			itemIndex: batch[0].item,
 			timeoutMs: options.timeoutMs,
 		});

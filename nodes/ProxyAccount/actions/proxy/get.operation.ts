@@ -16,7 +16,7 @@ import {
 import type { ItemRun } from '../../helpers/itemLoop';
 import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
 import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
-import { getProxy } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -43,6 +43,10 @@ export async function executeItem(
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 	const includePassword = includePasswordOf(this.getNode(), i, options);
-	const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
+	const { result: proxy, serverTime } = await send(this, 'getProxy', {
+		proxyName: name,
+		itemIndex: i,
+		timeoutMs,
+	});
 	return [paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i)];
 }

@@ -30,7 +30,7 @@ import {
 	switchParameter,
 } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
-import { listProxies } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -126,8 +126,8 @@ export async function executeItem(
 	).toLowerCase();
 
 	// The list endpoint takes no parameters: one request serves every input item.
-	const load = async () => await listProxies(this, { timeoutMs });
-	const { proxies, serverTime } = await run.shared('proxies', load);
+	const load = async () => await send(this, 'listProxies', { timeoutMs });
+	const { result: proxies, serverTime } = await run.shared('proxies', load);
 	let selected: ProxyRecord[] = proxies.filter((proxy) => {
 		if (!matchesProxyFilters(proxy, place)) return false;
 		if (status !== '' && String(proxy.network_status).toLowerCase() !== status) return false;

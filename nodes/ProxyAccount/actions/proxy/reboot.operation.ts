@@ -10,7 +10,7 @@ import type { DeviceOptions } from '../../helpers/deviceCommand';
 import { runDeviceCommand } from '../../helpers/deviceCommand';
 import { itemResults } from '../../helpers/itemLoop';
 import { readRunOptions } from '../../helpers/runOptions';
-import { rebootProxy } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -46,7 +46,8 @@ export async function execute(
 			intervalMs: 5 * 60_000,
 			throttle: 'every 5 minutes',
 			send: async (name, itemIndex) =>
-				await rebootProxy(this, name, {
+				await send(this, 'rebootProxy', {
+					proxyName: name,
 					itemIndex,
 					timeoutMs: options.timeoutMs,
 					retry: { maxAttempts: 1 },

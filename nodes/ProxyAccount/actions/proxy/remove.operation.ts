@@ -23,11 +23,11 @@ import {
 	retryRefusal,
 } from '../../helpers/itemLoop';
 import { addToDescription, chunk, joinNames } from '../../helpers/batches';
-import { proxiesCount, theseProxies } from '../../helpers/wording';
+import { proxiesCount, theseProxies } from '../../common/wording';
 import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
 import { parseWholeNumber } from '../../helpers/validation';
-import { listProxies, removeProxies } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -196,7 +196,7 @@ async function planAgainstTheList(
 ): Promise<Planned[]> {
 	let known: Map<string, IDataObject>;
 	try {
-		const { proxies } = await listProxies(ctx, {
+		const { result: proxies } = await send(ctx, 'listProxies', {
 			itemIndex: [...first.values()][0],
 			timeoutMs: options.readTimeoutMs,
 		});
@@ -250,7 +250,7 @@ async function removeInBatches(
 		}
 		try {
 			const names = batch.map((p) => p.name);
-			await removeProxies(ctx, names, { itemIndex: batch[0].item, timeoutMs });
+			await send(ctx, 'removeProxies', { body: names, itemIndex: batch[0].item, timeoutMs });
 			for (const p of batch) {
 				run.set(p.item, {
 					proxy_name: p.name,

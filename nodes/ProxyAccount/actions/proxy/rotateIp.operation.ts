@@ -12,7 +12,7 @@ import { runDeviceCommand } from '../../helpers/deviceCommand';
 import { itemResults } from '../../helpers/itemLoop';
 import { readRunOptions } from '../../helpers/runOptions';
 import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
-import { readCredential, rotateIp, rotateIpWithLink } from '../../transport';
+import { readCredential, send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -105,10 +105,15 @@ export async function execute(
 			throttle: 'a minute',
 			sendOnly: limitedOnly,
 			send: async (name, itemIndex) => {
-				const call = { itemIndex, timeoutMs: options.timeoutMs, retry: { maxAttempts: 1 } };
+				const call = {
+					proxyName: name,
+					itemIndex,
+					timeoutMs: options.timeoutMs,
+					retry: { maxAttempts: 1 },
+				};
 				return limitedKey === undefined
-					? await rotateIp(this, name, call)
-					: await rotateIpWithLink(this, limitedKey, name, call);
+					? await send(this, 'rotateIp', call)
+					: await send(this, 'rotateIpWithLink', { ...call, limitedKey });
 			},
 		},
 		options,

@@ -19,7 +19,7 @@ import type { ItemRun } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
 import { includePasswordOf, paired } from '../../helpers/output';
 import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
-import { setBasicAuth, setWhitelist } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -131,7 +131,9 @@ export async function executeItem(
 	const includePassword = includePasswordOf(node, i, options);
 	if (method === 'ipWhitelist') {
 		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
-		const { result, message } = await setWhitelist(this, name, entries, {
+		const { result, message } = await send(this, 'setWhitelist', {
+			proxyName: name,
+			body: entries,
 			itemIndex: i,
 			timeoutMs,
 		});
@@ -157,7 +159,12 @@ export async function executeItem(
 	const password = credentialValue(this, i, 'Password', this.getNodeParameter('password', i, ''));
 	let reply;
 	try {
-		reply = await setBasicAuth(this, name, { username, password }, { itemIndex: i, timeoutMs });
+		reply = await send(this, 'setBasicAuth', {
+			proxyName: name,
+			body: { username, password },
+			itemIndex: i,
+			timeoutMs,
+		});
 	} catch (error) {
 		throw withoutSecret(error, password);
 	}

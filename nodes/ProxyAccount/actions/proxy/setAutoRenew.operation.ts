@@ -19,7 +19,7 @@ import {
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { cents } from '../../helpers/charges';
-import { countWere, theseProxies } from '../../helpers/wording';
+import { countWere, theseProxies } from '../../common/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
 import type { ItemResults } from '../../helpers/itemLoop';
@@ -28,14 +28,7 @@ import { addToDescription, chunk, groupByProxy, joinNames } from '../../helpers/
 import { proxyNameReader } from '../../helpers/proxySource';
 import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
-import {
-	DEFAULT_TIMEOUT_MS,
-	getFunds,
-	listProxies,
-	quotePrices,
-	requestErrorFacts,
-	setAutoRenew,
-} from '../../transport';
+import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -285,7 +278,7 @@ async function lookUp(
 	const records = new Map<string, ProxyRecord>();
 	if (lines.length === 0) return { known, records };
 	try {
-		const { proxies } = await listProxies(ctx, {
+		const { result: proxies } = await send(ctx, 'listProxies', {
 			itemIndex: lines[0].items[0],
 			timeoutMs: options.readTimeoutMs,
 		});
@@ -324,11 +317,11 @@ async function changeInBatches(
 	for (let b = 0; b < batches.length; b++) {
 		const batch = batches[b];
 		try {
-			const { result } = await setAutoRenew(
-				ctx,
-				batch.map((entry) => entry.line),
-				{ itemIndex: batch[0].items[0], timeoutMs: options.timeoutMs },
-			);
+			const { result } = await send(ctx, 'setAutoRenew', {
+				body: batch.map((entry) => entry.line),
+				itemIndex: batch[0].items[0],
+				timeoutMs: options.timeoutMs,
+			});
 			const echoed = new Map<string, AutoRenewLine>(
 				result.proxies.time.map((line) => [line.proxy_name, line]),
 			);
@@ -391,7 +384,7 @@ async function commitmentRefusal(
 	let committed: number;
 	let added = 0;
 	try {
-		const { funds } = await getFunds(ctx, readOptions);
+		const { result: funds } = await send(ctx, 'getFunds', readOptions);
 		wallet = funds.funds;
 		committed = funds.upcoming.total.total_commitment;
 		if (changing.length > 0) {
@@ -404,7 +397,7 @@ async function commitmentRefusal(
 					period: record.period,
 				};
 			});
-			added = (await quotePrices(ctx, lines, readOptions)).quote.total.due;
+			added = (await send(ctx, 'quotePrices', { ...readOptions, body: lines })).result.total.due;
 		}
 	} catch (error) {
 		const refused = asNodeError(ctx, error, itemIndex);

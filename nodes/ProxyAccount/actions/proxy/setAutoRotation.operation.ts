@@ -8,7 +8,7 @@ import type {
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { parseBoolean, parseTimeoutSeconds, parseWholeNumber } from '../../helpers/validation';
-import { setAutoRotation } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -65,6 +65,11 @@ export async function executeItem(
 		: 10;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
-	const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
+	const { result } = await send(this, 'setAutoRotation', {
+		proxyName: name,
+		body: { enable, rate },
+		itemIndex: i,
+		timeoutMs,
+	});
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 }

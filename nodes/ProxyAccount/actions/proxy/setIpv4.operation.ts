@@ -17,7 +17,7 @@ import {
 import type { ItemRun } from '../../helpers/itemLoop';
 import { paired } from '../../helpers/output';
 import { parseBoolean, parseTimeoutSeconds } from '../../helpers/validation';
-import { setIpv4 } from '../../transport';
+import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -70,7 +70,12 @@ export async function executeItem(
 	const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
+	const { result, message } = await send(this, 'setIpv4', {
+		proxyName: name,
+		body: enable,
+		itemIndex: i,
+		timeoutMs,
+	});
 	const json: IDataObject = {
 		...(result as IDataObject),
 		proxy_name: result.proxy_name,

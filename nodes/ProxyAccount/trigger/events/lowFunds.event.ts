@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/validation';
 import type { CallOptions, FundsData } from '../../transport';
-import { getFunds } from '../../transport';
+import { send } from '../../transport';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MissingMarks } from '../state';
 import { loadStored, STATE_VERSION } from '../state';
@@ -147,7 +147,7 @@ async function observeFunds(
 	ctx: IPollFunctions,
 	requestOptions: CallOptions,
 ): Promise<FundsObservation> {
-	const { funds, serverTime, dated } = await getFunds(ctx, requestOptions);
+	const { result: funds, serverTime, dated } = await send(ctx, 'getFunds', requestOptions);
 	return { funds, now: serverTime, dated };
 }
 

@@ -1,4 +1,4 @@
-/* How messages word a count or a quotation, so that "1 proxies" or "valid.”." never appear. */
+/* How messages word a count, a quotation or a list of sentences, so that "1 proxies" or "valid.”." never appear. The lowest layer: imports nothing. */
 
 /** "1 proxy", "2 proxies"; the plural defaults to the singular with an s ("1 item", "2 items"). */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
@@ -26,4 +26,25 @@ export const theseProxies = (count: number) =>
 export function quotedSentence(text: string): string {
 	const quoted = `\u201c${text}\u201d`;
 	return /[.!?…]$/.test(text.trim()) ? quoted : `${quoted}.`;
+}
+
+/**
+ * Sentences joined into one text: empty parts are left out, the rest separated by one space.
+ * Every message and fix of the transport's failures is built with it.
+ */
+export function sentences(...parts: Array<string | false | undefined | null>): string {
+	return parts
+		.filter((part): part is string => typeof part === 'string')
+		.map((part) => part.trim())
+		.filter((part) => part !== '')
+		.join(' ');
+}
+
+/** A value as a trimmed text of at most `limit` characters, or undefined when it is none. */
+export function textOf(value: unknown, limit = 300): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') {
+		const trimmed = value.trim();
+		return trimmed.length > limit ? `${trimmed.slice(0, limit)}…` : trimmed;
+	}
+	return undefined;
 }

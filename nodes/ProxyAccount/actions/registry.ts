@@ -15,7 +15,8 @@ import {
 } from '../helpers/agent';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { ItemExecute, OperationExecute } from '../helpers/itemLoop';
-import { forEachItem, itemResults, itemRun } from '../helpers/itemLoop';
+import { forEachItem, itemRun } from '../helpers/itemLoop';
+import { itemResults } from '../helpers/batchedRun';
 import { testEventRefusal } from '../helpers/testEvent';
 
 /*

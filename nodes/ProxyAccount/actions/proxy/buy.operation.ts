@@ -24,14 +24,10 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemResults } from '../../helpers/itemLoop';
-import {
-	asNodeError,
-	agentRefusal,
-	itemResults,
-	retryRefusal,
-	spendingLimitMissing,
-} from '../../helpers/itemLoop';
+import type { ItemResults } from '../../helpers/batchedRun';
+import { openRun } from '../../helpers/batchedRun';
+import { asNodeError } from '../../helpers/itemLoop';
+import { spendingRefusal } from '../../helpers/runGuards';
 import { sameName } from '../../helpers/filters';
 import type { OrderedProxies, Waited } from '../../helpers/newProxies';
 import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
@@ -125,15 +121,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	let options: BuyOptions;
-	try {
-		options = readOptions(this, items.length);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	const refusal = runRefusal(this, options);
-	if (refusal) return run.failAll(refusal);
+	const opened = await openRun(this, items, readOptions, runRefusal);
+	if ('output' in opened) return opened.output;
+	const { run, options } = opened;
 	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
@@ -206,12 +196,10 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
 function runRefusal(ctx: IExecuteFunctions, options: BuyOptions) {
-	return (
-		retryRefusal(ctx, options.dryRun, {
-			twice: 'buy the same proxies twice',
-			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
-		}) ?? agentRefusal(ctx, spendingLimitMissing('Buy', options))
-	);
+	return spendingRefusal(ctx, 'Buy', options, {
+		twice: 'buy the same proxies twice',
+		check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
+	});
 }
 
 /** Every item's order, checked before anything is sent; a bad item fails alone. */

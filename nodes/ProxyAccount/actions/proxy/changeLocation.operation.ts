@@ -18,19 +18,16 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 } from '../../helpers/descriptions';
-import {
-	asNodeError,
-	once,
-	agentRefusal,
-	openRun,
-	proxyNotFound,
-	retryRefusal,
-} from '../../helpers/itemLoop';
+import { asNodeError } from '../../helpers/itemLoop';
+import { once } from '../../helpers/parameterCache';
+import type { ItemResults } from '../../helpers/batchedRun';
+import { openRun } from '../../helpers/batchedRun';
+import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
+import { proxyNotFound } from '../../helpers/proxySource';
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { addToDescription, groupByProxy, repeatsOf } from '../../helpers/batches';
-import type { ItemResults, Repeat } from '../../helpers/itemLoop';
+import { addToDescription, collectRequests } from '../../helpers/batches';
 import { readRunOptions } from '../../helpers/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/wallet';
 import { cents } from '../../helpers/charges';
@@ -103,7 +100,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const opened = openRun(this, items, readOptions, guards);
+	const opened = await openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
 	const { run, options, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
@@ -112,8 +109,12 @@ export async function execute(
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
 	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
-	const { groups, repeats } = collect(this, items.length, proxyNameOf, run);
-	for (const move of groups) {
+	const { unique, repeats } = collectRequests(this, run, items.length, {
+		read: (i) => readMove(this, i, proxyNameOf),
+		asked: (m) => `to ${m.isp} in ${m.location}${m.copy ? '' : ' without its settings'}`,
+		fields: 'Carrier, City and Copy Settings',
+	});
+	for (const move of unique) {
 		try {
 			context.before = await namesBefore();
 			await moveOne(this, move, context);
@@ -265,7 +266,7 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	const { options, before, named, run } = context;
 	const i = move.item;
 	const old = before.get(move.name);
-	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
+	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i));
 	if (context.overCost) return run.fail(i, context.overCost);
 	// What a move costs is not published: before every move, the wallet must hold the floor plus
 	// the most a move may cost.
@@ -347,50 +348,6 @@ async function walletAfterMove(
 	return {
 		fields,
 		overCost: `The wallet held ${walletBefore} before the move and ${after} after it. Check the wallet and the proxy list (Proxy Account > Get Many) before you move proxies again.`,
-	};
-}
-
-/**
- * Every item's move, checked before anything is sent. A proxy named by several items with the same
- * move is moved once (the others are repeats); named with different moves, none of its items is sent.
- */
-function collect(
-	ctx: IExecuteFunctions,
-	count: number,
-	proxyNameOf: (i: number) => string,
-	run: ItemResults,
-): { groups: Move[]; repeats: Repeat[] } {
-	const wanted: Move[] = [];
-	for (let i = 0; i < count; i++) {
-		try {
-			wanted.push(readMove(ctx, i, proxyNameOf));
-		} catch (error) {
-			run.fail(i, error);
-		}
-	}
-	const { groups, conflicts } = groupByProxy(
-		wanted,
-		(a, b) => a.isp === b.isp && a.location === b.location && a.copy === b.copy,
-	);
-	for (const all of conflicts) {
-		const list = all.map((m) => m.item).join(', ');
-		for (const m of all)
-			run.fail(
-				m.item,
-				new NodeOperationError(
-					ctx.getNode(),
-					`The proxy ${m.name} is named by items ${list} with different moves [item ${m.item}]`,
-					{
-						description:
-							'Nothing was sent for this proxy. A proxy moves once per run: give every item that names it the same Carrier, City and Copy Settings, or remove the duplicates.',
-						itemIndex: m.item,
-					},
-				),
-			);
-	}
-	return {
-		groups: groups.map(({ first }) => first).sort((a, b) => a.item - b.item),
-		repeats: repeatsOf(groups),
 	};
 }
 

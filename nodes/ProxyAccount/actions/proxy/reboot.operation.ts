@@ -6,9 +6,9 @@ import {
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
 } from '../../helpers/descriptions';
-import type { DeviceOptions } from '../../helpers/deviceCommand';
-import { runDeviceCommand } from '../../helpers/deviceCommand';
-import { itemResults } from '../../helpers/itemLoop';
+import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
+import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
+import { openRun } from '../../helpers/batchedRun';
 import { readRunOptions } from '../../helpers/runOptions';
 import { rebootProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -27,31 +27,26 @@ export const properties: INodeProperties[] = [
 	runWideOptionsCollection([concurrencyOption, ...waitUntilAllowedOptions]),
 ];
 
+const REBOOT: Omit<DeviceCommand, 'send'> = {
+	label: 'reboot',
+	field: 'last_reboot',
+	intervalMs: 5 * 60_000,
+	throttle: 'every 5 minutes',
+};
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	let options: DeviceOptions;
-	try {
-		options = { ...readRunOptions(this, items.length, properties), confirmMs: 0 };
-	} catch (error) {
-		return itemResults(this, items.length).failAll(error);
-	}
-	return await runDeviceCommand(
-		this,
-		items,
-		{
-			label: 'reboot',
-			field: 'last_reboot',
-			intervalMs: 5 * 60_000,
-			throttle: 'every 5 minutes',
-			send: async (name, itemIndex) =>
-				await rebootProxy(this, name, {
-					itemIndex,
-					timeoutMs: options.timeoutMs,
-					retry: { maxAttempts: 1 },
-				}),
-		},
-		options,
-	);
+	const read = (ctx: IExecuteFunctions, count: number): DeviceOptions => ({
+		...readRunOptions(ctx, count, properties),
+		confirmMs: 0,
+	});
+	const opened = await openRun(this, items, read, deviceRefusal(REBOOT));
+	if ('output' in opened) return opened.output;
+	const call = { timeoutMs: opened.options.timeoutMs, retry: { maxAttempts: 1 } };
+	return await runDeviceCommand(this, items.length, opened, {
+		...REBOOT,
+		send: async (name, itemIndex) => await rebootProxy(this, name, { ...call, itemIndex }),
+	});
 }

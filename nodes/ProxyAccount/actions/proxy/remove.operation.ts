@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -15,19 +10,15 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
-import {
-	asNodeError,
-	agentRefusal,
-	openRun,
-	proxyNotFound,
-	retryRefusal,
-} from '../../helpers/itemLoop';
-import { addToDescription, chunk, joinNames } from '../../helpers/batches';
+import type { ItemResults } from '../../helpers/batchedRun';
+import { openRun } from '../../helpers/batchedRun';
+import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
+import type { Known, ProxyRequest } from '../../helpers/batches';
+import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/batches';
 import { proxiesCount, theseProxies } from '../../helpers/wording';
-import type { ItemResults, Repeat } from '../../helpers/itemLoop';
 import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
 import { parseWholeNumber } from '../../helpers/validation';
-import { listProxies, removeProxies } from '../../transport';
+import { removeProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -78,27 +69,22 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const opened = openRun(this, items, readOptions, guards);
+	const opened = await openRun(this, items, readOptions, guards);
 	if ('output' in opened) return opened.output;
 	const { run, options, proxyNameOf } = opened;
-	const { first, repeats } = collect(items.length, proxyNameOf, run);
-	const finish = () => run.finishRepeats(repeats);
-	if (first.size === 0) return finish();
-	const refused = confirmationRefusal(this, options, first.size);
-	if (refused) {
-		for (const item of first.values()) run.fail(item, refused);
-		return finish();
+	const { unique, repeats } = collectRequests(this, run, items.length, {
+		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
+		asked: () => 'removal',
+		fields: 'proxy',
+	});
+	const refused = unique.length > 0 && confirmationRefusal(this, options, unique.length);
+	if (refused) for (const w of unique) run.fail(w.item, refused);
+	else {
+		const { known } = await lookUpProxies(this, run, unique, options.readTimeoutMs);
+		if (options.dryRun) preview(known, unique.length, run);
+		else await remove(this, known, options.timeoutMs, run);
 	}
-	const planned = await planAgainstTheList(this, first, options, run);
-	if (options.dryRun) preview(planned, first.size, run);
-	else await removeInBatches(this, planned, options.timeoutMs, run);
-	return finish();
-}
-
-/** What the service accepted before a batch failed: said in that batch's error and after it. */
-function acceptedBefore(names: string[]): string {
-	if (names.length === 0) return 'No earlier removal request of this run was sent.';
-	return `The service accepted the removal of ${proxiesCount(names.length)} earlier in this run: ${joinNames(names)}.`;
+	return run.finishRepeats(repeats);
 }
 
 interface RemoveOptions {
@@ -107,12 +93,6 @@ interface RemoveOptions {
 	readTimeoutMs: number;
 	/** Confirm Number of Proxies. */
 	confirmed: number;
-}
-
-interface Planned {
-	name: string;
-	item: number;
-	record: IDataObject;
 }
 
 /** The options and the confirmation concern the whole run: the same for every item, naming none. */
@@ -154,27 +134,6 @@ function guards(ctx: IExecuteFunctions, { dryRun }: RemoveOptions) {
 	);
 }
 
-/** Every item's proxy, before anything is sent. A proxy named twice is removed once. */
-function collect(
-	count: number,
-	proxyNameOf: (itemIndex: number) => string,
-	run: ItemResults,
-): { first: Map<string, number>; repeats: Repeat[] } {
-	const first = new Map<string, number>();
-	const repeats: Repeat[] = [];
-	for (let i = 0; i < count; i++) {
-		try {
-			const name = proxyNameOf(i);
-			const earlier = first.get(name);
-			if (earlier === undefined) first.set(name, i);
-			else repeats.push({ item: i, name, first: earlier });
-		} catch (error) {
-			run.fail(i, error);
-		}
-	}
-	return { first, repeats };
-}
-
 /** The confirmation: exactly the number of different proxies named (a Dry Run says what it must be). */
 function confirmationRefusal(ctx: IExecuteFunctions, options: RemoveOptions, count: number) {
 	if (options.dryRun || options.confirmed === count) return undefined;
@@ -187,40 +146,9 @@ function confirmationRefusal(ctx: IExecuteFunctions, options: RemoveOptions, cou
 	);
 }
 
-/** One read of the list: unknown names fail their own item, before anything is sent. */
-async function planAgainstTheList(
-	ctx: IExecuteFunctions,
-	first: Map<string, number>,
-	options: RemoveOptions,
-	run: ItemResults,
-): Promise<Planned[]> {
-	let known: Map<string, IDataObject>;
-	try {
-		const { proxies } = await listProxies(ctx, {
-			itemIndex: [...first.values()][0],
-			timeoutMs: options.readTimeoutMs,
-		});
-		known = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy as IDataObject]));
-	} catch (error) {
-		for (const item of first.values()) run.fail(item, error);
-		return [];
-	}
-	const planned: Planned[] = [];
-	for (const [name, item] of first) {
-		const record = known.get(name);
-		if (record) planned.push({ name, item, record });
-		else
-			run.fail(
-				item,
-				proxyNotFound(ctx.getNode(), name, item, 'Nothing was removed for this item.'),
-			);
-	}
-	return planned;
-}
-
 /** A Dry Run: what would be removed, and the confirmation it needs. */
-function preview(planned: Planned[], count: number, run: ItemResults): void {
-	for (const p of planned) {
+function preview(known: Array<Known<ProxyRequest>>, count: number, run: ItemResults): void {
+	for (const p of known) {
 		run.set(p.item, {
 			proxy_name: p.name,
 			status: 'dry_run',
@@ -235,20 +163,17 @@ function preview(planned: Planned[], count: number, run: ItemResults): void {
 }
 
 /** Remove, batch by batch. A failed batch is never sent again, and no later batch is sent. */
-async function removeInBatches(
+async function remove(
 	ctx: IExecuteFunctions,
-	planned: Planned[],
+	known: Array<Known<ProxyRequest>>,
 	timeoutMs: number,
 	run: ItemResults,
 ): Promise<void> {
-	const accepted: string[] = [];
-	let stopped: NodeOperationError | undefined;
-	for (const batch of chunk(planned, BATCH_SIZE)) {
-		if (stopped) {
-			for (const p of batch) run.fail(p.item, stopped);
-			continue;
-		}
-		try {
+	await sendInBatches(ctx, run, chunk(known, BATCH_SIZE), {
+		did: 'accepted the removal of',
+		stopAfterFailure:
+			'Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.',
+		send: async (batch) => {
 			const names = batch.map((p) => p.name);
 			await removeProxies(ctx, names, { itemIndex: batch[0].item, timeoutMs });
 			for (const p of batch) {
@@ -258,19 +183,6 @@ async function removeInBatches(
 					note: 'The service accepted the removal; the proxy leaves the list shortly.',
 				});
 			}
-			accepted.push(...names);
-		} catch (error) {
-			const failed = asNodeError(ctx, error, batch[0].item);
-			const earlier = acceptedBefore(accepted);
-			addToDescription(failed, earlier);
-			for (const p of batch) run.fail(p.item, failed);
-			stopped = new NodeOperationError(
-				ctx.getNode(),
-				'Not sent: an earlier removal request of this run failed',
-				{
-					description: `Nothing was removed for this proxy. ${earlier} Read the proxy list (Proxy Account > Get Many) to see what the failed request removed before you run the removal again.`,
-				},
-			);
-		}
-	}
+		},
+	});
 }

@@ -2,8 +2,13 @@
  * The run of an operation that takes all items at once: its results, one per input item in item
  * order, and its opening (run-wide options read, refusals of the whole run checked).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { asNodeError, errorItem } from './itemLoop';
 import { proxyNameReader } from './proxySource';

@@ -120,6 +120,15 @@ export function asToolNotice(name: string, text: string): INodeProperties {
 	};
 }
 
+/**
+ * The notice of an operation that spends or destroys ([name, text]), then what its AI agent's tool
+ * needs ([name, text] of `asToolNotice`).
+ */
+export function riskNotices(notice: [string, string], tool: [string, string]): INodeProperties[] {
+	const [name, displayName] = notice;
+	return [{ displayName, name, type: 'notice', default: '' }, asToolNotice(...tool)];
+}
+
 /** Allow as AI Tool: what an AI agent may do with the node only when the builder turned it on. */
 export function allowAsToolOption(what: string): INodeProperties {
 	return {

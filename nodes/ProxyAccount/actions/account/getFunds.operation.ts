@@ -5,14 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	DEFAULT_READ_TIMEOUT_SECONDS,
-	optionsCollection,
-	readTimeoutOption,
-} from '../../helpers/descriptions';
+import { optionsCollection, readTimeoutOption } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { paired } from '../../helpers/output';
-import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
+import { paired, readParameters } from '../../helpers/output';
 import type { FundsData } from '../../transport';
 import { getFunds } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -42,9 +37,7 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
+	const { timeoutMs, simplify } = readParameters(this, i);
 	// The funds have no parameters: one read per execution, one output item per input item.
 	const { funds } = await run.shared('funds', async () => await getFunds(this, { timeoutMs }));
 	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];

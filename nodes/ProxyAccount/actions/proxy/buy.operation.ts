@@ -10,7 +10,7 @@ import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../helpers/wording';
 import {
-	asToolNotice,
+	riskNotices,
 	carrierField,
 	cityField,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -57,16 +57,15 @@ const DEFAULT_WAIT_SECONDS = 120;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
+	...riskNotices(
+		[
+			'buyNotice',
 			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
-		name: 'buyNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'buyToolNotice',
-		'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+		],
+		[
+			'buyToolNotice',
+			'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+		],
 	),
 	carrierField('Carrier of the new proxies, e.g. AT&T'),
 	cityField('City of the new proxies, as listed in stock, e.g. Austin'),

@@ -8,7 +8,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	allowAsToolOption,
-	asToolNotice,
+	riskNotices,
 	carrierField,
 	cityField,
 	keepWalletAtLeastOption,
@@ -52,16 +52,15 @@ const WAIT_PAUSE_MS = 3_000;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
+	...riskNotices(
+		[
+			'moveNotice',
 			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
-		name: 'moveNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'moveToolNotice',
-		'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+		],
+		[
+			'moveToolNotice',
+			'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+		],
 	),
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
 	carrierField('The carrier to move to, e.g. T-Mobile (it may stay the same)'),

@@ -5,7 +5,7 @@ import { parseInterval } from '../../helpers/validation';
 import type { AllocateLine } from '../../transport';
 import { allocateTime, requestErrorFacts } from '../../transport';
 import {
-	asToolNotice,
+	riskNotices,
 	batchSizeOption,
 	dryRunOption,
 	intervalField,
@@ -55,16 +55,15 @@ export const operation: OperationInfo = {
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
+	...riskNotices(
+		[
+			'chargeNotice',
 			'Extending charges your Proxy Account wallet. Turn on Dry Run (in Options) to see the cost first. Retry On Fail (in Settings) is refused unless Dry Run is on, so that a run never pays twice.',
-		name: 'chargeNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'extendToolNotice',
-		'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
+		],
+		[
+			'extendToolNotice',
+			'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
+		],
 	),
 	...proxySourceProperties(
 		'The proxy to add paid time to. With several input items, each item names one proxy.',

@@ -1,12 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
 	optionsCollection,
 	proxyLocator,
@@ -14,8 +8,7 @@ import {
 	simplifyField,
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
-import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
+import { proxyItems, readParameters } from '../../helpers/output';
 import { getProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -39,10 +32,10 @@ export async function executeItem(
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
 	const name = run.proxyName(i);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(this.getNode(), i, options);
-	const { proxy, serverTime } = await getProxy(this, name, { itemIndex: i, timeoutMs });
-	return [paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i)];
+	const read = readParameters(this, i);
+	const { proxy, serverTime } = await getProxy(this, name, {
+		itemIndex: i,
+		timeoutMs: read.timeoutMs,
+	});
+	return proxyItems([proxy], { ...read, now: serverTime }, i);
 }

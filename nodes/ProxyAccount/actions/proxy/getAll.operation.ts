@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
 	filtersCollection,
 	cityFilter,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
 	nameContainsFilter,
 	optionsCollection,
@@ -20,15 +14,9 @@ import {
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
-import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
+import { proxyItems, readParameters } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import {
-	filterText,
-	parseChoice,
-	parseLimit,
-	parseTimeoutSeconds,
-	switchParameter,
-} from '../../helpers/validation';
+import { filterText, parseChoice } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { listProxies } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -98,11 +86,8 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-	const limit = returnAll
-		? Infinity
-		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+	const read = readParameters(this, i);
+	const { filters } = read;
 	const sort = parseChoice(
 		this.getNode(),
 		i,
@@ -112,11 +97,7 @@ export async function executeItem(
 		'none, expiresAsc, expiresDesc',
 		'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
 	);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const window = readExpiringWithin(this.getNode(), i, filters);
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(this.getNode(), i, options);
 	const place = readProxyFilters(this.getNode(), i, filters);
 	const status = filterText(
 		this.getNode(),
@@ -126,7 +107,7 @@ export async function executeItem(
 	).toLowerCase();
 
 	// The list endpoint takes no parameters: one request serves every input item.
-	const load = async () => await listProxies(this, { timeoutMs });
+	const load = async () => await listProxies(this, { timeoutMs: read.timeoutMs });
 	const { proxies, serverTime } = await run.shared('proxies', load);
 	let selected: ProxyRecord[] = proxies.filter((proxy) => {
 		if (!matchesProxyFilters(proxy, place)) return false;
@@ -145,8 +126,5 @@ export async function executeItem(
 			)
 			.map(({ proxy }) => proxy);
 	}
-	if (selected.length > limit) selected = selected.slice(0, limit);
-	return selected.map((proxy) =>
-		paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
-	);
+	return proxyItems(selected.slice(0, read.limit), { ...read, now: serverTime }, i);
 }

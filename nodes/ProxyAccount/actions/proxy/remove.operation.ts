@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	asToolNotice,
+	riskNotices,
 	dryRunOption,
 	proxyLocator,
 	RUN_WIDE_NOTE,
@@ -37,16 +37,15 @@ const BATCH_SIZE = 100;
 export const destroysPaidTime = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
+	...riskNotices(
+		[
+			'removeNotice',
 			'Removing is irreversible: the proxies and their paid time are gone, and nothing is refunded. Use Dry Run (in Options) to see what a run would remove.',
-		name: 'removeNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'removeToolNotice',
-		'Remove only previews (Dry Run); a removal is refused whatever Confirm Number of Proxies says.',
+		],
+		[
+			'removeToolNotice',
+			'Remove only previews (Dry Run); a removal is refused whatever Confirm Number of Proxies says.',
+		],
 	),
 	proxyLocator('The proxy to remove. With several input items, each item names one proxy.'),
 	{

@@ -10,15 +10,14 @@ import { agentPermissionRefusal, rawParameter } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
-import { includePasswordOf, paired } from '../../helpers/output';
-import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
+import { paired, readParameters } from '../../helpers/output';
+import { invalidParameter, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -126,9 +125,7 @@ export async function executeItem(
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(node, i, options);
+	const { timeoutMs, includePassword } = readParameters(this, i);
 	if (method === 'ipWhitelist') {
 		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
 		const { result, message } = await setWhitelist(this, name, entries, {

@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	asToolNotice,
+	riskNotices,
 	batchSizeOption,
 	intervalField,
 	proxyLocator,
@@ -53,16 +53,15 @@ export const REMOVED_AT_EXPIRY_NOTE =
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
+	...riskNotices(
+		[
+			'renewNotice',
 			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
-		name: 'renewNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'renewToolNotice',
-		'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
+		],
+		[
+			'renewToolNotice',
+			'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
+		],
 	),
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',

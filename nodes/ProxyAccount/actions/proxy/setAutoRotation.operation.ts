@@ -7,7 +7,8 @@ import type {
 
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { parseBoolean, parseTimeoutSeconds, parseWholeNumber } from '../../helpers/validation';
+import { readParameters } from '../../helpers/output';
+import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -63,8 +64,7 @@ export async function executeItem(
 				'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
 			)
 		: 10;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
+	const { timeoutMs } = readParameters(this, i);
 	const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 }

@@ -9,14 +9,13 @@ import { agentPermissionRefusal } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { paired } from '../../helpers/output';
-import { parseBoolean, parseTimeoutSeconds } from '../../helpers/validation';
+import { paired, readParameters } from '../../helpers/output';
+import { parseBoolean } from '../../helpers/validation';
 import { setIpv4 } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -68,8 +67,7 @@ export async function executeItem(
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const { timeoutMs } = readParameters(this, i);
 	const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
 	const json: IDataObject = {
 		...(result as IDataObject),

@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
 	filtersCollection,
 	cityFilter,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	readTimeoutOption,
 	returnAllAndLimit,
@@ -17,13 +11,8 @@ import {
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { paired, stockOutput } from '../../helpers/output';
-import {
-	parseLimit,
-	parseTimeoutSeconds,
-	switchOption,
-	switchParameter,
-} from '../../helpers/validation';
+import { paired, readParameters, stockOutput } from '../../helpers/output';
+import { switchOption } from '../../helpers/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -61,13 +50,7 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-	const limit = returnAll
-		? Infinity
-		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+	const { filters, limit, timeoutMs } = readParameters(this, i);
 	const onlyAvailable = switchOption(
 		this.getNode(),
 		i,

@@ -14,9 +14,10 @@ import {
 	runsAsAgentTool,
 } from '../helpers/agent';
 import { oneAtATime } from '../helpers/oneAtATime';
-import type { ItemExecute, OperationExecute } from '../helpers/itemLoop';
+import type { ItemExecute } from '../helpers/itemLoop';
+import type { BatchedRun } from '../helpers/batchedRun';
 import { forEachItem, itemRun } from '../helpers/itemLoop';
-import { itemResults } from '../helpers/batchedRun';
+import { itemResults, openRun } from '../helpers/batchedRun';
 import { testEventRefusal } from '../helpers/testEvent';
 
 /*
@@ -37,6 +38,12 @@ export interface OperationInfo {
 	subtitle: string;
 }
 
+/** An operation's work on all its items, in the run the router opened. */
+export type BatchedExecute = (
+	this: IExecuteFunctions,
+	opened: BatchedRun<never>,
+) => Promise<INodeExecutionData[]>;
+
 export interface OperationModule {
 	operation: OperationInfo;
 	/** Declared bare: the resource and operation are added here. */
@@ -46,8 +53,15 @@ export interface OperationModule {
 	 * (an error item with Continue On Fail, the error output, or the end of the run).
 	 */
 	executeItem?: ItemExecute;
-	/** All items at once (operations that batch requests or check a whole run before sending). */
-	execute?: OperationExecute;
+	/**
+	 * All items at once (operations that batch requests or check a whole run before sending): the
+	 * router opens the run with `readOptions` and `guards` (helpers/batchedRun.ts) and hands it over.
+	 */
+	execute?: BatchedExecute;
+	/** The run-wide options of `execute`, read once; a failure fails every item. */
+	readOptions?: (ctx: IExecuteFunctions, itemCount: number) => unknown;
+	/** The refusals of `execute`'s whole run, given its options: every item carries one. */
+	guards?: (ctx: IExecuteFunctions, options: never) => Error | undefined;
 	/** A refusal of the whole run, before any item (e.g. an AI agent's tool the builder did not allow). */
 	refuseRun?: (ctx: IExecuteFunctions) => Error | undefined;
 	/**
@@ -173,7 +187,9 @@ async function runItems(
 		return await forEachItem(ctx, items, async (i) => await executeItem.call(ctx, i, run));
 	}
 	if (!execute) throw new NodeOperationError(ctx.getNode(), 'The operation has nothing to run');
-	return await execute.call(ctx, items);
+	const refuse = module.guards as ((ctx: IExecuteFunctions, options: unknown) => Error) | undefined;
+	const opened = await openRun(ctx, items, module.readOptions ?? (() => undefined), refuse);
+	return 'output' in opened ? opened.output : await execute.call(ctx, opened as BatchedRun<never>);
 }
 
 /** Whether Options > Dry Run is on (for item 0: an operation refuses a Dry Run that differs per item). */

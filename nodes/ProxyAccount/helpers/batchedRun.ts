@@ -77,21 +77,27 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 /** The results of a run (see `itemResults`). */
 export type ItemResults = ReturnType<typeof itemResults>;
 
+/** A run of all items at once, opened: its results, its run-wide options, its items and their proxies. */
+export interface BatchedRun<O> {
+	run: ItemResults;
+	options: O;
+	items: INodeExecutionData[];
+	/** Item `i`'s proxy name (see proxyNameReader), read when asked. */
+	proxyNameOf: (itemIndex: number) => string;
+}
+
 /**
- * The opening of a run of all items at once, the one way every such operation starts: its item
- * results, its run-wide options (`read`), the refusals of the whole run (`refuse`) and its
- * proxy-name reader. A failure of either refuses the whole run before anything is sent: `output`
- * is then the run's result.
+ * The opening of a run of all items at once, the one way every such operation starts (the registry
+ * calls it): its item results, its run-wide options (`read`), the refusals of the whole run
+ * (`refuse`) and its proxy-name reader. A failure of either refuses the whole run before anything
+ * is sent: `output` is then the run's result.
  */
 export async function openRun<O>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	read: (ctx: IExecuteFunctions, itemCount: number) => O | Promise<O>,
 	refuse?: (ctx: IExecuteFunctions, options: O) => Error | undefined,
-): Promise<
-	| { run: ItemResults; options: O; proxyNameOf: (itemIndex: number) => string }
-	| { output: INodeExecutionData[] }
-> {
+): Promise<BatchedRun<O> | { output: INodeExecutionData[] }> {
 	const run = itemResults(ctx, items.length);
 	try {
 		const options = await read(ctx, items.length);
@@ -99,7 +105,7 @@ export async function openRun<O>(
 		if (refusal) return { output: run.failAll(refusal) };
 		let reader: ((itemIndex: number) => string) | undefined;
 		const proxyNameOf = (i: number) => (reader ??= proxyNameReader(ctx, items))(i);
-		return { run, options, proxyNameOf };
+		return { run, options, items, proxyNameOf };
 	} catch (error) {
 		return { output: run.failAll(error) };
 	}

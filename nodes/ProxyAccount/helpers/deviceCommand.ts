@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
-import type { ItemResults } from './batchedRun';
+import type { BatchedRun } from './batchedRun';
 import { collectRequests } from './batches';
 import { asNodeError } from './itemLoop';
 import { proxyNotFound } from './proxySource';
@@ -195,13 +195,11 @@ export function deviceRefusal(command: Pick<DeviceCommand, 'label' | 'field'>) {
 /** Runs `command` for every input item's proxy; the output is one item per input item, in order. */
 export async function runDeviceCommand(
 	ctx: IExecuteFunctions,
-	count: number,
-	opened: { run: ItemResults; options: DeviceOptions; proxyNameOf: (i: number) => string },
+	{ run, options, items, proxyNameOf }: BatchedRun<DeviceOptions>,
 	command: DeviceCommand,
 ): Promise<INodeExecutionData[]> {
 	const node = ctx.getNode();
-	const { run, options, proxyNameOf } = opened;
-	const { unique: wanted, repeats } = collectRequests(ctx, run, count, {
+	const { unique: wanted, repeats } = collectRequests(ctx, run, items.length, {
 		read: (i): Wanted => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => command.label,
 		fields: 'proxy',

@@ -7,11 +7,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { proxyNameReader } from './proxySource';
 
-export type OperationExecute = (
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-) => Promise<INodeExecutionData[]>;
-
 /** Only NodeApiError and NodeOperationError leave the node, always with the item they belong to. */
 export function asNodeError(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,

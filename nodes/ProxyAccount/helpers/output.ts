@@ -10,7 +10,7 @@ import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from '
  * All / Limit, Simplify, and the Options' Timeout and Include Password (each its default where the
  * operation does not declare it).
  */
-export function readParameters(ctx: IExecuteFunctions, i: number) {
+export function readRequest(ctx: IExecuteFunctions, i: number) {
 	const node = ctx.getNode();
 	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
 	const returnAll = switchParameter(ctx, i, 'returnAll', 'Return All', false);

@@ -7,7 +7,7 @@ import type {
 
 import { optionsCollection, readTimeoutOption } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { paired, readParameters } from '../../helpers/output';
+import { paired, readRequest } from '../../helpers/output';
 import type { FundsData } from '../../transport';
 import { getFunds } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -37,7 +37,7 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const { timeoutMs, simplify } = readParameters(this, i);
+	const { timeoutMs, simplify } = readRequest(this, i);
 	// The funds have no parameters: one read per execution, one output item per input item.
 	const { funds } = await run.shared('funds', async () => await getFunds(this, { timeoutMs }));
 	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];

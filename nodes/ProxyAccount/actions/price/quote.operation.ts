@@ -15,8 +15,7 @@ import {
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/itemLoop';
-import type { ItemResults } from '../../helpers/batchedRun';
-import { openRun } from '../../helpers/batchedRun';
+import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import {
 	invalidParameter,
@@ -99,11 +98,8 @@ export const properties: INodeProperties[] = [
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items }: BatchedRun<QuoteMode>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readMode);
-	if ('output' in opened) return opened.output;
-	const { run, options } = opened;
 	return options.combine
 		? await quoteAllItems(this, run, items.length, options.simplify)
 		: await quoteEachItem(this, items, options.simplify);
@@ -167,7 +163,12 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
  * Simplify and Combine All Items Into One Quote, which hold for the whole run: an expression that
  * gives items different values is refused (every item carries the refusal, or the node stops).
  */
-function readMode(ctx: IExecuteFunctions, count: number): { simplify: boolean; combine: boolean } {
+interface QuoteMode {
+	simplify: boolean;
+	combine: boolean;
+}
+
+export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
 	return {
 		simplify: parseBoolean(
 			ctx.getNode(),

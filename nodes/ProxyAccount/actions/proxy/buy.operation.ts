@@ -24,8 +24,7 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemResults } from '../../helpers/batchedRun';
-import { openRun } from '../../helpers/batchedRun';
+import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { asNodeError } from '../../helpers/itemLoop';
 import { spendingRefusal } from '../../helpers/runGuards';
 import { sameName } from '../../helpers/filters';
@@ -118,11 +117,8 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items }: BatchedRun<BuyOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions, runRefusal);
-	if ('output' in opened) return opened.output;
-	const { run, options } = opened;
 	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
@@ -189,12 +185,12 @@ interface Priced {
 	costs: Map<number, number | null>;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
-function runRefusal(ctx: IExecuteFunctions, options: BuyOptions) {
+export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
 	return spendingRefusal(ctx, 'Buy', options, {
 		twice: 'buy the same proxies twice',
 		check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',

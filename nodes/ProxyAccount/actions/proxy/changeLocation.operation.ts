@@ -20,8 +20,7 @@ import {
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/itemLoop';
 import { once } from '../../helpers/parameterCache';
-import type { ItemResults } from '../../helpers/batchedRun';
-import { openRun } from '../../helpers/batchedRun';
+import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
 import { proxyNotFound } from '../../helpers/proxySource';
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
@@ -97,11 +96,8 @@ export const properties: INodeProperties[] = [
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items, proxyNameOf }: BatchedRun<MoveOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
@@ -176,7 +172,7 @@ interface Move {
 	copy: boolean;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
 	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
 	const moveCost = limitOption(ctx, raw, 'maxMoveCost', 'Maximum Cost per Move');
 	return { timeoutMs, waitMs, floor, moveCost };
@@ -186,7 +182,7 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
  * A retry would move a proxy twice. An AI agent moves only when the builder allowed it, within a
  * floor under the wallet and a cost per move the builder set, checked before every move.
  */
-function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
+export function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
 	return (
 		retryRefusal(ctx, false, {
 			twice: 'move a proxy twice',

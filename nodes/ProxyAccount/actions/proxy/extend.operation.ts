@@ -19,8 +19,7 @@ import {
 import { proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
 import { countOf } from '../../helpers/wording';
-import type { ItemResults } from '../../helpers/batchedRun';
-import { openRun } from '../../helpers/batchedRun';
+import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { itemParameter } from '../../helpers/parameterCache';
 import { spendingRefusal } from '../../helpers/runGuards';
 import { walletFloorRefusal } from '../../helpers/wallet';
@@ -119,11 +118,8 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items, proxyNameOf }: BatchedRun<RunOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
 	const node = this.getNode();
 	const intervalOf = itemParameter(this, 'interval', undefined);
 	const periodOf = itemParameter(this, 'period', SAME_AS_PROXY);
@@ -154,7 +150,7 @@ interface RunOptions extends SharedRunOptions {
  * The options of the run, from the first item. An option that is set but resolves to nothing or
  * to something else than its type is an error: a safety option never falls back to "off".
  */
-function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
 }
@@ -165,7 +161,7 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
  * paid again. No guard can rule that out, so the node does not charge under them. An AI agent
  * chooses the proxies and the extension itself: it may spend only within a cap the builder set.
  */
-function guards(ctx: IExecuteFunctions, options: RunOptions) {
+export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	return spendingRefusal(ctx, 'Extend', options, {
 		twice: 'pay twice for the same extension',
 		check: 'check the proxies\u2019 expiry dates (Proxy Account > Get Many)',

@@ -8,7 +8,7 @@ import {
 	simplifyField,
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { proxyItems, readParameters } from '../../helpers/output';
+import { proxyItems, readRequest } from '../../helpers/output';
 import { getProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -32,7 +32,7 @@ export async function executeItem(
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
 	const name = run.proxyName(i);
-	const read = readParameters(this, i);
+	const read = readRequest(this, i);
 	const { proxy, serverTime } = await getProxy(this, name, {
 		itemIndex: i,
 		timeoutMs: read.timeoutMs,

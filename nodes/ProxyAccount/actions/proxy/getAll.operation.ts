@@ -14,7 +14,7 @@ import {
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
-import { proxyItems, readParameters } from '../../helpers/output';
+import { proxyItems, readRequest } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
 import { filterText, parseChoice } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
@@ -86,7 +86,7 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const read = readParameters(this, i);
+	const read = readRequest(this, i);
 	const { filters } = read;
 	const sort = parseChoice(
 		this.getNode(),

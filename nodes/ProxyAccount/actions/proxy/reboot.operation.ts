@@ -8,9 +8,9 @@ import {
 } from '../../helpers/descriptions';
 import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
 import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
-import { openRun } from '../../helpers/batchedRun';
 import { readRunOptions } from '../../helpers/runOptions';
 import { rebootProxy } from '../../transport';
+import type { BatchedRun } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -34,18 +34,19 @@ const REBOOT: Omit<DeviceCommand, 'send'> = {
 	throttle: 'every 5 minutes',
 };
 
+export const readOptions = (ctx: IExecuteFunctions, count: number): DeviceOptions => ({
+	...readRunOptions(ctx, count, properties),
+	confirmMs: 0,
+});
+
+export const guards = deviceRefusal(REBOOT);
+
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	opened: BatchedRun<DeviceOptions>,
 ): Promise<INodeExecutionData[]> {
-	const read = (ctx: IExecuteFunctions, count: number): DeviceOptions => ({
-		...readRunOptions(ctx, count, properties),
-		confirmMs: 0,
-	});
-	const opened = await openRun(this, items, read, deviceRefusal(REBOOT));
-	if ('output' in opened) return opened.output;
 	const call = { timeoutMs: opened.options.timeoutMs, retry: { maxAttempts: 1 } };
-	return await runDeviceCommand(this, items.length, opened, {
+	return await runDeviceCommand(this, opened, {
 		...REBOOT,
 		send: async (name, itemIndex) => await rebootProxy(this, name, { ...call, itemIndex }),
 	});

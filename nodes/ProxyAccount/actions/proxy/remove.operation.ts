@@ -10,8 +10,7 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemResults } from '../../helpers/batchedRun';
-import { openRun } from '../../helpers/batchedRun';
+import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
 import type { Known, ProxyRequest } from '../../helpers/batches';
 import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/batches';
@@ -66,11 +65,8 @@ export const properties: INodeProperties[] = [
 /** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items, proxyNameOf }: BatchedRun<RemoveOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => 'removal',
@@ -95,7 +91,7 @@ interface RemoveOptions {
 }
 
 /** The options and the confirmation concern the whole run: the same for every item, naming none. */
-function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
 	const { dryRun, timeoutMs, readTimeoutMs } = readRunOptions(ctx, itemCount, properties);
 	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
 	const confirmed = parseWholeNumber(
@@ -114,7 +110,7 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
  * from the account bounds what many calls destroy (a removal leaves the list only some time after
  * the service accepted it), so an agent's calls could remove every proxy one confirmed call at a time.
  */
-function guards(ctx: IExecuteFunctions, { dryRun }: RemoveOptions) {
+export function guards(ctx: IExecuteFunctions, { dryRun }: RemoveOptions) {
 	return (
 		retryRefusal(ctx, dryRun, {
 			twice: 'send a removal twice',

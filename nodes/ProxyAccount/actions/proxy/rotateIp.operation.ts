@@ -9,10 +9,10 @@ import {
 } from '../../helpers/descriptions';
 import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
 import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
-import { openRun } from '../../helpers/batchedRun';
 import { readRunOptions } from '../../helpers/runOptions';
 import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
 import { readCredential, rotateIp, rotateIpWithLink } from '../../transport';
+import type { BatchedRun } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -70,14 +70,14 @@ interface RotateOptions extends DeviceOptions {
 	limitedOnly: boolean;
 }
 
+export const guards = deviceRefusal(IP_CHANGE);
+
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	opened: BatchedRun<RotateOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions, deviceRefusal(IP_CHANGE));
-	if ('output' in opened) return opened.output;
 	const { limitedKey, limitedOnly, timeoutMs } = opened.options;
-	return await runDeviceCommand(this, items.length, opened, {
+	return await runDeviceCommand(this, opened, {
 		...IP_CHANGE,
 		sendOnly: limitedOnly,
 		send: async (name, itemIndex) => {
@@ -89,7 +89,10 @@ export async function execute(
 	});
 }
 
-async function readOptions(ctx: IExecuteFunctions, itemCount: number): Promise<RotateOptions> {
+export async function readOptions(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+): Promise<RotateOptions> {
 	const node = ctx.getNode();
 	const runOptions = readRunOptions(ctx, itemCount, properties);
 	// Wait for New IP reads the proxy again, within New IP Timeout (checked whenever it is set).

@@ -16,7 +16,7 @@ import {
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
-import { paired, readParameters } from '../../helpers/output';
+import { paired, readRequest } from '../../helpers/output';
 import { invalidParameter, shown } from '../../helpers/validation';
 import { setBasicAuth, setWhitelist } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -125,7 +125,7 @@ export async function executeItem(
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
-	const { timeoutMs, includePassword } = readParameters(this, i);
+	const { timeoutMs, includePassword } = readRequest(this, i);
 	if (method === 'ipWhitelist') {
 		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
 		const { result, message } = await setWhitelist(this, name, entries, {

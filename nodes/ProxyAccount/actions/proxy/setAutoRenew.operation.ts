@@ -22,7 +22,6 @@ import { cents } from '../../helpers/charges';
 import { theseProxies } from '../../helpers/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
-import { openRun } from '../../helpers/batchedRun';
 import { asNodeError } from '../../helpers/itemLoop';
 import type { Known } from '../../helpers/batches';
 import {
@@ -35,6 +34,7 @@ import {
 import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, getFunds, quotePrices, setAutoRenew } from '../../transport';
+import type { BatchedRun } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -114,11 +114,8 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items, proxyNameOf }: BatchedRun<RunOptions>,
 ): Promise<INodeExecutionData[]> {
-	const opened = await openRun(this, items, readOptions);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i) => readWanted(this, i, proxyNameOf),
 		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,
@@ -213,7 +210,7 @@ interface RunOptions extends SharedRunOptions {
 	commitmentCap?: number;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
 	// As an AI agent's tool, a commitment the agent filled in counts as none.
 	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');

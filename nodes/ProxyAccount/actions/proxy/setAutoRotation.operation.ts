@@ -7,7 +7,7 @@ import type {
 
 import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { readParameters } from '../../helpers/output';
+import { readRequest } from '../../helpers/output';
 import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -64,7 +64,7 @@ export async function executeItem(
 				'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
 			)
 		: 10;
-	const { timeoutMs } = readParameters(this, i);
+	const { timeoutMs } = readRequest(this, i);
 	const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 }

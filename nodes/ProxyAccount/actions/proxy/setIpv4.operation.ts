@@ -14,7 +14,7 @@ import {
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
-import { paired, readParameters } from '../../helpers/output';
+import { paired, readRequest } from '../../helpers/output';
 import { parseBoolean } from '../../helpers/validation';
 import { setIpv4 } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -67,7 +67,7 @@ export async function executeItem(
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
-	const { timeoutMs } = readParameters(this, i);
+	const { timeoutMs } = readRequest(this, i);
 	const { result, message } = await setIpv4(this, name, enable, { itemIndex: i, timeoutMs });
 	const json: IDataObject = {
 		...(result as IDataObject),

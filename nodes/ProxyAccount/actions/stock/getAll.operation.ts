@@ -11,7 +11,7 @@ import {
 } from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { paired, readParameters, stockOutput } from '../../helpers/output';
+import { paired, readRequest, stockOutput } from '../../helpers/output';
 import { switchOption } from '../../helpers/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -50,7 +50,7 @@ export async function executeItem(
 	i: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const { filters, limit, timeoutMs } = readParameters(this, i);
+	const { filters, limit, timeoutMs } = readRequest(this, i);
 	const onlyAvailable = switchOption(
 		this.getNode(),
 		i,

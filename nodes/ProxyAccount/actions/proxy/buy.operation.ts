@@ -23,6 +23,7 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
+	wholeNumberField,
 } from '../../helpers/descriptions';
 import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { asNodeError } from '../../helpers/itemLoop';
@@ -69,13 +70,13 @@ export const properties: INodeProperties[] = [
 	carrierField('Carrier of the new proxies, e.g. AT&T'),
 	cityField('City of the new proxies, as listed in stock, e.g. Austin'),
 	{
-		displayName: 'Quantity',
-		name: 'quantity',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_QUANTITY, numberPrecision: 0 },
-		default: 1,
+		...wholeNumberField(
+			['Quantity', 'quantity'],
+			[1, MAX_QUANTITY],
+			1,
+			'How many proxies this item buys, 1 to 100',
+		),
 		required: true,
-		description: 'How many proxies this item buys, 1 to 100',
 	},
 	intervalField('Number of periods paid for, 1 to 1000, e.g. 1 with Weekly for one week'),
 	{

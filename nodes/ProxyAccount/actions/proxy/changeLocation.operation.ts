@@ -17,6 +17,7 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
+	amountField,
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/itemLoop';
 import { once } from '../../helpers/parameterCache';
@@ -75,15 +76,11 @@ export const properties: INodeProperties[] = [
 	runWideOptionsCollection([
 		allowAsToolOption('move proxies (the service may charge for a move)'),
 		keepWalletAtLeastOption,
-		{
-			displayName: 'Maximum Cost per Move',
-			name: 'maxMoveCost',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
-			description:
-				"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
-		},
+		amountField(
+			['Maximum Cost per Move', 'maxMoveCost'],
+			0,
+			"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
+		),
 		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A move'),
 		waitTimeoutOption(
 			DEFAULT_WAIT_SECONDS,

@@ -9,6 +9,7 @@ import {
 	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
+	wholeNumberField,
 } from '../../helpers/descriptions';
 import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
 import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
@@ -29,6 +30,9 @@ export const operation: OperationInfo = {
 	subtitle: 'Remove Proxies',
 };
 
+/** The most proxies one run may confirm. */
+const MAX_CONFIRMED = 1_000_000;
+
 /** Proxies per removal request. */
 const BATCH_SIZE = 100;
 
@@ -48,13 +52,13 @@ export const properties: INodeProperties[] = [
 	),
 	proxyLocator('The proxy to remove. With several input items, each item names one proxy.'),
 	{
-		displayName: 'Confirm Number of Proxies',
-		name: 'confirmCount',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		default: 0,
+		...wholeNumberField(
+			['Confirm Number of Proxies', 'confirmCount'],
+			[0, MAX_CONFIRMED],
+			0,
+			`How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI agent's tool, Remove only previews (Dry Run). ${RUN_WIDE_NOTE}.`,
+		),
 		required: true,
-		description: `How many different proxies this run removes, typed by you. The run is refused, and nothing removed, when it is not exactly that number. As an AI agent's tool, Remove only previews (Dry Run). ${RUN_WIDE_NOTE}.`,
 	},
 	runWideOptionsCollection([
 		dryRunOption('Whether to only return what would be removed, removing nothing'),
@@ -99,7 +103,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOp
 		undefined,
 		confirmCount,
 		'Confirm Number of Proxies',
-		{ min: 0, max: 1_000_000 },
+		{ min: 0, max: MAX_CONFIRMED },
 		'Enter how many different proxies this run removes, e.g. 3.',
 	);
 	return { dryRun, timeoutMs, readTimeoutMs, confirmed };

@@ -6,6 +6,7 @@ import {
 	proxyLocator,
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
+	wholeNumberField,
 } from '../../helpers/descriptions';
 import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
 import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
@@ -28,14 +29,12 @@ export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to give a new IP. With several input items, each item names one proxy.'),
 	runWideOptionsCollection([
 		concurrencyOption,
-		{
-			displayName: 'New IP Timeout (Seconds)',
-			name: 'newIpTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: 30,
-			description: 'How long Wait for New IP reads the proxy again (at most 600)',
-		},
+		wholeNumberField(
+			['New IP Timeout (Seconds)', 'newIpTimeoutSeconds'],
+			[1, MAX_TIMEOUT_SECONDS],
+			30,
+			'How long Wait for New IP reads the proxy again (at most 600)',
+		),
 		{
 			displayName: 'Use Rotation Link',
 			name: 'useRotationLink',

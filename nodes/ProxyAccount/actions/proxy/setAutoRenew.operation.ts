@@ -16,6 +16,7 @@ import {
 	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	timeoutOption,
+	amountField,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { cents } from '../../helpers/charges';
@@ -88,15 +89,11 @@ export const properties: INodeProperties[] = [
 		batchSizeOption(
 			'How many proxies to change per request. All input items go out in as few requests as this allows.',
 		),
-		{
-			displayName: 'Maximum Renewal Commitment',
-			name: 'maxRenewalCommitment',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 100,
-			description:
-				"The most one renewal of all the account's auto-renewing proxies may cost, this run's included (the service's commitment plus a quote of what the run turns on), in your account's currency. The run changes nothing when it would be more than this amount or than the wallet holds. Required when the node runs as an AI agent's tool and turns auto-renew on.",
-		},
+		amountField(
+			['Maximum Renewal Commitment', 'maxRenewalCommitment'],
+			100,
+			"The most one renewal of all the account's auto-renewing proxies may cost, this run's included (the service's commitment plus a quote of what the run turns on), in your account's currency. The run changes nothing when it would be more than this amount or than the wallet holds. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+		),
 		timeoutOption(
 			SENT_ONCE_TIMEOUT_SECONDS,
 			'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',

@@ -5,7 +5,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
+import {
+	optionsCollection,
+	proxyLocator,
+	sentOnceTimeoutOption,
+	wholeNumberField,
+} from '../../helpers/descriptions';
 import type { ItemRun } from '../../helpers/itemLoop';
 import { readRequest } from '../../helpers/output';
 import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
@@ -30,13 +35,13 @@ export const properties: INodeProperties[] = [
 		description: 'Whether the proxy changes its IP by itself at a fixed rate',
 	},
 	{
-		displayName: 'Every (Minutes)',
-		name: 'rateMinutes',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
-		default: 10,
+		...wholeNumberField(
+			['Every (Minutes)', 'rateMinutes'],
+			[1, 1440],
+			10,
+			'How often the IP changes, 1 to 1440 minutes (a day)',
+		),
 		displayOptions: { show: { autoRotationEnabled: [true] } },
-		description: 'How often the IP changes, 1 to 1440 minutes (a day)',
 	},
 	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];

@@ -149,8 +149,8 @@ export interface BatchSteps<W extends ProxyRequest> {
 	send: (batch: W[], b: number) => Promise<void>;
 	/** Before batch `b`: the batch as it stands now, or why it is not sent (its items fail with it). */
 	before?: (batch: W[], b: number, done: string[]) => Promise<W[] | Error>;
-	/** What the earlier batches cost, added to `doneBefore` (Extend: ", charged 9 in all"). */
-	spent?: () => string;
+	/** What the earlier batches (`done`) cost, added to `doneBefore` (Extend: ", charged 9 in all"). */
+	spent?: (done: string[]) => string;
 	/** After a batch failed: what it may have done, for the run's own accounts. */
 	afterFailure?: (error: unknown, b: number) => void;
 	/** No batch is sent after a failed one: what to check before running again. */
@@ -186,7 +186,7 @@ export async function sendInBatches<W extends ProxyRequest>(
 			const failed = asNodeError(ctx, error, batch[0].item);
 			const acted = requestErrorFacts(error)?.mayHaveActed !== false;
 			const context = `This was batch ${b + 1} of ${batches.length} (${proxiesCount(batch.length)}), which ${acted ? 'may have been applied' : 'was not applied'}.`;
-			const before = doneBefore(done, steps.did, steps.spent?.());
+			const before = doneBefore(done, steps.did, steps.spent?.(done));
 			if (batches.length > 1) addToDescription(failed, `${context} ${before}`);
 			steps.afterFailure?.(error, b);
 			for (const w of batch) run.fail(w.item, failed);

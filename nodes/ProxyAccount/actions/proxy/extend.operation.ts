@@ -199,13 +199,13 @@ async function plan(
 }
 
 /** What the earlier batches charged, and whether some may also have been applied. */
-function spentSoFar(ledger: CostLedger): string {
+function spentSoFar(ledger: CostLedger, done: string[]): string {
 	const earlier =
 		ledger.uncertain === 1
 			? 'An earlier batch'
 			: countOf(ledger.uncertain, 'earlier batch', 'earlier batches');
 	const maybe = ledger.uncertain === 0 ? '' : `. ${earlier} may also have been applied`;
-	return `, charged ${cents(ledger.confirmed)} in all${maybe}`;
+	return `${done.length === 0 ? '' : `, charged ${cents(ledger.confirmed)} in all`}${maybe}`;
 }
 
 /** What a stopped batch's items say to do, unless the stop brings its own (the wallet floor's). */
@@ -228,10 +228,10 @@ async function charge(
 	const charged = new Map<number, Charged>();
 	const ledger = new CostLedger(options.maxTotalCost);
 	let stop: { message: string; fix: string } | undefined;
-	const progress = (done: string[]) => doneBefore(done, 'extended', spentSoFar(ledger));
+	const progress = (done: string[]) => doneBefore(done, 'extended', spentSoFar(ledger, done));
 	const done = await sendInBatches(ctx, run, batches, {
 		did: 'extended',
-		spent: () => spentSoFar(ledger),
+		spent: (done) => spentSoFar(ledger, done),
 		before: async (batch, b, done) => {
 			// With Only If Expiring Within, a batch sent after a quote or after an earlier batch is first
 			// checked against a fresh read of the list (see `stillExpiring`).

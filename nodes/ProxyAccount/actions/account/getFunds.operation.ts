@@ -1,12 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, readTimeoutOption } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { paired, readRequest } from '../../helpers/output';
 import type { FundsData } from '../../transport';
 import { getFunds } from '../../transport';
@@ -32,16 +27,12 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const { timeoutMs, simplify } = readRequest(this, i);
 	// The funds have no parameters: one read per execution, one output item per input item.
 	const { funds } = await run.shared('funds', async () => await getFunds(this, { timeoutMs }));
 	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
-}
+};
 
 /** The funds as one flat object: what a balance check or an alert needs. */
 function simplifyFunds(data: FundsData): IDataObject {

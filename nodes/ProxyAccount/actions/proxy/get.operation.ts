@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	includePasswordOption,
@@ -7,7 +7,7 @@ import {
 	readTimeoutOption,
 	simplifyField,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { proxyItems, readRequest } from '../../helpers/output';
 import { getProxy } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -26,11 +26,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const name = run.proxyName(i);
 	const read = readRequest(this, i);
 	const { proxy, serverTime } = await getProxy(this, name, {
@@ -38,4 +34,4 @@ export async function executeItem(
 		timeoutMs: read.timeoutMs,
 	});
 	return proxyItems([proxy], { ...read, now: serverTime }, i);
-}
+};

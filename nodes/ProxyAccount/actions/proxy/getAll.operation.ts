@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
@@ -12,7 +12,7 @@ import {
 	simplifyField,
 	stateFilter,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
 import { proxyItems, readRequest } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
@@ -81,11 +81,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const read = readRequest(this, i);
 	const { filters } = read;
 	const sort = parseChoice(
@@ -127,4 +123,4 @@ export async function executeItem(
 			.map(({ proxy }) => proxy);
 	}
 	return proxyItems(selected.slice(0, read.limit), { ...read, now: serverTime }, i);
-}
+};

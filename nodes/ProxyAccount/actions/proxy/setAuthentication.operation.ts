@@ -1,12 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { agentPermissionRefusal, rawParameter } from '../../helpers/agent';
+import { permissionNeeded, rawParameter } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
@@ -14,7 +9,7 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
 import { paired, readRequest } from '../../helpers/output';
 import { invalidParameter, shown } from '../../helpers/validation';
@@ -110,18 +105,7 @@ export const properties: INodeProperties[] = [
  * repeated once it may have reached the service. The reply's password is a secret: it leaves the
  * node only with Include Password.
  */
-/** As an AI agent's tool, only when the builder allowed it. */
-export const refuseRun = (ctx: IExecuteFunctions) =>
-	agentPermissionRefusal(ctx, {
-		operation: 'Set Authentication',
-		risk: 'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
-	});
-
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
@@ -166,7 +150,13 @@ export async function executeItem(
 	if (includePassword) json.password = result.password;
 	if (message !== undefined) json.message = message;
 	return [paired(json, i)];
-}
+};
+
+/** As an AI agent's tool, only when the builder allowed it. */
+export const refuseRun = permissionNeeded(
+	'Set Authentication',
+	'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
+);
 
 /** Characters a username or password must not hold: whitespace and control characters. */
 function hasInvisible(text: string): boolean {

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	optionsCollection,
@@ -11,7 +6,7 @@ import {
 	sentOnceTimeoutOption,
 	wholeNumberField,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { readRequest } from '../../helpers/output';
 import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
 import { setAutoRotation } from '../../transport';
@@ -46,11 +41,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const enable = parseBoolean(
@@ -72,4 +63,4 @@ export async function executeItem(
 	const { timeoutMs } = readRequest(this, i);
 	const { result } = await setAutoRotation(this, name, enable, rate, { itemIndex: i, timeoutMs });
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
-}
+};

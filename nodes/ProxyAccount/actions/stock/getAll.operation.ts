@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
@@ -9,7 +9,7 @@ import {
 	returnAllAndLimit,
 	stateFilter,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
 import { paired, readRequest, stockOutput } from '../../helpers/output';
 import { switchOption } from '../../helpers/validation';
@@ -45,11 +45,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const { filters, limit, timeoutMs } = readRequest(this, i);
 	const onlyAvailable = switchOption(
 		this.getNode(),
@@ -74,4 +70,4 @@ export async function executeItem(
 		out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
 	}
 	return out;
-}
+};

@@ -15,7 +15,7 @@ import {
 } from '../helpers/agent';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { ItemExecute } from '../helpers/itemLoop';
-import type { BatchedRun } from '../helpers/batchedRun';
+import type { BatchedExecute, BatchedRun } from '../helpers/batchedRun';
 import { forEachItem, itemRun } from '../helpers/itemLoop';
 import { itemResults, openRun } from '../helpers/batchedRun';
 import { testEventRefusal } from '../helpers/testEvent';
@@ -37,12 +37,6 @@ export interface OperationInfo {
 	/** The canvas subtitle, e.g. "Get Many Proxies". */
 	subtitle: string;
 }
-
-/** An operation's work on all its items, in the run the router opened. */
-export type BatchedExecute = (
-	this: IExecuteFunctions,
-	opened: BatchedRun<never>,
-) => Promise<INodeExecutionData[]>;
 
 export interface OperationModule {
 	operation: OperationInfo;

@@ -86,6 +86,12 @@ export interface BatchedRun<O> {
 	proxyNameOf: (itemIndex: number) => string;
 }
 
+/** An operation's work on all its items, in the run the router opened (options of type `O`). */
+export type BatchedExecute<O = never> = (
+	this: IExecuteFunctions,
+	opened: BatchedRun<O>,
+) => Promise<INodeExecutionData[]>;
+
 /**
  * The opening of a run of all items at once, the one way every such operation starts (the registry
  * calls it): its item results, its run-wide options (`read`), the refusals of the whole run

@@ -15,7 +15,7 @@ import {
 	readTimeoutOption,
 } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/itemLoop';
-import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import {
 	invalidParameter,
@@ -96,14 +96,11 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items }: BatchedRun<QuoteMode>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<QuoteMode> = async function ({ run, options, items }) {
 	return options.combine
 		? await quoteAllItems(this, run, items.length, options.simplify)
 		: await quoteEachItem(this, items, options.simplify);
-}
+};
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;

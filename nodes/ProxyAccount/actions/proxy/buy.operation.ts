@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { carrierKey } from '../../helpers/carriers';
@@ -25,7 +20,7 @@ import {
 	waitTimeoutOption,
 	wholeNumberField,
 } from '../../helpers/descriptions';
-import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { asNodeError } from '../../helpers/itemLoop';
 import { spendingRefusal } from '../../helpers/runGuards';
 import { sameName } from '../../helpers/filters';
@@ -116,10 +111,7 @@ export const properties: INodeProperties[] = [
  * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
  * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items }: BatchedRun<BuyOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<BuyOptions> = async function ({ run, options, items }) {
 	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
@@ -170,7 +162,7 @@ export async function execute(
 			: await waitForNewProxies(this, ordered, before, options.waitMs);
 	reportBought(orders, priced.costs, charged, { ordered, result }, run);
 	return run.output();
-}
+};
 
 interface Order {
 	item: number;

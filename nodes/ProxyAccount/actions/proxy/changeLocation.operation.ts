@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
@@ -21,7 +16,7 @@ import {
 } from '../../helpers/descriptions';
 import { asNodeError } from '../../helpers/itemLoop';
 import { once } from '../../helpers/parameterCache';
-import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
 import { proxyNotFound } from '../../helpers/proxySource';
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
@@ -91,10 +86,12 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items, proxyNameOf }: BatchedRun<MoveOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<MoveOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { proxies } = await listProxies(this, { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
@@ -118,7 +115,7 @@ export async function execute(
 		}
 	}
 	return run.finishRepeats(repeats);
-}
+};
 
 const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	named: 'moved',

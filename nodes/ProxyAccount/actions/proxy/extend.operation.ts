@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseInterval } from '../../helpers/validation';
@@ -19,7 +19,7 @@ import {
 import { proxySourceProperties } from '../../helpers/proxySource';
 import { cents, CostLedger } from '../../helpers/charges';
 import { countOf } from '../../helpers/wording';
-import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { itemParameter } from '../../helpers/parameterCache';
 import { spendingRefusal } from '../../helpers/runGuards';
 import { walletFloorRefusal } from '../../helpers/wallet';
@@ -116,10 +116,12 @@ export const properties: INodeProperties[] = [
  * extensions go out in batches; an extension request is never repeated automatically, and the
  * node refuses to run where n8n would repeat it (Retry On Fail).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items, proxyNameOf }: BatchedRun<RunOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<RunOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
 	const node = this.getNode();
 	const intervalOf = itemParameter(this, 'interval', undefined);
 	const periodOf = itemParameter(this, 'period', SAME_AS_PROXY);
@@ -139,7 +141,7 @@ export async function execute(
 		planned.length > 0 ? await quoteAgainstCap(this, planned, options, run) : undefined;
 	if (quoted !== undefined) await charge(this, quoted, options, run);
 	return run.finishRepeats(repeats);
-}
+};
 
 interface RunOptions extends SharedRunOptions {
 	/** Only If Expiring Within (Hours). */

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	concurrencyOption,
@@ -10,7 +10,7 @@ import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
 import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
 import { readRunOptions } from '../../helpers/runOptions';
 import { rebootProxy } from '../../transport';
-import type { BatchedRun } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -41,13 +41,10 @@ export const readOptions = (ctx: IExecuteFunctions, count: number): DeviceOption
 
 export const guards = deviceRefusal(REBOOT);
 
-export async function execute(
-	this: IExecuteFunctions,
-	opened: BatchedRun<DeviceOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<DeviceOptions> = async function (opened) {
 	const call = { timeoutMs: opened.options.timeoutMs, retry: { maxAttempts: 1 } };
 	return await runDeviceCommand(this, opened, {
 		...REBOOT,
 		send: async (name, itemIndex) => await rebootProxy(this, name, { ...call, itemIndex }),
 	});
-}
+};

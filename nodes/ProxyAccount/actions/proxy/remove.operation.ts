@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -11,7 +11,7 @@ import {
 	sentOnceTimeoutOption,
 	wholeNumberField,
 } from '../../helpers/descriptions';
-import type { BatchedRun, ItemResults } from '../../helpers/batchedRun';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
 import type { Known, ProxyRequest } from '../../helpers/batches';
 import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/batches';
@@ -67,10 +67,12 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items, proxyNameOf }: BatchedRun<RemoveOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<RemoveOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => 'removal',
@@ -84,7 +86,7 @@ export async function execute(
 		else await remove(this, known, options.timeoutMs, run);
 	}
 	return run.finishRepeats(repeats);
-}
+};
 
 interface RemoveOptions {
 	dryRun: boolean;

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -13,7 +13,7 @@ import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
 import { readRunOptions } from '../../helpers/runOptions';
 import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
 import { readCredential, rotateIp, rotateIpWithLink } from '../../transport';
-import type { BatchedRun } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -71,10 +71,7 @@ interface RotateOptions extends DeviceOptions {
 
 export const guards = deviceRefusal(IP_CHANGE);
 
-export async function execute(
-	this: IExecuteFunctions,
-	opened: BatchedRun<RotateOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<RotateOptions> = async function (opened) {
 	const { limitedKey, limitedOnly, timeoutMs } = opened.options;
 	return await runDeviceCommand(this, opened, {
 		...IP_CHANGE,
@@ -86,7 +83,7 @@ export async function execute(
 				: await rotateIpWithLink(this, limitedKey, name, call);
 		},
 	});
-}
+};
 
 export async function readOptions(
 	ctx: IExecuteFunctions,

@@ -2,7 +2,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INode,
-	INodeExecutionData,
 	INodeProperties,
 	NodeApiError,
 } from 'n8n-workflow';
@@ -35,7 +34,7 @@ import {
 import { parseBoolean, parseInterval } from '../../helpers/validation';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, getFunds, quotePrices, setAutoRenew } from '../../transport';
-import type { BatchedRun } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -109,10 +108,12 @@ export const properties: INodeProperties[] = [
  * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
  * a change sets the same values again, so Retry On Fail is allowed.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	{ run, options, items, proxyNameOf }: BatchedRun<RunOptions>,
-): Promise<INodeExecutionData[]> {
+export const execute: BatchedExecute<RunOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i) => readWanted(this, i, proxyNameOf),
 		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,
@@ -150,7 +151,7 @@ export async function execute(
 		},
 	});
 	return run.finishRepeats(repeats);
-}
+};
 
 interface Wanted {
 	item: number;

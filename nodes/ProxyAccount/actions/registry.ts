@@ -13,6 +13,7 @@ import {
 	forAgentOutput,
 	runsAsAgentTool,
 } from '../helpers/agent';
+import { riskNotices } from '../helpers/descriptions';
 import { oneAtATime } from '../helpers/oneAtATime';
 import type { ItemExecute } from '../helpers/itemLoop';
 import type { BatchedExecute, BatchedRun } from '../helpers/batchedRun';
@@ -36,6 +37,8 @@ export interface OperationInfo {
 	description: string;
 	/** The canvas subtitle, e.g. "Get Many Proxies". */
 	subtitle: string;
+	/** What it spends or destroys, first in its panel, and what its AI agent's tool needs. */
+	notices?: { panel: string; tool: string };
 }
 
 export interface OperationModule {
@@ -129,7 +132,9 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 		for (const module of Object.values(resource.operations)) {
 			// Each property keeps its own conditions (e.g. `returnAll: [false]` on Limit) and gains these.
 			const only = { show: { resource: [resource.value], operation: [module.operation.value] } };
-			properties.push(...updateDisplayOptions(only, module.properties));
+			const { value, notices } = module.operation;
+			const own = [...(notices ? riskNotices(value, notices) : []), ...module.properties];
+			properties.push(...updateDisplayOptions(only, own));
 		}
 	}
 	return properties;

@@ -137,12 +137,17 @@ export function asToolNotice(name: string, text: string): INodeProperties {
 }
 
 /**
- * The notice of an operation that spends or destroys ([name, text]), then what its AI agent's tool
- * needs ([name, text] of `asToolNotice`).
+ * The notice of an operation `value` that spends or destroys (`panel`, first in its panel), then
+ * what its AI agent's tool needs (`tool`, see `asToolNotice`).
  */
-export function riskNotices(notice: [string, string], tool: [string, string]): INodeProperties[] {
-	const [name, displayName] = notice;
-	return [{ displayName, name, type: 'notice', default: '' }, asToolNotice(...tool)];
+export function riskNotices(value: string, notices: { panel: string; tool: string }) {
+	const notice: INodeProperties = {
+		displayName: notices.panel,
+		name: `${value}Notice`,
+		type: 'notice',
+		default: '',
+	};
+	return [notice, asToolNotice(`${value}ToolNotice`, notices.tool)];
 }
 
 /** Allow as AI Tool: what an AI agent may do with the node only when the builder turned it on. */

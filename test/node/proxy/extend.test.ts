@@ -79,7 +79,7 @@ describe('Proxy > Extend', () => {
 	it('says in the panel that it charges the wallet, and shows the Interval\'s maximum', async () => {
 		const { ProxyAccount } = await import('../../../nodes/ProxyAccount/ProxyAccount.node');
 		const properties = new ProxyAccount().description.properties.filter((p) => p.displayOptions?.show?.operation?.includes('extend'));
-		expect(properties[0]).toMatchObject({ type: 'notice', name: 'chargeNotice' });
+		expect(properties[0]).toMatchObject({ type: 'notice', name: 'extendNotice' });
 		expect(String(properties[0].displayName)).toMatch(/charges your Proxy Account wallet.*Retry On Fail/);
 		expect(properties.find((p) => p.name === 'interval')?.typeOptions).toMatchObject({ minValue: 1, maxValue: 1000 });
 		expect(properties.find((p) => p.name === 'period')).toMatchObject({ default: 'same' });

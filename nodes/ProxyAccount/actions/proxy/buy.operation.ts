@@ -5,7 +5,6 @@ import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../helpers/wording';
 import {
-	riskNotices,
 	carrierField,
 	cityField,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -42,6 +41,11 @@ export const operation: OperationInfo = {
 		'Buy new proxies in a city. Charges the wallet the quoted price; as an AI tool only within Maximum Total Cost.',
 	action: 'Buy proxies (charges the wallet)',
 	subtitle: 'Buy Proxies',
+	notices: {
+		panel:
+			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+	},
 };
 
 /** Proxies one item may buy. */
@@ -52,16 +56,6 @@ const DEFAULT_WAIT_SECONDS = 120;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	...riskNotices(
-		[
-			'buyNotice',
-			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
-		],
-		[
-			'buyToolNotice',
-			'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
-		],
-	),
 	carrierField('Carrier of the new proxies, e.g. AT&T'),
 	cityField('City of the new proxies, as listed in stock, e.g. Austin'),
 	{

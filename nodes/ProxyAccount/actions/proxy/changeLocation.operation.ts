@@ -3,7 +3,6 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	allowAsToolOption,
-	riskNotices,
 	carrierField,
 	cityField,
 	keepWalletAtLeastOption,
@@ -38,6 +37,11 @@ export const operation: OperationInfo = {
 		'Move a proxy to another carrier and/or city; its name and port change. The service may charge for it: as an AI tool only when allowed.',
 	action: 'Move a proxy (may charge the wallet)',
 	subtitle: 'Change Proxy Location',
+	notices: {
+		panel:
+			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
+		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+	},
 };
 
 const DEFAULT_WAIT_SECONDS = 60;
@@ -47,16 +51,6 @@ const WAIT_PAUSE_MS = 3_000;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	...riskNotices(
-		[
-			'moveNotice',
-			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
-		],
-		[
-			'moveToolNotice',
-			'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
-		],
-	),
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
 	carrierField('The carrier to move to, e.g. T-Mobile (it may stay the same)'),
 	cityField('The city to move to, as listed in stock, e.g. Denver'),

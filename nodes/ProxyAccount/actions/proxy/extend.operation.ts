@@ -5,7 +5,6 @@ import { parseInterval } from '../../helpers/validation';
 import type { AllocateLine } from '../../transport';
 import { allocateTime, requestErrorFacts } from '../../transport';
 import {
-	riskNotices,
 	batchSizeOption,
 	dryRunOption,
 	intervalField,
@@ -48,22 +47,17 @@ export const operation: OperationInfo = {
 		'Add paid time to proxies. Charges the wallet: as an AI tool only within Maximum Total Cost.',
 	action: 'Extend proxies (charges the wallet)',
 	subtitle: 'Extend Proxies',
+	notices: {
+		panel:
+			'Extending charges your Proxy Account wallet. Turn on Dry Run (in Options) to see the cost first. Retry On Fail (in Settings) is refused unless Dry Run is on, so that a run never pays twice.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
+	},
 };
 
 /** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	...riskNotices(
-		[
-			'chargeNotice',
-			'Extending charges your Proxy Account wallet. Turn on Dry Run (in Options) to see the cost first. Retry On Fail (in Settings) is refused unless Dry Run is on, so that a run never pays twice.',
-		],
-		[
-			'extendToolNotice',
-			'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
-		],
-	),
 	...proxySourceProperties(
 		'The proxy to add paid time to. With several input items, each item names one proxy.',
 	),

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	riskNotices,
 	dryRunOption,
 	proxyLocator,
 	RUN_WIDE_NOTE,
@@ -28,6 +27,11 @@ export const operation: OperationInfo = {
 		'Remove proxies for good, their paid time included. Irreversible: needs the number of proxies confirmed.',
 	action: 'Remove proxies (destroys paid time)',
 	subtitle: 'Remove Proxies',
+	notices: {
+		panel:
+			'Removing is irreversible: the proxies and their paid time are gone, and nothing is refunded. Use Dry Run (in Options) to see what a run would remove.',
+		tool: 'Remove only previews (Dry Run); a removal is refused whatever Confirm Number of Proxies says.',
+	},
 };
 
 /** The most proxies one run may confirm. */
@@ -40,16 +44,6 @@ const BATCH_SIZE = 100;
 export const destroysPaidTime = true;
 
 export const properties: INodeProperties[] = [
-	...riskNotices(
-		[
-			'removeNotice',
-			'Removing is irreversible: the proxies and their paid time are gone, and nothing is refunded. Use Dry Run (in Options) to see what a run would remove.',
-		],
-		[
-			'removeToolNotice',
-			'Remove only previews (Dry Run); a removal is refused whatever Confirm Number of Proxies says.',
-		],
-	),
 	proxyLocator('The proxy to remove. With several input items, each item names one proxy.'),
 	{
 		...wholeNumberField(

@@ -8,7 +8,6 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	riskNotices,
 	batchSizeOption,
 	intervalField,
 	proxyLocator,
@@ -43,6 +42,11 @@ export const operation: OperationInfo = {
 	description: 'Turn automatic renewal of proxies on or off, with the renewal interval',
 	action: 'Set auto-renew (commits the wallet)',
 	subtitle: 'Set Auto-Renew',
+	notices: {
+		panel:
+			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
+		tool: 'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
+	},
 };
 
 /** What the output and the panel say when auto-renew is turned off. */
@@ -53,16 +57,6 @@ export const REMOVED_AT_EXPIRY_NOTE =
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	...riskNotices(
-		[
-			'renewNotice',
-			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
-		],
-		[
-			'renewToolNotice',
-			'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
-		],
-	),
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),

@@ -213,7 +213,7 @@ function check(s: Scenario, names: string[], result: NodeResult, ledger: Array<{
 		const figure = overcharged ? Number(overcharged[1]) : isError ? undefined : json.charged;
 		const ledgerAmount = charged.get(name) ?? 0;
 		const text = `${String(json.error ?? '')} ${String(json.message ?? '')} ${String(json.note ?? '')} ${String(json.reason ?? '')}`;
-		if (json.status === 'skipped' && /same proxy and extension/.test(String(json.reason))) tally.skippedRepeats += 1;
+		if (json.status === 'skipped' && /same proxy as item/.test(String(json.reason))) tally.skippedRepeats += 1;
 		if (json.status === 'unconfirmed') tally.unconfirmed += 1;
 		if (isError && /may (also )?have been applied/.test(text)) tally.uncertain += 1;
 		if (NOTHING_CHARGED.test(text) && ledgerAmount > 0) wrong.push(`item ${index} (${name}) says nothing was charged, the ledger holds ${ledgerAmount}`);

@@ -1,7 +1,6 @@
 /**
- * Extend's plan against one read of the list (helpers/extension.ts), without a request: unknown
- * proxies and proxies without an extendable period fail their item, proxies expiring later than
- * the window are skipped with their expiry, and a window as long as the extension is flagged.
+ * Extend's plan of the proxies the look-up found (helpers/extension.ts), without a request: proxies
+ * without an extendable period fail their item, proxies expiring later than the window are skipped with their expiry, and a window as long as the extension is flagged.
  */
 import { planAgainstList, windowNotShorter } from '../../nodes/ProxyAccount/helpers/extension';
 import { HOUR, iso, NODE, proxy, T0 } from '../fixtures/records';
@@ -18,28 +17,29 @@ describe('Extend: plan against the list', () => {
 	const wanted = [
 		{ item: 0, name: 'SOON', interval: 1, period: 'same' as const },
 		{ item: 1, name: 'LATER', interval: 1, period: 'daily' as const },
-		{ item: 2, name: 'GONE', interval: 1, period: 'daily' as const },
 		{ item: 3, name: 'ODD', interval: 1, period: 'same' as const },
 	];
 
-	it('plans the expiring, skips the later, fails the unknown and the unextendable', () => {
-		const { planned, skipped, failed } = planAgainstList(NODE, wanted, list, 24);
+	// The look-up (helpers/batches.ts) gives each request its record; an unknown proxy never gets here.
+	const known = wanted.map((w) => ({ ...w, record: list.proxies.find((p) => p.proxy_name === w.name)! }));
+
+	it('plans the expiring, skips the later, fails the unextendable', () => {
+		const { planned, skipped, failed } = planAgainstList(NODE, known, list.serverTime, 24);
 		expect(planned.map((p) => [p.name, p.period])).toEqual([['SOON', 'weekly']]);
 		expect(skipped).toEqual([
 			{ item: 1, json: expect.objectContaining({ proxy_name: 'LATER', status: 'skipped', charged: 0, reason: 'expires in 100 h, later than the 24 h window' }) },
 		]);
 		expect(failed.map((f) => [f.item, f.error.message])).toEqual([
-			[2, 'Proxy \u201cGONE\u201d was not found in this Proxy Account [item 2]'],
 			[3, expect.stringMatching(/^Proxy \u201cODD\u201d has no billing period the service extends by/)],
 		]);
 	});
 
 	it('without a window plans every known proxy', () => {
-		expect(planAgainstList(NODE, wanted, list, undefined).planned.map((p) => p.name)).toEqual(['SOON', 'LATER']);
+		expect(planAgainstList(NODE, known, list.serverTime, undefined).planned.map((p) => p.name)).toEqual(['SOON', 'LATER']);
 	});
 
 	it('flags a window not shorter than the extension', () => {
-		const { planned } = planAgainstList(NODE, wanted, list, undefined);
+		const { planned } = planAgainstList(NODE, known, list.serverTime, undefined);
 		expect(windowNotShorter(planned, 23)).toBe(false);
 		expect(windowNotShorter(planned, 24)).toBe(true);
 		expect(windowNotShorter(planned, undefined)).toBe(false);

@@ -1,6 +1,7 @@
 /**
  * The recipe for adding an operation (docs/contributing.md): one `<op>.operation.ts` exporting
- * `operation`, `properties` and `executeItem` (one item at a time) or `execute` (all items at once),
+ * `operation`, `properties` and `executeItem` (one item at a time) or `execute` (all items at once,
+ * in the run the router opened),
  * and one line in its resource's index. A fixture
  * operation registered exactly that way appears in the node's Operation dropdown, its properties
  * show only for it, the canvas subtitle names it, and the router runs it.
@@ -14,6 +15,7 @@ import * as extend from '../../nodes/ProxyAccount/actions/proxy/extend.operation
 import * as get from '../../nodes/ProxyAccount/actions/proxy/get.operation';
 import * as getAll from '../../nodes/ProxyAccount/actions/proxy/getAll.operation';
 import type { OperationInfo } from '../../nodes/ProxyAccount/actions/registry';
+import type { BatchedRun } from '../../nodes/ProxyAccount/helpers/batchedRun';
 import { defineResource, nodeProperties, route, subtitleExpression } from '../../nodes/ProxyAccount/actions/registry';
 import { stock } from '../../nodes/ProxyAccount/actions/stock';
 import { createHarness } from '../harness';
@@ -28,7 +30,7 @@ const rotate = {
 		subtitle: 'Rotate Proxy IP',
 	} satisfies OperationInfo,
 	properties: [{ displayName: 'Wait For New IP', name: 'waitForNewIp', type: 'boolean', default: false, description: 'Whether to wait' }] as INodeProperties[],
-	async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	async execute(this: IExecuteFunctions, { items }: BatchedRun<unknown>): Promise<INodeExecutionData[]> {
 		return items.map((_item, i) => ({ json: { rotated: true }, pairedItem: { item: i } }));
 	},
 };
@@ -68,6 +70,7 @@ describe('adding an operation: one file and one line in its resource index', () 
 			getInputData: () => [{ json: {} }, { json: {} }],
 			getNodeParameter: (name: string) => (name === 'resource' ? 'proxy' : 'rotateIp'),
 			getNode: () => ({ name: 'Proxy Account' }),
+			continueOnFail: () => false,
 		} as unknown as IExecuteFunctions;
 		const output = await route.call(context, resources);
 		expect(output).toEqual([[{ json: { rotated: true }, pairedItem: { item: 0 } }, { json: { rotated: true }, pairedItem: { item: 1 } }]]);

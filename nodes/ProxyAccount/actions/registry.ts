@@ -13,9 +13,12 @@ import {
 	forAgentOutput,
 	runsAsAgentTool,
 } from '../helpers/agent';
+import { riskNotices } from '../helpers/descriptions';
 import { oneAtATime } from '../helpers/oneAtATime';
-import type { ItemExecute, OperationExecute } from '../helpers/itemLoop';
-import { forEachItem, itemResults, itemRun } from '../helpers/itemLoop';
+import type { ItemExecute } from '../helpers/itemLoop';
+import type { BatchedExecute, BatchedRun } from '../helpers/batchedRun';
+import { forEachItem, itemRun } from '../helpers/itemLoop';
+import { itemResults, openRun } from '../helpers/batchedRun';
 import { testEventRefusal } from '../helpers/testEvent';
 
 /*
@@ -34,6 +37,8 @@ export interface OperationInfo {
 	description: string;
 	/** The canvas subtitle, e.g. "Get Many Proxies". */
 	subtitle: string;
+	/** What it spends or destroys, first in its panel, and what its AI agent's tool needs. */
+	notices?: { panel: string; tool: string };
 }
 
 export interface OperationModule {
@@ -45,8 +50,15 @@ export interface OperationModule {
 	 * (an error item with Continue On Fail, the error output, or the end of the run).
 	 */
 	executeItem?: ItemExecute;
-	/** All items at once (operations that batch requests or check a whole run before sending). */
-	execute?: OperationExecute;
+	/**
+	 * All items at once (operations that batch requests or check a whole run before sending): the
+	 * router opens the run with `readOptions` and `guards` (helpers/batchedRun.ts) and hands it over.
+	 */
+	execute?: BatchedExecute;
+	/** The run-wide options of `execute`, read once; a failure fails every item. */
+	readOptions?: (ctx: IExecuteFunctions, itemCount: number) => unknown;
+	/** The refusals of `execute`'s whole run, given its options: every item carries one. */
+	guards?: (ctx: IExecuteFunctions, options: never) => Error | undefined;
 	/** A refusal of the whole run, before any item (e.g. an AI agent's tool the builder did not allow). */
 	refuseRun?: (ctx: IExecuteFunctions) => Error | undefined;
 	/**
@@ -120,7 +132,9 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 		for (const module of Object.values(resource.operations)) {
 			// Each property keeps its own conditions (e.g. `returnAll: [false]` on Limit) and gains these.
 			const only = { show: { resource: [resource.value], operation: [module.operation.value] } };
-			properties.push(...updateDisplayOptions(only, module.properties));
+			const { value, notices } = module.operation;
+			const own = [...(notices ? riskNotices(value, notices) : []), ...module.properties];
+			properties.push(...updateDisplayOptions(only, own));
 		}
 	}
 	return properties;
@@ -172,7 +186,9 @@ async function runItems(
 		return await forEachItem(ctx, items, async (i) => await executeItem.call(ctx, i, run));
 	}
 	if (!execute) throw new NodeOperationError(ctx.getNode(), 'The operation has nothing to run');
-	return await execute.call(ctx, items);
+	const refuse = module.guards as ((ctx: IExecuteFunctions, options: unknown) => Error) | undefined;
+	const opened = await openRun(ctx, items, module.readOptions ?? (() => undefined), refuse);
+	return 'output' in opened ? opened.output : await execute.call(ctx, opened as BatchedRun<never>);
 }
 
 /** Whether Options > Dry Run is on (for item 0: an operation refuses a Dry Run that differs per item). */

@@ -236,3 +236,7 @@ export function agentPermissionRefusal(
 		},
 	);
 }
+
+/** The `refuseRun` of an operation that needs the builder's Allow as AI Tool (see above). */
+export const permissionNeeded = (operation: string, risk: string) => (ctx: IExecuteFunctions) =>
+	agentPermissionRefusal(ctx, { operation, risk });

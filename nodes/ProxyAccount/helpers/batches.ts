@@ -1,8 +1,19 @@
 /*
- * The batch pipeline of the operations that send many proxies per request (Extend, Set Auto-Renew):
- * items naming the same proxy grouped into one line, the lines cut into batches, and the words a
- * failed batch uses for the proxies and batches around it. Pure: no request is sent here.
+ * The per-proxy batch pipeline of Extend, Set Auto-Renew and Remove (Change Location takes its
+ * first step): every item's request read before anything is sent (a bad item fails alone), the
+ * items naming one proxy grouped (the first stands for the others), one look-up of the proxy list,
+ * then the known proxies sent in batches, each request once. Every step words its failures the
+ * same way for every operation.
  */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ProxyRecord } from '../transport';
+import { requestErrorFacts, send } from '../transport';
+import type { ItemResults, Repeat } from './batchedRun';
+import { asNodeError } from './itemLoop';
+import { proxyNotFound } from './proxySource';
+import { proxiesCount } from '../common/wording';
 
 /** Proxies named in a message before the rest is only counted. */
 export const NAMES_SHOWN = 20;
@@ -27,47 +38,168 @@ export function itemList(items: number[]): string {
 		: `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** What one item asks for one proxy. */
+/** "This was batch 2 of 3." style context, added to a failed batch's description. */
+export function addToDescription(error: { description?: string | null }, text: string): void {
+	error.description = [error.description, text].filter(Boolean).join(' ');
+}
+
+/** What one item asks of one proxy. */
 export interface ProxyRequest {
 	item: number;
 	name: string;
 }
 
-/** The items of one proxy that ask the same of it: the first stands for all. */
-export interface ProxyGroup<W extends ProxyRequest> {
-	first: W;
-	all: W[];
+/**
+ * Every item's request (`read`), checked before anything is sent, one per proxy: the items asking
+ * the same of a proxy (the same `asked`) are sent once, the later ones reported as repeats (with
+ * `repeatFields`); the items asking different things of one proxy all fail, before anything is
+ * sent (`fields` names what they must share).
+ */
+export function collectRequests<W extends ProxyRequest>(
+	ctx: IExecuteFunctions,
+	run: ItemResults,
+	count: number,
+	spec: {
+		read: (itemIndex: number) => W;
+		asked: (w: W) => string;
+		fields: string;
+		repeatFields?: (w: W) => IDataObject;
+	},
+): { unique: W[]; repeats: Repeat[] } {
+	const byName = new Map<string, W[]>();
+	for (let i = 0; i < count; i++) {
+		try {
+			const w = spec.read(i);
+			byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
+		} catch (error) {
+			run.fail(i, error);
+		}
+	}
+	const unique: W[] = [];
+	const repeats: Repeat[] = [];
+	for (const [name, all] of byName) {
+		const asked = [...new Set(all.map(spec.asked))];
+		if (asked.length === 1) {
+			unique.push(all[0]);
+			for (const w of all.slice(1))
+				repeats.push({ item: w.item, name, first: all[0].item, fields: spec.repeatFields?.(w) });
+			continue;
+		}
+		const list = itemList(all.map((w) => w.item));
+		for (const { item } of all) {
+			const error = new NodeOperationError(
+				ctx.getNode(),
+				`Proxy \u201c${name}\u201d is named by items ${list} with different requests (${asked.join(' and ')}) [item ${item}]`,
+				{
+					description: `A proxy is sent once per run: give every item that names it the same ${spec.fields}, or remove the extra items. Nothing was sent or charged for this proxy.`,
+					itemIndex: item,
+				},
+			);
+			run.fail(item, error);
+		}
+	}
+	return { unique, repeats };
+}
+
+/** A request whose proxy the look-up found, with its record as the list showed it. */
+export type Known<W extends ProxyRequest> = W & { record: ProxyRecord };
+
+/**
+ * One read of the account's proxies: each request with its proxy's record. A proxy the list does
+ * not hold fails its own item; a failed read fails every item (nothing was sent).
+ */
+export async function lookUpProxies<W extends ProxyRequest>(
+	ctx: IExecuteFunctions,
+	run: ItemResults,
+	unique: W[],
+	timeoutMs: number,
+): Promise<{ known: Array<Known<W>>; serverTime: number }> {
+	if (unique.length === 0) return { known: [], serverTime: 0 };
+	let list: Awaited<ReturnType<typeof send<'listProxies'>>>;
+	try {
+		list = await send(ctx, 'listProxies', { itemIndex: unique[0].item, timeoutMs });
+	} catch (error) {
+		for (const w of unique) run.fail(w.item, error);
+		return { known: [], serverTime: 0 };
+	}
+	const byName = new Map(list.result.map((proxy) => [proxy.proxy_name, proxy]));
+	const known: Array<Known<W>> = [];
+	for (const w of unique) {
+		const record = byName.get(w.name);
+		if (record) known.push({ ...w, record });
+		else run.fail(w.item, proxyNotFound(ctx.getNode(), w.name, w.item));
+	}
+	return { known, serverTime: list.serverTime };
 }
 
 /**
- * The items grouped by the proxy they name, in the order each proxy is first named. Items that ask
- * the same of a proxy (`same`) form one group; a proxy whose items ask different things is a
- * conflict, all of its items together, for the operation to refuse before anything is sent.
+ * What the batches before a failed or stopped one did: "Before it in this run, the service
+ * extended 2 proxies: A, B, charged 9 in all." (`did` the verb, `spent` what it cost).
  */
-export function groupByProxy<W extends ProxyRequest>(
-	wanted: W[],
-	same: (a: W, b: W) => boolean,
-): { groups: Array<ProxyGroup<W>>; conflicts: W[][] } {
-	const byName = new Map<string, W[]>();
-	for (const w of wanted) byName.set(w.name, [...(byName.get(w.name) ?? []), w]);
-	const groups: Array<ProxyGroup<W>> = [];
-	const conflicts: W[][] = [];
-	for (const all of byName.values()) {
-		const [first] = all;
-		if (all.every((w) => same(first, w))) groups.push({ first, all });
-		else conflicts.push(all);
+export function doneBefore(done: string[], did: string, spent = ''): string {
+	const what = done.length === 0 ? 'no proxy' : `${proxiesCount(done.length)}: ${joinNames(done)}`;
+	return `Before it in this run, the service ${did} ${what}${spent}.`;
+}
+
+/** How a run sends its batches (see `sendInBatches`). */
+export interface BatchSteps<W extends ProxyRequest> {
+	/** What the service does to the proxies of a sent batch, as a verb: "extended". */
+	did: string;
+	/** Sends one batch, once, and sets its items' results. */
+	send: (batch: W[], b: number) => Promise<void>;
+	/** Before batch `b`: the batch as it stands now, or why it is not sent (its items fail with it). */
+	before?: (batch: W[], b: number, done: string[]) => Promise<W[] | Error>;
+	/** What the earlier batches (`done`) cost, added to `doneBefore` (Extend: ", charged 9 in all"). */
+	spent?: (done: string[]) => string;
+	/** After a batch failed: what it may have done, for the run's own accounts. */
+	afterFailure?: (error: unknown, b: number) => void;
+	/** No batch is sent after a failed one: what to check before running again. */
+	stopAfterFailure?: string;
+}
+
+/**
+ * The batches, one request each, never repeated. A failed batch fails its own items; with more
+ * than one batch it says which it was, whether it may have been applied and what the batches
+ * before it did. The proxies the service acted on are returned, in order.
+ */
+export async function sendInBatches<W extends ProxyRequest>(
+	ctx: IExecuteFunctions,
+	run: ItemResults,
+	batches: W[][],
+	steps: BatchSteps<W>,
+): Promise<string[]> {
+	const done: string[] = [];
+	let stopped: NodeOperationError | undefined;
+	for (let b = 0; b < batches.length; b++) {
+		let batch = batches[b];
+		const ready = stopped ?? (steps.before ? await steps.before(batch, b, done) : batch);
+		if (ready instanceof Error) {
+			for (const w of batch) run.fail(w.item, ready);
+			continue;
+		}
+		batch = ready;
+		if (batch.length === 0) continue;
+		try {
+			await steps.send(batch, b);
+			done.push(...batch.map((w) => w.name));
+		} catch (error) {
+			const failed = asNodeError(ctx, error, batch[0].item);
+			const acted = requestErrorFacts(error)?.mayHaveActed !== false;
+			const context = `This was batch ${b + 1} of ${batches.length} (${proxiesCount(batch.length)}), which ${acted ? 'may have been applied' : 'was not applied'}.`;
+			const before = doneBefore(done, steps.did, steps.spent?.(done));
+			if (batches.length > 1) addToDescription(failed, `${context} ${before}`);
+			steps.afterFailure?.(error, b);
+			for (const w of batch) run.fail(w.item, failed);
+			if (steps.stopAfterFailure === undefined) continue;
+			const description = `Nothing was sent for this proxy: batch ${b + 1} failed${acted ? ' and may have been applied' : ''}, and no later batch is sent. ${before} ${steps.stopAfterFailure}`;
+			stopped = new NodeOperationError(
+				ctx.getNode(),
+				'Not sent: an earlier batch of this run failed',
+				{
+					description,
+				},
+			);
+		}
 	}
-	return { groups, conflicts };
-}
-
-/** The repeats of each group (every item after the first), as `finishRepeats` takes them. */
-export function repeatsOf<W extends ProxyRequest>(groups: Array<ProxyGroup<W>>) {
-	return groups.flatMap(({ first, all }) =>
-		all.slice(1).map((w) => ({ item: w.item, name: w.name, first: first.item, wanted: w })),
-	);
-}
-
-/** "This was batch 2 of 3 (10 proxies)." style context, added to a failed batch's description. */
-export function addToDescription(error: { description?: string | null }, text: string): void {
-	error.description = [error.description, text].filter(Boolean).join(' ');
+	return done;
 }

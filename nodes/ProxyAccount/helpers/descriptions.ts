@@ -94,17 +94,33 @@ export function optionsCollection(
 	return collection;
 }
 
-/** The Filters collection of a Get Many. */
+/** A whole-number parameter from `min` to `max` ([display name, name]). */
+export function wholeNumberField(
+	[displayName, name]: [string, string],
+	[minValue, maxValue]: [number, number],
+	defaultValue: number,
+	description: string,
+): INodeProperties {
+	const typeOptions = { minValue, maxValue, numberPrecision: 0 };
+	return { displayName, name, type: 'number', typeOptions, default: defaultValue, description };
+}
+
+/** An amount of money, 0 or more, in the account's currency ([display name, name]). */
+export function amountField(
+	[displayName, name]: [string, string],
+	defaultValue: number,
+	description: string,
+): INodeProperties {
+	const typeOptions = { minValue: 0, numberPrecision: 2 };
+	return { displayName, name, type: 'number', typeOptions, default: defaultValue, description };
+}
+
 /** Keep Wallet At Least: the floor every spending operation checks before it charges (helpers/wallet.ts). */
-export const keepWalletAtLeastOption: INodeProperties = {
-	displayName: 'Keep Wallet At Least',
-	name: 'keepWalletAtLeast',
-	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
-	default: 0,
-	description:
-		"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
-};
+export const keepWalletAtLeastOption = amountField(
+	['Keep Wallet At Least', 'keepWalletAtLeast'],
+	0,
+	"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
+);
 
 /**
  * A notice shown only on the node's AI tool variant (n8n's `@tool` display option): what the tool
@@ -118,6 +134,20 @@ export function asToolNotice(name: string, text: string): INodeProperties {
 		default: '',
 		displayOptions: { show: { '@tool': [true] } },
 	};
+}
+
+/**
+ * The notice of an operation `value` that spends or destroys (`panel`, first in its panel), then
+ * what its AI agent's tool needs (`tool`, see `asToolNotice`).
+ */
+export function riskNotices(value: string, notices: { panel: string; tool: string }) {
+	const notice: INodeProperties = {
+		displayName: notices.panel,
+		name: `${value}Notice`,
+		type: 'notice',
+		default: '',
+	};
+	return [notice, asToolNotice(`${value}ToolNotice`, notices.tool)];
 }
 
 /** Allow as AI Tool: what an AI agent may do with the node only when the builder turned it on. */
@@ -153,15 +183,8 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 
 /** Interval: a whole number of periods, 1 or more. */
 export function intervalField(description: string): INodeProperties {
-	return {
-		displayName: 'Interval',
-		name: 'interval',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_INTERVAL, numberPrecision: 0 },
-		default: 1,
-		required: true,
-		description,
-	};
+	const field = wholeNumberField(['Interval', 'interval'], [1, MAX_INTERVAL], 1, description);
+	return { ...field, required: true };
 }
 
 export const simplifyField: INodeProperties = {
@@ -220,15 +243,10 @@ export const nameContainsFilter: INodeProperties = {
 /** Seconds a read waits for one answer by default: the transport's own default. */
 export const DEFAULT_READ_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
 
-export const readTimeoutOption: INodeProperties = {
-	displayName: 'Timeout (Seconds)',
-	name: 'timeoutSeconds',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-	default: DEFAULT_READ_TIMEOUT_SECONDS,
-	description:
-		'The longest one request may take, its whole answer included (at most 600). A request that times out is tried again while the retry budget lasts: 30 s, or this timeout when it is longer.',
-};
+export const readTimeoutOption = timeoutOption(
+	DEFAULT_READ_TIMEOUT_SECONDS,
+	'The longest one request may take, its whole answer included (at most 600). A request that times out is tried again while the retry budget lasts: 30 s, or this timeout when it is longer.',
+);
 
 export const includePasswordOption: INodeProperties = {
 	displayName: 'Include Password',
@@ -244,14 +262,8 @@ export const SENT_ONCE_TIMEOUT_SECONDS = 60;
 
 /** Timeout (Seconds): the longest one request may take; `description` says what a timeout does. */
 export function timeoutOption(defaultSeconds: number, description: string): INodeProperties {
-	return {
-		displayName: 'Timeout (Seconds)',
-		name: 'timeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-		default: defaultSeconds,
-		description,
-	};
+	const names: [string, string] = ['Timeout (Seconds)', 'timeoutSeconds'];
+	return wholeNumberField(names, [1, MAX_TIMEOUT_SECONDS], defaultSeconds, description);
 }
 
 /**
@@ -269,16 +281,13 @@ export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INo
 export const DEFAULT_BATCH_SIZE = 100;
 export const MAX_BATCH_SIZE = 1000;
 
-export function batchSizeOption(description: string): INodeProperties {
-	return {
-		displayName: 'Batch Size',
-		name: 'batchSize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
-		default: DEFAULT_BATCH_SIZE,
+export const batchSizeOption = (description: string) =>
+	wholeNumberField(
+		['Batch Size', 'batchSize'],
+		[1, MAX_BATCH_SIZE],
+		DEFAULT_BATCH_SIZE,
 		description,
-	};
-}
+	);
 
 /** Dry Run: only say what would be done or charged. */
 export function dryRunOption(description: string): INodeProperties {
@@ -286,16 +295,8 @@ export function dryRunOption(description: string): INodeProperties {
 }
 
 /** Maximum Total Cost: the most one run may charge (helpers/charges.ts). */
-export function maxTotalCostOption(description: string): INodeProperties {
-	return {
-		displayName: 'Maximum Total Cost',
-		name: 'maxTotalCost',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 100,
-		description,
-	};
-}
+export const maxTotalCostOption = (description: string) =>
+	amountField(['Maximum Total Cost', 'maxTotalCost'], 100, description);
 
 /** Wait Timeout (Seconds): how long to read the list for what a change made; `min` 0 may skip it. */
 export function waitTimeoutOption(
@@ -303,14 +304,8 @@ export function waitTimeoutOption(
 	min: 0 | 1,
 	description: string,
 ): INodeProperties {
-	return {
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: min, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-		default: defaultSeconds,
-		description,
-	};
+	const names: [string, string] = ['Wait Timeout (Seconds)', 'waitTimeoutSeconds'];
+	return wholeNumberField(names, [min, MAX_TIMEOUT_SECONDS], defaultSeconds, description);
 }
 
 /** A carrier dropdown from live stock (display names, as prices and orders take them). */
@@ -340,14 +335,12 @@ export function cityField(what: string): INodeProperties {
 }
 
 /* The options of the device commands (Rotate IP, Reboot). */
-export const concurrencyOption: INodeProperties = {
-	displayName: 'Concurrency',
-	name: 'concurrency',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-	default: DEFAULT_CONCURRENCY,
-	description: 'How many proxies are sent the command at the same time (1 to 20)',
-};
+export const concurrencyOption = wholeNumberField(
+	['Concurrency', 'concurrency'],
+	[1, MAX_CONCURRENCY],
+	DEFAULT_CONCURRENCY,
+	'How many proxies are sent the command at the same time (1 to 20)',
+);
 
 /** The device commands' Wait Until Allowed and Max Wait, and their timeout. */
 export const waitUntilAllowedOptions: INodeProperties[] = [
@@ -359,14 +352,11 @@ export const waitUntilAllowedOptions: INodeProperties[] = [
 		description:
 			'Whether to wait for a proxy the service does not allow the command yet (it was sent one too recently), within Max Wait, instead of skipping it',
 	},
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-		default: DEFAULT_MAX_WAIT_SECONDS,
-		description:
-			'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
-	},
+	wholeNumberField(
+		['Max Wait (Seconds)', 'maxWaitSeconds'],
+		[1, MAX_TIMEOUT_SECONDS],
+		DEFAULT_MAX_WAIT_SECONDS,
+		'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
+	),
 	sentOnceTimeoutOption(DEVICE_TIMEOUT_SECONDS, 'A command'),
 ];

@@ -9,8 +9,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
-import { asNodeError, itemResults, proxyNotFound, retryRefusal } from './itemLoop';
-import { proxyNameReader } from './proxySource';
+import type { BatchedRun } from './batchedRun';
+import { collectRequests } from './batches';
+import { asNodeError } from './itemLoop';
+import { proxyNotFound } from './proxySource';
+import { retryRefusal } from './runGuards';
 import type { ProxyRecord, RateLimitFacts } from '../transport';
 import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../transport';
 
@@ -64,34 +67,6 @@ const RATE_LIMIT_ATTEMPTS = 4;
 interface Wanted {
 	item: number;
 	name: string;
-}
-
-/**
- * Every item's proxy, checked before anything is sent: the first item naming a proxy stands for it,
- * the later ones (`repeats`) get its outcome. A bad name fails its own item.
- */
-function wantedProxies(
-	count: number,
-	proxyNameOf: (itemIndex: number) => string,
-	run: ReturnType<typeof itemResults>,
-): { wanted: Wanted[]; repeats: Array<Wanted & { first: number }> } {
-	const first = new Map<string, number>();
-	const wanted: Wanted[] = [];
-	const repeats: Array<Wanted & { first: number }> = [];
-	for (let i = 0; i < count; i++) {
-		try {
-			const name = proxyNameOf(i);
-			const earlier = first.get(name);
-			if (earlier !== undefined) repeats.push({ item: i, name, first: earlier });
-			else {
-				first.set(name, i);
-				wanted.push({ item: i, name });
-			}
-		} catch (error) {
-			run.fail(i, error);
-		}
-	}
-	return { wanted, repeats };
 }
 
 /** What the sending of one run shares: the command, its options, the endpoint's pace, the clock. */
@@ -204,24 +179,31 @@ function endpointLimited(
 	return listed && pace.acceptedAny();
 }
 
+/**
+ * Retry On Fail would run the node again after one proxy failed: the commands the service accepted
+ * before would go out again. The refusal of a device command's run, for `openRun`.
+ */
+export function deviceRefusal(command: Pick<DeviceCommand, 'label' | 'field'>) {
+	return (ctx: IExecuteFunctions) =>
+		retryRefusal(ctx, false, {
+			twice: `send the ${command.label} twice`,
+			check: `read the proxies (Proxy Account > Get) to see their ${command.field}`,
+			instead: `Running the node again is safe: a proxy whose last ${command.label} is within the service\u2019s throttle is skipped with the time of that ${command.label}, unless Wait Until Allowed is on.`,
+		});
+}
+
 /** Runs `command` for every input item's proxy; the output is one item per input item, in order. */
 export async function runDeviceCommand(
 	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
+	{ run, options, items, proxyNameOf }: BatchedRun<DeviceOptions>,
 	command: DeviceCommand,
-	options: DeviceOptions,
 ): Promise<INodeExecutionData[]> {
 	const node = ctx.getNode();
-	const run = itemResults(ctx, items.length);
-	// Retry On Fail would run the node again after one proxy failed: the commands the service
-	// accepted before would go out again.
-	const refusal = retryRefusal(ctx, false, {
-		twice: `send the ${command.label} twice`,
-		check: `read the proxies (Proxy Account > Get) to see their ${command.field}`,
-		instead: `Running the node again is safe: a proxy whose last ${command.label} is within the service\u2019s throttle is skipped with the time of that ${command.label}, unless Wait Until Allowed is on.`,
+	const { unique: wanted, repeats } = collectRequests(ctx, run, items.length, {
+		read: (i): Wanted => ({ item: i, name: proxyNameOf(i) }),
+		asked: () => command.label,
+		fields: 'proxy',
 	});
-	if (refusal) return run.failAll(refusal);
-	const { wanted, repeats } = wantedProxies(items.length, proxyNameReader(ctx, items), run);
 	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 
@@ -243,7 +225,7 @@ export async function runDeviceCommand(
 	const one = async (w: Wanted) => {
 		const record = byName?.get(w.name);
 		if (byName && !record) {
-			run.fail(w.item, proxyNotFound(node, w.name, w.item, 'Nothing was sent.'));
+			run.fail(w.item, proxyNotFound(node, w.name, w.item));
 			return;
 		}
 		const lastText = String(record?.[command.field] ?? '');

@@ -1,6 +1,6 @@
 /*
- * Extend's pure parts and its reads around the charge: the period of each proxy, the plan against
- * the account's list (unknown, unextendable and not-yet-expiring proxies), the fresh check before a
+ * Extend's pure parts and its reads around the charge: the period of each proxy, the plan of the
+ * proxies found (unextendable and not-yet-expiring ones), the fresh check before a
  * batch, the read-back after the charge and the item each extended proxy reports.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
@@ -8,7 +8,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Period, ProxyRecord, QuoteLine, Reply } from '../transport';
 import { PERIODS, send } from '../transport';
-import { asNodeError, proxyNotFound } from './itemLoop';
+import { asNodeError } from './itemLoop';
 import { expiresWithin, hoursUntil } from './time';
 import { parsePeriod } from './validation';
 import { countOf } from '../common/wording';
@@ -92,37 +92,27 @@ export function skippedItem(p: Planned, reason: string): IDataObject {
 }
 
 /**
- * The extensions against one read of the account's list: a proxy the list does not hold, or one
- * without a period the service extends by, fails its item; one that expires later than `window`
- * hours is skipped; the rest is planned, in order.
+ * The extensions of the proxies the look-up found: one without a period the service extends by
+ * fails its item; one that expires later than `window` hours is skipped; the rest is planned.
  */
 export function planAgainstList(
 	node: INode,
-	unique: Wanted[],
-	list: { proxies: ProxyRecord[]; serverTime: number },
+	known: Array<Wanted & { record: ProxyRecord }>,
+	serverTime: number,
 	window: number | undefined,
 ) {
-	const byName = new Map(list.proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	const planned: Planned[] = [];
 	const skipped: Array<{ item: number; json: IDataObject }> = [];
 	const failed: Array<{ item: number; error: NodeOperationError }> = [];
-	for (const w of unique) {
-		const record = byName.get(w.name);
-		if (!record) {
-			failed.push({
-				item: w.item,
-				error: proxyNotFound(node, w.name, w.item, 'Nothing was charged.'),
-			});
-			continue;
-		}
-		const period = w.period === SAME_AS_PROXY ? ownPeriod(record) : w.period;
+	for (const w of known) {
+		const period = w.period === SAME_AS_PROXY ? ownPeriod(w.record) : w.period;
 		if (period === undefined) {
-			failed.push({ item: w.item, error: noPeriod(node, w, record) });
+			failed.push({ item: w.item, error: noPeriod(node, w, w.record) });
 			continue;
 		}
-		const p: Planned = { ...w, period, record };
-		if (window !== undefined && !expiresWithin(record.expires_at, list.serverTime, window)) {
-			const reason = `expires in ${hoursUntil(record.expires_at, list.serverTime)} h, later than the ${window} h window`;
+		const p: Planned = { ...w, period };
+		if (window !== undefined && !expiresWithin(w.record.expires_at, serverTime, window)) {
+			const reason = `expires in ${hoursUntil(w.record.expires_at, serverTime)} h, later than the ${window} h window`;
 			skipped.push({ item: w.item, json: skippedItem(p, reason) });
 			continue;
 		}

@@ -13,7 +13,7 @@ import { asNodeError } from './itemLoop';
 import type { Planned } from './extension';
 import { quoteLineOf } from './extension';
 import { linesWithPrices, refusedLine } from './quote';
-import type { ItemResults } from './itemLoop';
+import type { ItemResults } from './batchedRun';
 import type { RunOptions } from './runOptions';
 import { proxiesWere } from '../common/wording';
 

@@ -1,8 +1,31 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { ProxyRecord, StockEntry } from '../transport';
+import { DEFAULT_READ_TIMEOUT_SECONDS } from './descriptions';
 import { hoursUntil } from './time';
-import { switchOption } from './validation';
+import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from './validation';
+
+/**
+ * What a read (Get, Get Many, Stock > Get Many, Get Funds) takes from item `i`: Filters, Return
+ * All / Limit, Simplify, and the Options' Timeout and Include Password (each its default where the
+ * operation does not declare it).
+ */
+export function readRequest(ctx: IExecuteFunctions, i: number) {
+	const node = ctx.getNode();
+	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+	const returnAll = switchParameter(ctx, i, 'returnAll', 'Return All', false);
+	const limit = returnAll ? Infinity : parseLimit(node, i, ctx.getNodeParameter('limit', i, 50));
+	const simplify = switchParameter(ctx, i, 'simplify', 'Simplify', true);
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	return {
+		filters,
+		limit,
+		simplify,
+		timeoutMs,
+		includePassword: includePasswordOf(node, i, options),
+	};
+}
 
 /** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
 export const SIMPLE_PROXY_FIELDS = [
@@ -57,6 +80,15 @@ export function proxyOutput(
 
 export function paired(json: IDataObject, item: number): INodeExecutionData {
 	return { json, pairedItem: { item } };
+}
+
+/** Proxies as output items of item `i`, as Simplify and Include Password ask. */
+export function proxyItems(
+	proxies: ProxyRecord[],
+	options: { simplify: boolean; includePassword: boolean; now: number },
+	i: number,
+): INodeExecutionData[] {
+	return proxies.map((proxy) => paired(proxyOutput(proxy, options), i));
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { proxyLocator } from './descriptions';
 import { invalidParameter, parseChoice, parseName, shown } from './validation';
@@ -135,4 +136,17 @@ export function proxyNameReader(
 		}
 		return parseName(node, i, value, label, EXAMPLE_NAME);
 	};
+}
+
+/** A proxy the account's list does not hold: fails its own item, before anything is sent for it. */
+export function proxyNotFound(node: INode, name: string, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`Proxy \u201c${name}\u201d was not found in this Proxy Account [item ${itemIndex}]`,
+		{
+			description:
+				'Check the name (names are case-sensitive) or pick the proxy from the list. Nothing was sent or charged for this proxy.',
+			itemIndex,
+		},
+	);
 }

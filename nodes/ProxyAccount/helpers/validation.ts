@@ -142,7 +142,20 @@ export function numberFrom(value: unknown): number {
 	return Number.NaN;
 }
 
-/** A non-negative number of hours (decimals allowed, ten years at most), e.g. for Expiring Within. */
+/** A number of 0 or more (decimals allowed) up to `max`; `what` names it: "a number of hours". */
+function parseNonNegative(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	{ field, what, max, fix }: { field: string; what: string; max: number; fix: string },
+): number {
+	const number = numberFrom(value);
+	if (Number.isFinite(number) && number >= 0 && number <= max) return number;
+	const problem = `must be ${what} of 0 or more, but it is ${shown(value)}`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
+}
+
+/** A non-negative number of hours (ten years at most), e.g. for Expiring Within. */
 export function parseHours(
 	node: INode,
 	itemIndex: number | undefined,
@@ -150,17 +163,8 @@ export function parseHours(
 	field: string,
 	fix = 'Enter a number of hours, e.g. 24 for one day or 168 for one week.',
 ): number {
-	const number = numberFrom(value);
-	if (!Number.isFinite(number) || number < 0 || number > 24 * 366 * 10) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be a number of hours of 0 or more, but it is ${shown(value)}`,
-			fix,
-		);
-	}
-	return number;
+	const max = 24 * 366 * 10;
+	return parseNonNegative(node, itemIndex, value, { field, what: 'a number of hours', max, fix });
 }
 
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
@@ -356,15 +360,6 @@ export function parseAmount(
 	field: string,
 	fix = 'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
 ): number {
-	const number = numberFrom(value);
-	if (!Number.isFinite(number) || number < 0) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be an amount of 0 or more, but it is ${shown(value)}`,
-			fix,
-		);
-	}
-	return number;
+	const max = Number.POSITIVE_INFINITY;
+	return parseNonNegative(node, itemIndex, value, { field, what: 'an amount', max, fix });
 }

@@ -413,8 +413,8 @@ describe('Remove: a failed later batch says which earlier batches the service ac
 		expect(removals()).toHaveLength(2);
 		const json = result.items.map((i) => i.json);
 		expect(json.slice(0, 100).every((j) => j.status === 'removal_sent')).toBe(true);
-		expect(json[100].message).toMatch(/The service accepted the removal of 100 proxies earlier in this run: /);
-		expect(json[149].message).toMatch(/The service accepted the removal of 100 proxies earlier in this run/);
+		expect(json[100].message).toMatch(/Before it in this run, the service accepted the removal of 100 proxies: /);
+		expect(json[149].message).toMatch(/Before it in this run, the service accepted the removal of 100 proxies/);
 		const stop = await run(remove(1), [{ name: 'PRX-NOT-THERE' }]);
 		expect(errorMessages(stop)[0]).toMatch(/was not found/);
 	});

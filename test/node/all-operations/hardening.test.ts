@@ -338,7 +338,7 @@ describe('a proxy named twice in one run', () => {
 		const result = await run(extendParams(), [{ name: a }, { name: b }, { name: a }, { name: a }]);
 		expect(result.status).toBe('success');
 		expect(result.items.map((item) => item.json.status)).toEqual(['extended', 'extended', 'skipped', 'skipped']);
-		expect(result.items[2].json.reason).toBe('same proxy and extension as item 0 of this run, which stands for both');
+		expect(result.items[2].json.reason).toBe('same proxy as item 0 of this run, which stands for both');
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([a, b]);
 		const charged = result.items.reduce((sum, item) => sum + Number(item.json.charged), 0);
 		expect(Math.round(charged * 100)).toBe(Math.round(sim.ledger.reduce((sum, entry) => sum + entry.amount, 0) * 100));
@@ -348,13 +348,13 @@ describe('a proxy named twice in one run', () => {
 		const [a, b] = names().slice(22, 24);
 		const stopped = await run(extendParams(), [{ name: a }, { name: b }, { name: a, interval: 2 }]);
 		expect(stopped.status).toBe('error');
-		expect(stopped.error?.message).toBe(`Proxy \u201c${a}\u201d is named by items 0 and 2 with different extensions (1 weekly and 2 weekly) [item 0]`);
+		expect(stopped.error?.message).toBe(`Proxy \u201c${a}\u201d is named by items 0 and 2 with different requests (1 weekly and 2 weekly) [item 0]`);
 		expect(apiRequests(sim)).toHaveLength(0);
 
 		const tolerant = await run(extendParams(), [{ name: a }, { name: b }, { name: a, interval: 2 }], { onError: 'continueErrorOutput' });
 		expect(paired(tolerant.output('Node Under Test', 1))).toEqual([0, 2]);
 		expect(tolerant.output('Node Under Test', 1)[1].json.error).toBe(
-			`Proxy \u201c${a}\u201d is named by items 0 and 2 with different extensions (1 weekly and 2 weekly) [item 2]`,
+			`Proxy \u201c${a}\u201d is named by items 0 and 2 with different requests (1 weekly and 2 weekly) [item 2]`,
 		);
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([b]);
 	});
@@ -408,7 +408,7 @@ describe('a failed later batch without Continue On Fail', () => {
 		expect(result.status).toBe('error');
 		const charged = Math.round(sim.ledger.reduce((sum, entry) => sum + entry.amount, 0) * 100) / 100;
 		const description = String((result.error as { description?: string }).description);
-		expect(description).toContain(`This was batch 2 of 2 (3 proxies). Extended before it in this run: ${list.slice(0, 20).join(', ')} and 2 more (22 proxies), charged ${charged} in all.`);
+		expect(description).toContain(`This was batch 2 of 2 (3 proxies), which may have been applied. Before it in this run, the service extended 22 proxies: ${list.slice(0, 20).join(', ')} and 2 more, charged ${charged} in all.`);
 		expect(description).toMatch(/may have been applied/);
 	});
 });

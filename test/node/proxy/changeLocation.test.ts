@@ -246,8 +246,8 @@ describe('Proxy > Change Location', () => {
 		);
 		expect(swaps()).toHaveLength(0);
 		expect(differing.items.map((item) => item.json.error)).toEqual([
-			`The proxy ${other} is named by items 0, 1 with different moves [item 0]`,
-			`The proxy ${other} is named by items 0, 1 with different moves [item 1]`,
+			`Proxy \u201c${other}\u201d is named by items 0 and 1 with different requests (to AT&T in Austin and to AT&T in Cleveland) [item 0]`,
+			`Proxy \u201c${other}\u201d is named by items 0 and 1 with different requests (to AT&T in Austin and to AT&T in Cleveland) [item 1]`,
 		]);
 	});
 

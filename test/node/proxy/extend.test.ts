@@ -79,7 +79,7 @@ describe('Proxy > Extend', () => {
 	it('says in the panel that it charges the wallet, and shows the Interval\'s maximum', async () => {
 		const { ProxyAccount } = await import('../../../nodes/ProxyAccount/ProxyAccount.node');
 		const properties = new ProxyAccount().description.properties.filter((p) => p.displayOptions?.show?.operation?.includes('extend'));
-		expect(properties[0]).toMatchObject({ type: 'notice', name: 'chargeNotice' });
+		expect(properties[0]).toMatchObject({ type: 'notice', name: 'extendNotice' });
 		expect(String(properties[0].displayName)).toMatch(/charges your Proxy Account wallet.*Retry On Fail/);
 		expect(properties.find((p) => p.name === 'interval')?.typeOptions).toMatchObject({ minValue: 1, maxValue: 1000 });
 		expect(properties.find((p) => p.name === 'period')).toMatchObject({ default: 'same' });
@@ -169,7 +169,7 @@ describe('Proxy > Extend', () => {
 			'extended', 'extended', 'extended', 'extended', 'skipped', 'skipped', 'skipped',
 		]);
 		expect(first.items[4].json.reason).toMatch(/^expires in 30 h, later than the 24 h window$/);
-		expect(first.items[6].json.reason).toBe('same proxy and extension as item 0 of this run, which stands for both');
+		expect(first.items[6].json.reason).toBe('same proxy as item 0 of this run, which stands for both');
 		expect(second.status).toBe('success');
 		expect(second.items.every((item) => item.json.status === 'skipped' && item.json.charged === 0)).toBe(true);
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([...soon, expired]);
@@ -356,7 +356,7 @@ describe('Proxy > Extend', () => {
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/closed before its answer arrived \(POST \/v1\/proxies\/allocate\)/);
 		expect(description(result)).toMatch(/not sent again/);
-		expect(description(result)).toMatch(/batch 2 of 3 \(10 proxies\)\. Extended before it in this run: (PRX-[^,]+, ){9}PRX-[^,]+ \(10 proxies\), charged \d+ in all\./);
+		expect(description(result)).toMatch(/batch 2 of 3 \(10 proxies\), which may have been applied\. Before it in this run, the service extended 10 proxies: (PRX-[^,]+, ){9}PRX-[^,]+, charged \d+ in all\./);
 		expect(allocates()).toHaveLength(2);
 		expect(sim.ledger).toHaveLength(20); // batch 2 was processed before the connection dropped; it was not repeated
 	});
@@ -375,7 +375,7 @@ describe('Proxy > Extend', () => {
 		const result = await extend([names()[0], 'PRX-NOPE-0000', names()[1]]);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe('Proxy \u201cPRX-NOPE-0000\u201d was not found in this Proxy Account [item 1]');
-		expect(description(result)).toMatch(/Nothing was charged/);
+		expect(description(result)).toMatch(/Nothing was sent or charged for this proxy/);
 		expect(allocates()).toHaveLength(0);
 
 		sim.resetLogs();

@@ -1,18 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import {
-	DEFAULT_READ_TIMEOUT_SECONDS,
-	optionsCollection,
-	readTimeoutOption,
-} from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
-import { paired } from '../../helpers/output';
-import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
+import { optionsCollection, readTimeoutOption } from '../../helpers/descriptions';
+import type { ItemExecute } from '../../helpers/itemLoop';
+import { paired, readRequest } from '../../helpers/output';
 import type { FundsData } from '../../transport';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -37,21 +27,15 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
+export const executeItem: ItemExecute = async function (i, run) {
+	const { timeoutMs, simplify } = readRequest(this, i);
 	// The funds have no parameters: one read per execution, one output item per input item.
 	const { result: funds } = await run.shared(
 		'funds',
 		async () => await send(this, 'getFunds', { timeoutMs }),
 	);
 	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
-}
+};
 
 /** The funds as one flat object: what a balance check or an alert needs. */
 function simplifyFunds(data: FundsData): IDataObject {

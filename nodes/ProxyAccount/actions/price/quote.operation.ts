@@ -14,7 +14,8 @@ import {
 	periodOptions,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import { forEachItem, itemResults } from '../../helpers/itemLoop';
+import { forEachItem } from '../../helpers/itemLoop';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
 import {
 	invalidParameter,
@@ -95,16 +96,11 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const mode = readMode(this, items.length);
-	if ('output' in mode) return mode.output;
-	return mode.combine
-		? await quoteAllItems(this, items.length, mode.simplify)
-		: await quoteEachItem(this, items, mode.simplify);
-}
+export const execute: BatchedExecute<QuoteMode> = async function ({ run, options, items }) {
+	return options.combine
+		? await quoteAllItems(this, run, items.length, options.simplify)
+		: await quoteEachItem(this, items, options.simplify);
+};
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -164,28 +160,26 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
  * Simplify and Combine All Items Into One Quote, which hold for the whole run: an expression that
  * gives items different values is refused (every item carries the refusal, or the node stops).
  */
-function readMode(
-	ctx: IExecuteFunctions,
-	count: number,
-): { simplify: boolean; combine: boolean } | { output: INodeExecutionData[] } {
-	try {
-		return {
-			simplify: parseBoolean(
-				ctx.getNode(),
-				undefined,
-				runWideParameter(ctx, count, properties, 'simplify', true),
-				'Simplify',
-			),
-			combine: parseBoolean(
-				ctx.getNode(),
-				undefined,
-				runWideParameter(ctx, count, properties, 'combineItems', false),
-				'Combine All Items Into One Quote',
-			),
-		};
-	} catch (error) {
-		return { output: itemResults(ctx, count).failAll(error) };
-	}
+interface QuoteMode {
+	simplify: boolean;
+	combine: boolean;
+}
+
+export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
+	return {
+		simplify: parseBoolean(
+			ctx.getNode(),
+			undefined,
+			runWideParameter(ctx, count, properties, 'simplify', true),
+			'Simplify',
+		),
+		combine: parseBoolean(
+			ctx.getNode(),
+			undefined,
+			runWideParameter(ctx, count, properties, 'combineItems', false),
+			'Combine All Items Into One Quote',
+		),
+	};
 }
 
 /** The output of a quote: as returned, paired with `pairedItem`, or one item per line (Simplify). */
@@ -220,10 +214,10 @@ async function quoteEachItem(
  */
 async function quoteAllItems(
 	ctx: IExecuteFunctions,
+	run: ItemResults,
 	count: number,
 	simplify: boolean,
 ): Promise<INodeExecutionData[]> {
-	const run = itemResults(ctx, count);
 	const lines: QuoteLine[] = [];
 	const owners: number[] = [];
 	for (let i = 0; i < count; i++) {

@@ -1,16 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { carrierKey } from '../../helpers/carriers';
 import { cents, chargeExcess } from '../../helpers/charges';
 import { proxiesCount, proxiesWere } from '../../common/wording';
 import {
-	asToolNotice,
 	carrierField,
 	cityField,
 	DEFAULT_READ_TIMEOUT_SECONDS,
@@ -23,15 +17,11 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
+	wholeNumberField,
 } from '../../helpers/descriptions';
-import type { ItemResults } from '../../helpers/itemLoop';
-import {
-	asNodeError,
-	agentRefusal,
-	itemResults,
-	retryRefusal,
-	spendingLimitMissing,
-} from '../../helpers/itemLoop';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
+import { asNodeError } from '../../helpers/itemLoop';
+import { spendingRefusal } from '../../helpers/runGuards';
 import { sameName } from '../../helpers/filters';
 import type { OrderedProxies, Waited } from '../../helpers/newProxies';
 import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
@@ -51,6 +41,11 @@ export const operation: OperationInfo = {
 		'Buy new proxies in a city. Charges the wallet the quoted price; as an AI tool only within Maximum Total Cost.',
 	action: 'Buy proxies (charges the wallet)',
 	subtitle: 'Buy Proxies',
+	notices: {
+		panel:
+			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+	},
 };
 
 /** Proxies one item may buy. */
@@ -61,27 +56,16 @@ const DEFAULT_WAIT_SECONDS = 120;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
-		name: 'buyNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'buyToolNotice',
-		'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
-	),
 	carrierField('Carrier of the new proxies, e.g. AT&T'),
 	cityField('City of the new proxies, as listed in stock, e.g. Austin'),
 	{
-		displayName: 'Quantity',
-		name: 'quantity',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_QUANTITY, numberPrecision: 0 },
-		default: 1,
+		...wholeNumberField(
+			['Quantity', 'quantity'],
+			[1, MAX_QUANTITY],
+			1,
+			'How many proxies this item buys, 1 to 100',
+		),
 		required: true,
-		description: 'How many proxies this item buys, 1 to 100',
 	},
 	intervalField('Number of periods paid for, 1 to 1000, e.g. 1 with Weekly for one week'),
 	{
@@ -121,19 +105,7 @@ export const properties: INodeProperties[] = [
  * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
  * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	let options: BuyOptions;
-	try {
-		options = readOptions(this, items.length);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	const refusal = runRefusal(this, options);
-	if (refusal) return run.failAll(refusal);
+export const execute: BatchedExecute<BuyOptions> = async function ({ run, options, items }) {
 	const orders = readOrders(this, items.length, run.fail);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
@@ -184,7 +156,7 @@ export async function execute(
 			: await waitForNewProxies(this, ordered, before, options.waitMs);
 	reportBought(orders, priced.costs, charged, { ordered, result }, run);
 	return run.output();
-}
+};
 
 interface Order {
 	item: number;
@@ -200,18 +172,16 @@ interface Priced {
 	costs: Map<number, number | null>;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
 	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
-function runRefusal(ctx: IExecuteFunctions, options: BuyOptions) {
-	return (
-		retryRefusal(ctx, options.dryRun, {
-			twice: 'buy the same proxies twice',
-			check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
-		}) ?? agentRefusal(ctx, spendingLimitMissing('Buy', options))
-	);
+export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
+	return spendingRefusal(ctx, 'Buy', options, {
+		twice: 'buy the same proxies twice',
+		check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
+	});
 }
 
 /** Every item's order, checked before anything is sent; a bad item fails alone. */

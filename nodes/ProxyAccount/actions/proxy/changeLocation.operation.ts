@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	allowAsToolOption,
-	asToolNotice,
 	carrierField,
 	cityField,
 	keepWalletAtLeastOption,
@@ -17,20 +11,17 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
+	amountField,
 } from '../../helpers/descriptions';
-import {
-	asNodeError,
-	once,
-	agentRefusal,
-	openRun,
-	proxyNotFound,
-	retryRefusal,
-} from '../../helpers/itemLoop';
+import { asNodeError } from '../../helpers/itemLoop';
+import { once } from '../../helpers/parameterCache';
+import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
+import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
+import { proxyNotFound } from '../../helpers/proxySource';
 import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { addToDescription, groupByProxy, repeatsOf } from '../../helpers/batches';
-import type { ItemResults, Repeat } from '../../helpers/itemLoop';
+import { addToDescription, collectRequests } from '../../helpers/batches';
 import { readRunOptions } from '../../helpers/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/wallet';
 import { cents } from '../../helpers/charges';
@@ -46,6 +37,11 @@ export const operation: OperationInfo = {
 		'Move a proxy to another carrier and/or city; its name and port change. The service may charge for it: as an AI tool only when allowed.',
 	action: 'Move a proxy (may charge the wallet)',
 	subtitle: 'Change Proxy Location',
+	notices: {
+		panel:
+			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
+		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+	},
 };
 
 const DEFAULT_WAIT_SECONDS = 60;
@@ -55,17 +51,6 @@ const WAIT_PAUSE_MS = 3_000;
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
-			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
-		name: 'moveNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'moveToolNotice',
-		'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
-	),
 	proxyLocator('The proxy to move. With several input items, each item names one proxy.'),
 	carrierField('The carrier to move to, e.g. T-Mobile (it may stay the same)'),
 	cityField('The city to move to, as listed in stock, e.g. Denver'),
@@ -80,15 +65,11 @@ export const properties: INodeProperties[] = [
 	runWideOptionsCollection([
 		allowAsToolOption('move proxies (the service may charge for a move)'),
 		keepWalletAtLeastOption,
-		{
-			displayName: 'Maximum Cost per Move',
-			name: 'maxMoveCost',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
-			description:
-				"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
-		},
+		amountField(
+			['Maximum Cost per Move', 'maxMoveCost'],
+			0,
+			"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
+		),
 		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A move'),
 		waitTimeoutOption(
 			DEFAULT_WAIT_SECONDS,
@@ -99,13 +80,12 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const opened = openRun(this, items, readOptions, guards);
-	if ('output' in opened) return opened.output;
-	const { run, options, proxyNameOf } = opened;
+export const execute: BatchedExecute<MoveOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { result: proxies } = await send(this, 'listProxies', {
@@ -115,8 +95,12 @@ export async function execute(
 		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 	});
 	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
-	const { groups, repeats } = collect(this, items.length, proxyNameOf, run);
-	for (const move of groups) {
+	const { unique, repeats } = collectRequests(this, run, items.length, {
+		read: (i) => readMove(this, i, proxyNameOf),
+		asked: (m) => `to ${m.isp} in ${m.location}${m.copy ? '' : ' without its settings'}`,
+		fields: 'Carrier, City and Copy Settings',
+	});
+	for (const move of unique) {
 		try {
 			context.before = await namesBefore();
 			await moveOne(this, move, context);
@@ -128,7 +112,7 @@ export async function execute(
 		}
 	}
 	return run.finishRepeats(repeats);
-}
+};
 
 const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	named: 'moved',
@@ -179,7 +163,7 @@ interface Move {
 	copy: boolean;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
 	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
 	const moveCost = limitOption(ctx, raw, 'maxMoveCost', 'Maximum Cost per Move');
 	return { timeoutMs, waitMs, floor, moveCost };
@@ -189,7 +173,7 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
  * A retry would move a proxy twice. An AI agent moves only when the builder allowed it, within a
  * floor under the wallet and a cost per move the builder set, checked before every move.
  */
-function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
+export function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions) {
 	return (
 		retryRefusal(ctx, false, {
 			twice: 'move a proxy twice',
@@ -268,7 +252,7 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	const { options, before, named, run } = context;
 	const i = move.item;
 	const old = before.get(move.name);
-	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i, 'Nothing was moved.'));
+	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i));
 	if (context.overCost) return run.fail(i, context.overCost);
 	// What a move costs is not published: before every move, the wallet must hold the floor plus
 	// the most a move may cost.
@@ -350,50 +334,6 @@ async function walletAfterMove(
 	return {
 		fields,
 		overCost: `The wallet held ${walletBefore} before the move and ${after} after it. Check the wallet and the proxy list (Proxy Account > Get Many) before you move proxies again.`,
-	};
-}
-
-/**
- * Every item's move, checked before anything is sent. A proxy named by several items with the same
- * move is moved once (the others are repeats); named with different moves, none of its items is sent.
- */
-function collect(
-	ctx: IExecuteFunctions,
-	count: number,
-	proxyNameOf: (i: number) => string,
-	run: ItemResults,
-): { groups: Move[]; repeats: Repeat[] } {
-	const wanted: Move[] = [];
-	for (let i = 0; i < count; i++) {
-		try {
-			wanted.push(readMove(ctx, i, proxyNameOf));
-		} catch (error) {
-			run.fail(i, error);
-		}
-	}
-	const { groups, conflicts } = groupByProxy(
-		wanted,
-		(a, b) => a.isp === b.isp && a.location === b.location && a.copy === b.copy,
-	);
-	for (const all of conflicts) {
-		const list = all.map((m) => m.item).join(', ');
-		for (const m of all)
-			run.fail(
-				m.item,
-				new NodeOperationError(
-					ctx.getNode(),
-					`The proxy ${m.name} is named by items ${list} with different moves [item ${m.item}]`,
-					{
-						description:
-							'Nothing was sent for this proxy. A proxy moves once per run: give every item that names it the same Carrier, City and Copy Settings, or remove the duplicates.',
-						itemIndex: m.item,
-					},
-				),
-			);
-	}
-	return {
-		groups: groups.map(({ first }) => first).sort((a, b) => a.item - b.item),
-		repeats: repeatsOf(groups),
 	};
 }
 

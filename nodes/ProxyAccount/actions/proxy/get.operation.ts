@@ -1,21 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 	simplifyField,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
-import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
-import { parseTimeoutSeconds, switchParameter } from '../../helpers/validation';
+import type { ItemExecute } from '../../helpers/itemLoop';
+import { proxyItems, readRequest } from '../../helpers/output';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -33,20 +26,13 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const name = run.proxyName(i);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(this.getNode(), i, options);
+	const read = readRequest(this, i);
 	const { result: proxy, serverTime } = await send(this, 'getProxy', {
 		proxyName: name,
 		itemIndex: i,
-		timeoutMs,
+		timeoutMs: read.timeoutMs,
 	});
-	return [paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i)];
-}
+	return proxyItems([proxy], { ...read, now: serverTime }, i);
+};

@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
 	filtersCollection,
 	cityFilter,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	includePasswordOption,
 	nameContainsFilter,
 	optionsCollection,
@@ -18,17 +12,11 @@ import {
 	simplifyField,
 	stateFilter,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
-import { includePasswordOf, paired, proxyOutput } from '../../helpers/output';
+import { proxyItems, readRequest } from '../../helpers/output';
 import { expiresWithin } from '../../helpers/time';
-import {
-	filterText,
-	parseChoice,
-	parseLimit,
-	parseTimeoutSeconds,
-	switchParameter,
-} from '../../helpers/validation';
+import { filterText, parseChoice } from '../../helpers/validation';
 import type { ProxyRecord } from '../../transport';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -93,16 +81,9 @@ export const properties: INodeProperties[] = [
 	optionsCollection([includePasswordOption, readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-	const limit = returnAll
-		? Infinity
-		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+export const executeItem: ItemExecute = async function (i, run) {
+	const read = readRequest(this, i);
+	const { filters } = read;
 	const sort = parseChoice(
 		this.getNode(),
 		i,
@@ -112,11 +93,7 @@ export async function executeItem(
 		'none, expiresAsc, expiresDesc',
 		'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
 	);
-	const simplify = switchParameter(this, i, 'simplify', 'Simplify', true);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const window = readExpiringWithin(this.getNode(), i, filters);
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(this.getNode(), i, options);
 	const place = readProxyFilters(this.getNode(), i, filters);
 	const status = filterText(
 		this.getNode(),
@@ -126,7 +103,7 @@ export async function executeItem(
 	).toLowerCase();
 
 	// The list endpoint takes no parameters: one request serves every input item.
-	const load = async () => await send(this, 'listProxies', { timeoutMs });
+	const load = async () => await send(this, 'listProxies', { timeoutMs: read.timeoutMs });
 	const { result: proxies, serverTime } = await run.shared('proxies', load);
 	let selected: ProxyRecord[] = proxies.filter((proxy) => {
 		if (!matchesProxyFilters(proxy, place)) return false;
@@ -145,8 +122,5 @@ export async function executeItem(
 			)
 			.map(({ proxy }) => proxy);
 	}
-	if (selected.length > limit) selected = selected.slice(0, limit);
-	return selected.map((proxy) =>
-		paired(proxyOutput(proxy, { simplify, includePassword, now: serverTime }), i),
-	);
-}
+	return proxyItems(selected.slice(0, read.limit), { ...read, now: serverTime }, i);
+};

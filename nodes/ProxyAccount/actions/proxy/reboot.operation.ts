@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	concurrencyOption,
@@ -6,11 +6,11 @@ import {
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
 } from '../../helpers/descriptions';
-import type { DeviceOptions } from '../../helpers/deviceCommand';
-import { runDeviceCommand } from '../../helpers/deviceCommand';
-import { itemResults } from '../../helpers/itemLoop';
+import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
+import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
 import { readRunOptions } from '../../helpers/runOptions';
 import { send } from '../../transport';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -27,32 +27,25 @@ export const properties: INodeProperties[] = [
 	runWideOptionsCollection([concurrencyOption, ...waitUntilAllowedOptions]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	let options: DeviceOptions;
-	try {
-		options = { ...readRunOptions(this, items.length, properties), confirmMs: 0 };
-	} catch (error) {
-		return itemResults(this, items.length).failAll(error);
-	}
-	return await runDeviceCommand(
-		this,
-		items,
-		{
-			label: 'reboot',
-			field: 'last_reboot',
-			intervalMs: 5 * 60_000,
-			throttle: 'every 5 minutes',
-			send: async (name, itemIndex) =>
-				await send(this, 'rebootProxy', {
-					proxyName: name,
-					itemIndex,
-					timeoutMs: options.timeoutMs,
-					retry: { maxAttempts: 1 },
-				}),
-		},
-		options,
-	);
-}
+const REBOOT: Omit<DeviceCommand, 'send'> = {
+	label: 'reboot',
+	field: 'last_reboot',
+	intervalMs: 5 * 60_000,
+	throttle: 'every 5 minutes',
+};
+
+export const readOptions = (ctx: IExecuteFunctions, count: number): DeviceOptions => ({
+	...readRunOptions(ctx, count, properties),
+	confirmMs: 0,
+});
+
+export const guards = deviceRefusal(REBOOT);
+
+export const execute: BatchedExecute<DeviceOptions> = async function (opened) {
+	const call = { timeoutMs: opened.options.timeoutMs, retry: { maxAttempts: 1 } };
+	return await runDeviceCommand(this, opened, {
+		...REBOOT,
+		send: async (name, itemIndex) =>
+			await send(this, 'rebootProxy', { ...call, proxyName: name, itemIndex }),
+	});
+};

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -6,13 +6,14 @@ import {
 	proxyLocator,
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
+	wholeNumberField,
 } from '../../helpers/descriptions';
-import type { DeviceOptions } from '../../helpers/deviceCommand';
-import { runDeviceCommand } from '../../helpers/deviceCommand';
-import { itemResults } from '../../helpers/itemLoop';
+import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
+import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
 import { readRunOptions } from '../../helpers/runOptions';
 import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
 import { readCredential, send } from '../../transport';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -28,14 +29,12 @@ export const properties: INodeProperties[] = [
 	proxyLocator('The proxy to give a new IP. With several input items, each item names one proxy.'),
 	runWideOptionsCollection([
 		concurrencyOption,
-		{
-			displayName: 'New IP Timeout (Seconds)',
-			name: 'newIpTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 0 },
-			default: 30,
-			description: 'How long Wait for New IP reads the proxy again (at most 600)',
-		},
+		wholeNumberField(
+			['New IP Timeout (Seconds)', 'newIpTimeoutSeconds'],
+			[1, MAX_TIMEOUT_SECONDS],
+			30,
+			'How long Wait for New IP reads the proxy again (at most 600)',
+		),
 		{
 			displayName: 'Use Rotation Link',
 			name: 'useRotationLink',
@@ -56,66 +55,65 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	let options: DeviceOptions;
-	let limitedKey: string | undefined;
-	let limitedOnly = false;
-	try {
-		const runOptions = readRunOptions(this, items.length, properties);
-		// Wait for New IP reads the proxy again, within New IP Timeout (checked whenever it is set).
-		const newIpTimeoutMs = runOptions.whole('newIpTimeoutSeconds') * 1000;
-		const confirmMs = runOptions.flag('waitForNewIp') ? newIpTimeoutMs : 0;
-		options = { ...runOptions, confirmMs };
-		if (runOptions.flag('useRotationLink')) {
-			const keys = await readCredential(this);
-			if (keys.limitedKey === '') {
-				throw new NodeOperationError(node, 'Use Rotation Link needs a Limited API Key', {
-					description:
-						'Open the Proxy Account credential and paste the Limited API key from the dashboard, or turn off Use Rotation Link.',
-				});
-			}
-			limitedKey = keys.limitedKey;
-			// A Limited key alone can only send the change: nothing is read, so nothing waits for it.
-			limitedOnly = keys.apiKey === '';
-			if (limitedOnly && options.confirmMs > 0) {
-				throw new NodeOperationError(
-					node,
-					'Wait for New IP needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link',
-					{
-						description:
-							'Turn off Wait for New IP, or paste the master API key in the Proxy Account credential.',
-					},
-				);
-			}
-		}
-	} catch (error) {
-		return itemResults(this, items.length).failAll(error);
-	}
-	return await runDeviceCommand(
-		this,
-		items,
-		{
-			label: 'IP change',
-			field: 'last_ip_change',
-			intervalMs: 60_000,
-			throttle: 'a minute',
-			sendOnly: limitedOnly,
-			send: async (name, itemIndex) => {
-				const call = {
-					proxyName: name,
-					itemIndex,
-					timeoutMs: options.timeoutMs,
-					retry: { maxAttempts: 1 },
-				};
-				return limitedKey === undefined
-					? await send(this, 'rotateIp', call)
-					: await send(this, 'rotateIpWithLink', { ...call, limitedKey });
-			},
+const IP_CHANGE: Omit<DeviceCommand, 'send'> = {
+	label: 'IP change',
+	field: 'last_ip_change',
+	intervalMs: 60_000,
+	throttle: 'a minute',
+};
+
+interface RotateOptions extends DeviceOptions {
+	/** The credential's Limited API Key, with Use Rotation Link. */
+	limitedKey?: string;
+	/** The credential has only a Limited key: the change is sent without a look-up. */
+	limitedOnly: boolean;
+}
+
+export const guards = deviceRefusal(IP_CHANGE);
+
+export const execute: BatchedExecute<RotateOptions> = async function (opened) {
+	const { limitedKey, limitedOnly, timeoutMs } = opened.options;
+	return await runDeviceCommand(this, opened, {
+		...IP_CHANGE,
+		sendOnly: limitedOnly,
+		send: async (name, itemIndex) => {
+			const call = { proxyName: name, itemIndex, timeoutMs, retry: { maxAttempts: 1 } };
+			return limitedKey === undefined
+				? await send(this, 'rotateIp', call)
+				: await send(this, 'rotateIpWithLink', { ...call, limitedKey });
 		},
-		options,
-	);
+	});
+};
+
+export async function readOptions(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+): Promise<RotateOptions> {
+	const node = ctx.getNode();
+	const runOptions = readRunOptions(ctx, itemCount, properties);
+	// Wait for New IP reads the proxy again, within New IP Timeout (checked whenever it is set).
+	const newIpTimeoutMs = runOptions.whole('newIpTimeoutSeconds') * 1000;
+	const confirmMs = runOptions.flag('waitForNewIp') ? newIpTimeoutMs : 0;
+	const options: RotateOptions = { ...runOptions, confirmMs, limitedOnly: false };
+	if (!runOptions.flag('useRotationLink')) return options;
+	const keys = await readCredential(ctx);
+	if (keys.limitedKey === '') {
+		throw new NodeOperationError(node, 'Use Rotation Link needs a Limited API Key', {
+			description:
+				'Open the Proxy Account credential and paste the Limited API key from the dashboard, or turn off Use Rotation Link.',
+		});
+	}
+	// A Limited key alone can only send the change: nothing is read, so nothing waits for it.
+	const limitedOnly = keys.apiKey === '';
+	if (limitedOnly && confirmMs > 0) {
+		throw new NodeOperationError(
+			node,
+			'Wait for New IP needs the master API key; this credential has only a Limited key, which can only rotate IPs through the rotation link',
+			{
+				description:
+					'Turn off Wait for New IP, or paste the master API key in the Proxy Account credential.',
+			},
+		);
+	}
+	return { ...options, limitedKey: keys.limitedKey, limitedOnly };
 }

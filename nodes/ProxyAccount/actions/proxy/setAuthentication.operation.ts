@@ -1,24 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { agentPermissionRefusal, rawParameter } from '../../helpers/agent';
+import { permissionNeeded, rawParameter } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
-import { includePasswordOf, paired } from '../../helpers/output';
-import { invalidParameter, parseTimeoutSeconds, shown } from '../../helpers/validation';
+import { paired, readRequest } from '../../helpers/output';
+import { invalidParameter, shown } from '../../helpers/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -111,24 +105,11 @@ export const properties: INodeProperties[] = [
  * repeated once it may have reached the service. The reply's password is a secret: it leaves the
  * node only with Include Password.
  */
-/** As an AI agent's tool, only when the builder allowed it. */
-export const refuseRun = (ctx: IExecuteFunctions) =>
-	agentPermissionRefusal(ctx, {
-		operation: 'Set Authentication',
-		risk: 'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
-	});
-
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const includePassword = includePasswordOf(node, i, options);
+	const { timeoutMs, includePassword } = readRequest(this, i);
 	if (method === 'ipWhitelist') {
 		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
 		const { result, message } = await send(this, 'setWhitelist', {
@@ -176,7 +157,13 @@ export async function executeItem(
 	if (includePassword) json.password = result.password;
 	if (message !== undefined) json.message = message;
 	return [paired(json, i)];
-}
+};
+
+/** As an AI agent's tool, only when the builder allowed it. */
+export const refuseRun = permissionNeeded(
+	'Set Authentication',
+	'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
+);
 
 /** Characters a username or password must not hold: whitespace and control characters. */
 function hasInvisible(text: string): boolean {

@@ -2,33 +2,38 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INode,
-	INodeExecutionData,
 	INodeProperties,
 	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	asToolNotice,
 	batchSizeOption,
 	intervalField,
 	proxyLocator,
 	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	timeoutOption,
+	amountField,
 } from '../../helpers/descriptions';
 import { limitOption, runsAsAgentTool } from '../../helpers/agent';
 import { cents } from '../../helpers/charges';
-import { countWere, theseProxies } from '../../common/wording';
+import { theseProxies } from '../../common/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
 import { readRunOptions } from '../../helpers/runOptions';
-import type { ItemResults } from '../../helpers/itemLoop';
-import { asNodeError, itemResults, proxyNotFound } from '../../helpers/itemLoop';
-import { addToDescription, chunk, groupByProxy, joinNames } from '../../helpers/batches';
-import { proxyNameReader } from '../../helpers/proxySource';
+import { asNodeError } from '../../helpers/itemLoop';
+import type { Known } from '../../helpers/batches';
+import {
+	addToDescription,
+	chunk,
+	collectRequests,
+	lookUpProxies,
+	sendInBatches,
+} from '../../helpers/batches';
 import { parseBoolean, parseInterval } from '../../helpers/validation';
-import type { AutoRenewLine, ProxyRecord, QuoteLine } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../../transport';
+import type { AutoRenewLine, QuoteLine } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
+import type { BatchedExecute } from '../../helpers/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -37,6 +42,11 @@ export const operation: OperationInfo = {
 	description: 'Turn automatic renewal of proxies on or off, with the renewal interval',
 	action: 'Set auto-renew (commits the wallet)',
 	subtitle: 'Set Auto-Renew',
+	notices: {
+		panel:
+			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
+		tool: 'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
+	},
 };
 
 /** What the output and the panel say when auto-renew is turned off. */
@@ -47,17 +57,6 @@ export const REMOVED_AT_EXPIRY_NOTE =
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Auto-renew charges your Proxy Account wallet at every renewal, without a run of this workflow. Set Maximum Renewal Commitment (in Options) to bound what the whole account is committed to.',
-		name: 'renewNotice',
-		type: 'notice',
-		default: '',
-	},
-	asToolNotice(
-		'renewToolNotice',
-		'turning auto-renew on needs Options > Maximum Renewal Commitment set here (a value the agent fills in does not count); turning it off is refused.',
-	),
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),
@@ -83,15 +82,11 @@ export const properties: INodeProperties[] = [
 		batchSizeOption(
 			'How many proxies to change per request. All input items go out in as few requests as this allows.',
 		),
-		{
-			displayName: 'Maximum Renewal Commitment',
-			name: 'maxRenewalCommitment',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 100,
-			description:
-				"The most one renewal of all the account's auto-renewing proxies may cost, this run's included (the service's commitment plus a quote of what the run turns on), in your account's currency. The run changes nothing when it would be more than this amount or than the wallet holds. Required when the node runs as an AI agent's tool and turns auto-renew on.",
-		},
+		amountField(
+			['Maximum Renewal Commitment', 'maxRenewalCommitment'],
+			100,
+			"The most one renewal of all the account's auto-renewing proxies may cost, this run's included (the service's commitment plus a quote of what the run turns on), in your account's currency. The run changes nothing when it would be more than this amount or than the wallet holds. Required when the node runs as an AI agent's tool and turns auto-renew on.",
+		),
 		timeoutOption(
 			SENT_ONCE_TIMEOUT_SECONDS,
 			'The longest one request may take, its whole answer included (at most 600; the look-up of the proxies waits at most 30 s). A change that times out is never sent again automatically.',
@@ -107,40 +102,50 @@ export const properties: INodeProperties[] = [
  * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
  * a change sets the same values again, so Retry On Fail is allowed.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const run = itemResults(this, items.length);
-	let options: RunOptions;
-	try {
-		options = readOptions(this, items.length);
-	} catch (error) {
-		return run.failAll(error);
-	}
-	let lines = group(this, collect(this, items.length, proxyNameReader(this, items), run), run);
+export const execute: BatchedExecute<RunOptions> = async function ({
+	run,
+	options,
+	items,
+	proxyNameOf,
+}) {
+	const { unique, repeats } = collectRequests(this, run, items.length, {
+		read: (i) => readWanted(this, i, proxyNameOf),
+		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,
+		fields: 'Auto-Renew and Interval',
+	});
+	let wanted = unique;
 	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
 	// before anything is sent, the look-up included.
 	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
 		const refusal = uncappedToolRefusal(this.getNode());
-		for (const entry of lines.filter(({ line }) => line.auto_renew))
-			for (const item of entry.items) run.fail(item, refusal);
-		lines = lines.filter(({ line }) => !line.auto_renew);
+		for (const w of wanted.filter((w) => w.autoRenew)) run.fail(w.item, refusal);
+		wanted = wanted.filter((w) => !w.autoRenew);
 	}
-	const { known, records } = await lookUp(this, lines, options, run);
-	const turningOn = known.filter((entry) => entry.line.auto_renew);
+	const { known } = await lookUpProxies(this, run, wanted, options.readTimeoutMs);
+	const turningOn = known.filter((w) => w.autoRenew);
 	// The account's commitment, this run's included: within the cap and the wallet, or nothing is sent.
 	if (turningOn.length > 0 && options.commitmentCap !== undefined) {
 		const cap = options.commitmentCap;
-		const refusal = await commitmentRefusal(this, turningOn, records, cap, options.timeoutMs);
+		const refusal = await commitmentRefusal(this, turningOn, cap, options.timeoutMs);
 		if (refusal !== undefined) {
-			for (const entry of known) for (const item of entry.items) run.fail(item, refusal);
-			return run.output();
+			for (const w of known) run.fail(w.item, refusal);
+			return run.finishRepeats(repeats);
 		}
 	}
-	await changeInBatches(this, known, options, run);
-	return run.output();
-}
+	await sendInBatches(this, run, chunk(known, options.batchSize), {
+		did: 'changed the auto-renew of',
+		send: async (batch) => {
+			const lines = batch.map(lineOf);
+			const sent = { itemIndex: batch[0].item, timeoutMs: options.timeoutMs };
+			const { result } = await send(this, 'setAutoRenew', { ...sent, body: lines });
+			const echoed = new Map(result.proxies.time.map((line) => [line.proxy_name, line]));
+			lines.forEach((line, k) =>
+				run.set(batch[k].item, outputFor(line, echoed.get(line.proxy_name))),
+			);
+		},
+	});
+	return run.finishRepeats(repeats);
+};
 
 interface Wanted {
 	item: number;
@@ -186,165 +191,47 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 	return json;
 }
 
-type Line = { line: AutoRenewLine; items: number[] };
+const lineOf = (w: Wanted): AutoRenewLine => ({
+	proxy_name: w.name,
+	auto_renew: w.autoRenew,
+	interval: w.interval,
+});
 
 interface RunOptions extends SharedRunOptions {
 	/** Maximum Renewal Commitment, as it counts (see `limitOption`). */
 	commitmentCap?: number;
 }
 
-function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
 	// As an AI agent's tool, a commitment the agent filled in counts as none.
 	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');
 	return { ...options, commitmentCap: cap };
 }
 
-/** Every item's input, checked before anything is sent. */
-function collect(
+/** An item's input, checked before anything is sent. */
+function readWanted(
 	ctx: IExecuteFunctions,
-	count: number,
+	i: number,
 	proxyNameOf: (itemIndex: number) => string,
-	run: ItemResults,
-): Wanted[] {
+): Wanted {
 	const node = ctx.getNode();
-	const wanted: Wanted[] = [];
-	for (let i = 0; i < count; i++) {
-		try {
-			const name = proxyNameOf(i);
-			const autoRenew = parseBoolean(
-				node,
-				i,
-				ctx.getNodeParameter('autoRenew', i, true),
-				'Auto-Renew',
-			);
-			const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
-			if (!autoRenew && runsAsAgentTool(ctx)) {
-				// Off means the proxy is removed at expiry: not for an agent to decide.
-				throw new NodeOperationError(
-					node,
-					`As an AI agent tool, Set Auto-Renew may only turn auto-renew on [item ${i}]`,
-					{
-						description:
-							'Turning auto-renew off removes the proxy at its expiry. Do it in a workflow without an AI agent, or in the Proxy Account dashboard. Nothing was sent.',
-						itemIndex: i,
-					},
-				);
-			}
-			wanted.push({ item: i, name, autoRenew, interval });
-		} catch (error) {
-			run.fail(i, error);
-		}
+	const name = proxyNameOf(i);
+	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
+	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
+	if (!autoRenew && runsAsAgentTool(ctx)) {
+		// Off means the proxy is removed at expiry: not for an agent to decide.
+		throw new NodeOperationError(
+			node,
+			`As an AI agent tool, Set Auto-Renew may only turn auto-renew on [item ${i}]`,
+			{
+				description:
+					'Turning auto-renew off removes the proxy at its expiry. Do it in a workflow without an AI agent, or in the Proxy Account dashboard. Nothing was sent.',
+				itemIndex: i,
+			},
+		);
 	}
-	return wanted;
-}
-
-/** Items naming the same proxy: one line when they agree, all fail when they do not. */
-function group(ctx: IExecuteFunctions, wanted: Wanted[], run: ItemResults): Line[] {
-	const { groups, conflicts } = groupByProxy(
-		wanted,
-		(a, b) => a.autoRenew === b.autoRenew && a.interval === b.interval,
-	);
-	for (const all of conflicts) {
-		const list = all.map((w) => w.item).join(', ');
-		for (const w of all)
-			run.fail(
-				w.item,
-				new NodeOperationError(
-					ctx.getNode(),
-					`The proxy ${w.name} is named by items ${list} with different auto-renew settings [item ${w.item}]`,
-					{
-						description:
-							'Nothing was sent for this proxy. Give every item that names the same proxy the same Auto-Renew and Interval, or remove the duplicates.',
-						itemIndex: w.item,
-					},
-				),
-			);
-	}
-	return groups.map(({ first, all }) => ({
-		line: { proxy_name: first.name, auto_renew: first.autoRenew, interval: first.interval },
-		items: all.map((w) => w.item),
-	}));
-}
-
-/** One look-up: a proxy the account does not have fails its items, not its batch. */
-async function lookUp(
-	ctx: IExecuteFunctions,
-	lines: Line[],
-	options: RunOptions,
-	run: ItemResults,
-) {
-	const known: Line[] = [];
-	const records = new Map<string, ProxyRecord>();
-	if (lines.length === 0) return { known, records };
-	try {
-		const { result: proxies } = await send(ctx, 'listProxies', {
-			itemIndex: lines[0].items[0],
-			timeoutMs: options.readTimeoutMs,
-		});
-		for (const proxy of proxies) records.set(proxy.proxy_name, proxy);
-	} catch (error) {
-		// Nothing was changed: the look-up failed before any change was sent.
-		for (const entry of lines) for (const item of entry.items) run.fail(item, error);
-		return { known, records };
-	}
-	for (const entry of lines) {
-		if (records.has(entry.line.proxy_name)) known.push(entry);
-		else
-			for (const item of entry.items)
-				run.fail(
-					item,
-					proxyNotFound(
-						ctx.getNode(),
-						entry.line.proxy_name,
-						item,
-						'Nothing was sent for this proxy.',
-					),
-				);
-	}
-	return { known, records };
-}
-
-/** The changes, one request per batch; a failed batch says whether it may have been applied. */
-async function changeInBatches(
-	ctx: IExecuteFunctions,
-	known: Line[],
-	options: RunOptions,
-	run: ItemResults,
-) {
-	const batches = chunk(known, options.batchSize);
-	let applied = 0;
-	for (let b = 0; b < batches.length; b++) {
-		const batch = batches[b];
-		try {
-			const { result } = await send(ctx, 'setAutoRenew', {
-				body: batch.map((entry) => entry.line),
-				itemIndex: batch[0].items[0],
-				timeoutMs: options.timeoutMs,
-			});
-			const echoed = new Map<string, AutoRenewLine>(
-				result.proxies.time.map((line) => [line.proxy_name, line]),
-			);
-			for (const entry of batch) {
-				const json = outputFor(entry.line, echoed.get(entry.line.proxy_name));
-				for (const item of entry.items) run.set(item, { ...json });
-			}
-			applied++;
-		} catch (error) {
-			const facts = requestErrorFacts(error);
-			const uncertain = facts === undefined || facts.mayHaveActed;
-			const nodeError = asNodeError(ctx, error, batch[0].items[0]);
-			const names = joinNames(batch.map((entry) => entry.line.proxy_name));
-			addToDescription(
-				nodeError,
-				`Batch ${b + 1} of ${batches.length} (${names}) ${uncertain ? 'may have been applied' : 'was not applied'}.` +
-					(applied > 0
-						? ` ${countWere(applied, 'earlier batch', 'earlier batches')} applied.`
-						: ''),
-			);
-			for (const entry of batch) for (const item of entry.items) run.fail(item, nodeError);
-		}
-	}
+	return { item: i, name, autoRenew, interval };
 }
 
 /** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */
@@ -368,17 +255,15 @@ function uncappedToolRefusal(node: INode): NodeOperationError {
  */
 async function commitmentRefusal(
 	ctx: IExecuteFunctions,
-	turningOn: Line[],
-	records: Map<string, ProxyRecord>,
+	turningOn: Array<Known<Wanted>>,
 	cap: number,
 	timeoutMs: number,
 ): Promise<NodeApiError | NodeOperationError | undefined> {
 	const node = ctx.getNode();
-	const itemIndex = turningOn[0].items[0];
-	const changing = turningOn.filter(({ line }) => {
-		const record = records.get(line.proxy_name)!;
-		return !(record.auto_renew && record.auto_renew_interval === line.interval);
-	});
+	const itemIndex = turningOn[0].item;
+	const changing = turningOn.filter(
+		({ record, interval }) => !(record.auto_renew && record.auto_renew_interval === interval),
+	);
 	const readOptions = { itemIndex, timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS) };
 	let wallet: number;
 	let committed: number;
@@ -388,15 +273,12 @@ async function commitmentRefusal(
 		wallet = funds.funds;
 		committed = funds.upcoming.total.total_commitment;
 		if (changing.length > 0) {
-			const lines: QuoteLine[] = changing.map(({ line }) => {
-				const record = records.get(line.proxy_name)!;
-				return {
-					isp: record.isp,
-					location: record.city,
-					interval: line.interval,
-					period: record.period,
-				};
-			});
+			const lines: QuoteLine[] = changing.map(({ record, interval }) => ({
+				isp: record.isp,
+				location: record.city,
+				interval,
+				period: record.period,
+			}));
 			added = (await send(ctx, 'quotePrices', { ...readOptions, body: lines })).result.total.due;
 		}
 	} catch (error) {

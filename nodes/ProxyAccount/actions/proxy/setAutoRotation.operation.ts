@@ -1,13 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, proxyLocator, sentOnceTimeoutOption } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
-import { parseBoolean, parseTimeoutSeconds, parseWholeNumber } from '../../helpers/validation';
+import {
+	optionsCollection,
+	proxyLocator,
+	sentOnceTimeoutOption,
+	wholeNumberField,
+} from '../../helpers/descriptions';
+import type { ItemExecute } from '../../helpers/itemLoop';
+import { readRequest } from '../../helpers/output';
+import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -29,22 +30,18 @@ export const properties: INodeProperties[] = [
 		description: 'Whether the proxy changes its IP by itself at a fixed rate',
 	},
 	{
-		displayName: 'Every (Minutes)',
-		name: 'rateMinutes',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
-		default: 10,
+		...wholeNumberField(
+			['Every (Minutes)', 'rateMinutes'],
+			[1, 1440],
+			10,
+			'How often the IP changes, 1 to 1440 minutes (a day)',
+		),
 		displayOptions: { show: { autoRotationEnabled: [true] } },
-		description: 'How often the IP changes, 1 to 1440 minutes (a day)',
 	},
 	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
+export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const enable = parseBoolean(
@@ -63,8 +60,7 @@ export async function executeItem(
 				'Enter how many minutes between IP changes, from 1 to 1440, e.g. 10.',
 			)
 		: 10;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, 30);
+	const { timeoutMs } = readRequest(this, i);
 	const { result } = await send(this, 'setAutoRotation', {
 		proxyName: name,
 		body: { enable, rate },
@@ -72,4 +68,4 @@ export async function executeItem(
 		timeoutMs,
 	});
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
-}
+};

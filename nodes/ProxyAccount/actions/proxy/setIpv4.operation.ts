@@ -1,22 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { agentPermissionRefusal } from '../../helpers/agent';
+import { permissionNeeded } from '../../helpers/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
-import { paired } from '../../helpers/output';
-import { parseBoolean, parseTimeoutSeconds } from '../../helpers/validation';
+import type { ItemExecute } from '../../helpers/itemLoop';
+import { paired, readRequest } from '../../helpers/output';
+import { parseBoolean } from '../../helpers/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -53,23 +47,11 @@ export const properties: INodeProperties[] = [
  * effect shortly after, so the output says it was sent, not that it is in effect. The request is
  * never repeated once it may have reached the service.
  */
-/** As an AI agent's tool, only when the builder allowed it. */
-export const refuseRun = (ctx: IExecuteFunctions) =>
-	agentPermissionRefusal(ctx, {
-		operation: 'Set IPv4',
-		risk: 'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',
-	});
-
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
+export const executeItem: ItemExecute = async function (i, run) {
 	const name = run.proxyName(i);
-	const enable = parseBoolean(node, i, this.getNodeParameter('ipv4Enabled', i, true), 'Enabled');
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
+	const enabled = this.getNodeParameter('ipv4Enabled', i, true);
+	const enable = parseBoolean(this.getNode(), i, enabled, 'Enabled');
+	const { timeoutMs } = readRequest(this, i);
 	const { result, message } = await send(this, 'setIpv4', {
 		proxyName: name,
 		body: enable,
@@ -85,4 +67,10 @@ export async function executeItem(
 	};
 	if (message !== undefined) json.message = message;
 	return [paired(json, i)];
-}
+};
+
+/** As an AI agent's tool, only when the builder allowed it. */
+export const refuseRun = permissionNeeded(
+	'Set IPv4',
+	'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',
+);

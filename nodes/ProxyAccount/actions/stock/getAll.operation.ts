@@ -1,29 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
 	carrierFilter,
 	filtersCollection,
 	cityFilter,
-	DEFAULT_READ_TIMEOUT_SECONDS,
 	optionsCollection,
 	readTimeoutOption,
 	returnAllAndLimit,
 	stateFilter,
 } from '../../helpers/descriptions';
-import type { ItemRun } from '../../helpers/itemLoop';
+import type { ItemExecute } from '../../helpers/itemLoop';
 import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { paired, stockOutput } from '../../helpers/output';
-import {
-	parseLimit,
-	parseTimeoutSeconds,
-	switchOption,
-	switchParameter,
-} from '../../helpers/validation';
+import { paired, readRequest, stockOutput } from '../../helpers/output';
+import { switchOption } from '../../helpers/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -56,18 +45,8 @@ export const properties: INodeProperties[] = [
 	optionsCollection([readTimeoutOption]),
 ];
 
-export async function executeItem(
-	this: IExecuteFunctions,
-	i: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutMs = parseTimeoutSeconds(this.getNode(), i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	const returnAll = switchParameter(this, i, 'returnAll', 'Return All', false);
-	const limit = returnAll
-		? Infinity
-		: parseLimit(this.getNode(), i, this.getNodeParameter('limit', i, 50));
+export const executeItem: ItemExecute = async function (i, run) {
+	const { filters, limit, timeoutMs } = readRequest(this, i);
 	const onlyAvailable = switchOption(
 		this.getNode(),
 		i,
@@ -91,4 +70,4 @@ export async function executeItem(
 		out.push(paired(stockOutput(entry, filtered ? matchedKeys : undefined), i));
 	}
 	return out;
-}
+};

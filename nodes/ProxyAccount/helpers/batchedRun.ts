@@ -1,0 +1,118 @@
+/*
+ * The run of an operation that takes all items at once: its results, one per input item in item
+ * order, and its opening (run-wide options read, refusals of the whole run checked).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { asNodeError, errorItem } from './itemLoop';
+import { proxyNameReader } from './proxySource';
+
+/** An item naming a proxy an earlier item (`first`) already stands for; `fields`: what its skipped item adds. */
+export interface Repeat {
+	item: number;
+	name: string;
+	first: number;
+	fields?: IDataObject;
+}
+
+/**
+ * The results of a run, one per input item, in item order. A failed item becomes an error item when
+ * the node continues on fail; otherwise the node stops at the first failure.
+ */
+export function itemResults(ctx: IExecuteFunctions, count: number) {
+	const continueOnFail = ctx.continueOnFail();
+	const results: Array<INodeExecutionData | undefined> = new Array(count);
+	const failures = new Map<number, NodeApiError | NodeOperationError>();
+	const output = () =>
+		results.filter((result): result is INodeExecutionData => result !== undefined);
+	const fail = (itemIndex: number, error: unknown) => {
+		const nodeError = asNodeError(ctx, error, itemIndex);
+		if (!continueOnFail) throw nodeError;
+		failures.set(itemIndex, nodeError);
+		results[itemIndex] = errorItem(nodeError, itemIndex);
+	};
+	return {
+		continueOnFail,
+		failures,
+		fail,
+		/** A refusal of the whole run, before anything is sent: every item carries it. */
+		failAll: (error: unknown) => {
+			for (let i = 0; i < count; i++) fail(i, error);
+			return output();
+		},
+		set: (itemIndex: number, json: INodeExecutionData['json']) => {
+			results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+		},
+		output,
+		/**
+		 * The items that named a proxy an earlier item already stands for: that item's failure, or
+		 * `skipped`; then the output.
+		 */
+		finishRepeats(repeats: Repeat[]) {
+			for (const repeat of repeats) {
+				const failure = failures.get(repeat.first);
+				if (failure) fail(repeat.item, failure);
+				else
+					results[repeat.item] = {
+						json: {
+							proxy_name: repeat.name,
+							status: 'skipped',
+							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
+							...repeat.fields,
+						},
+						pairedItem: { item: repeat.item },
+					};
+			}
+			return output();
+		},
+	};
+}
+
+/** The results of a run (see `itemResults`). */
+export type ItemResults = ReturnType<typeof itemResults>;
+
+/** A run of all items at once, opened: its results, its run-wide options, its items and their proxies. */
+export interface BatchedRun<O> {
+	run: ItemResults;
+	options: O;
+	items: INodeExecutionData[];
+	/** Item `i`'s proxy name (see proxyNameReader), read when asked. */
+	proxyNameOf: (itemIndex: number) => string;
+}
+
+/** An operation's work on all its items, in the run the router opened (options of type `O`). */
+export type BatchedExecute<O = never> = (
+	this: IExecuteFunctions,
+	opened: BatchedRun<O>,
+) => Promise<INodeExecutionData[]>;
+
+/**
+ * The opening of a run of all items at once, the one way every such operation starts (the registry
+ * calls it): its item results, its run-wide options (`read`), the refusals of the whole run
+ * (`refuse`) and its proxy-name reader. A failure of either refuses the whole run before anything
+ * is sent: `output` is then the run's result.
+ */
+export async function openRun<O>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	read: (ctx: IExecuteFunctions, itemCount: number) => O | Promise<O>,
+	refuse?: (ctx: IExecuteFunctions, options: O) => Error | undefined,
+): Promise<BatchedRun<O> | { output: INodeExecutionData[] }> {
+	const run = itemResults(ctx, items.length);
+	try {
+		const options = await read(ctx, items.length);
+		const refusal = refuse?.(ctx, options);
+		if (refusal) return { output: run.failAll(refusal) };
+		let reader: ((itemIndex: number) => string) | undefined;
+		const proxyNameOf = (i: number) => (reader ??= proxyNameReader(ctx, items))(i);
+		return { run, options, items, proxyNameOf };
+	} catch (error) {
+		return { output: run.failAll(error) };
+	}
+}

@@ -1,0 +1,109 @@
+/*
+ * The refusals of a whole run that may spend or destroy: under n8n's retries, and as an AI agent's
+ * tool without the limit the workflow's builder sets.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { runsAsAgentTool } from './agent';
+
+/**
+ * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node
+ * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again
+ * with the same input. Either would send again a request that may have reached the service (a
+ * second purchase or extension, a removal of what was bought since). Such an operation refuses to
+ * run under either, except for a dry run (`instead` says what works instead).
+ */
+export function retryRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
+	dryRun: boolean,
+	what: { twice: string; check: string; instead?: string },
+): NodeOperationError | undefined {
+	if (dryRun) return undefined;
+	const node = ctx.getNode();
+	const retried = isRetry(ctx);
+	if (retried) {
+		return new NodeOperationError(
+			node,
+			`This is a retry of a failed execution${retried === 'parent' ? ' (this node runs in a sub-workflow of it)' : ''}, which could ${what.twice}`,
+			{
+				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${capitalized(what.check)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
+			},
+		);
+	}
+	if (node.retryOnFail !== true) return undefined;
+	const instead = what.instead ?? 'Dry Run works with Retry On Fail.';
+	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
+		description: `Turn off Retry On Fail in this node\u2019s settings. Reads are retried inside the node already, and this request is never sent twice. To try again after a failure, ${what.check} first. ${instead}`,
+	});
+}
+
+/**
+ * Whether this run is n8n's Retry of a failed execution: the execution itself (mode `retry`), or
+ * the execution that called this sub-workflow. n8n runs every sub-workflow (Execute Workflow) in
+ * mode `integrated`; since n8n 2.x it hands a sub-execution the root execution's mode as
+ * `rootExecutionMode` of the execution's additional data, which the node context holds
+ * (`additionalData`, public in n8n-core though not part of IExecuteFunctions). Where n8n does not
+ * give it (1.x), a sub-workflow cannot tell: the README says so.
+ */
+function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent' | undefined {
+	if (ctx.getMode() === 'retry') return 'execution';
+	const root = (ctx as { additionalData?: { rootExecutionMode?: unknown } }).additionalData
+		?.rootExecutionMode;
+	return root === 'retry' ? 'parent' : undefined;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * What a spending operation lacks to run as an AI agent's tool: a Maximum Total Cost (one call)
+ * and a Keep Wallet At Least (every call), both set by the builder. A Dry Run needs neither.
+ */
+export function spendingLimitMissing(
+	operation: string,
+	limits: { dryRun: boolean; maxTotalCost?: number; floor?: number },
+): { operation: string; limit: string; fix: string } | undefined {
+	if (limits.dryRun) return undefined;
+	const missing = [
+		limits.maxTotalCost === undefined && 'a Maximum Total Cost',
+		limits.floor === undefined && 'a Keep Wallet At Least',
+	].filter((text): text is string => typeof text === 'string');
+	if (missing.length === 0) return undefined;
+	return {
+		operation,
+		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+	};
+}
+
+/**
+ * As an AI agent's tool, an operation that spends or destroys runs only within a limit the
+ * workflow's builder set (`missing` names it when it is not set).
+ */
+export function agentRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	missing: { operation: string; limit: string; fix: string } | undefined,
+): NodeOperationError | undefined {
+	if (missing === undefined || !runsAsAgentTool(ctx)) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`As an AI agent tool, ${missing.operation} needs ${missing.limit}`,
+		{ description: `${missing.fix} Nothing was sent.` },
+	);
+}
+
+/**
+ * The refusals of a run that spends within the builder's limits (Buy, Extend): a retry (`what` as
+ * `retryRefusal` takes it), or an AI agent's tool without Maximum Total Cost and Keep Wallet At Least.
+ */
+export function spendingRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
+	operation: string,
+	options: { dryRun: boolean; maxTotalCost?: number; floor?: number },
+	what: { twice: string; check: string },
+): NodeOperationError | undefined {
+	return (
+		retryRefusal(ctx, options.dryRun, what) ??
+		agentRefusal(ctx, spendingLimitMissing(operation, options))
+	);
+}

@@ -22,7 +22,7 @@ import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { FILTER_NODE } from '../test/harness/filter-node';
-import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
+import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/framework/filters';
 import { getStock, send } from '../nodes/ProxyAccount/transport/request';
 import { fastAcceptance, responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
 import { z as z4 } from 'zod/v4';

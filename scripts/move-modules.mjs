@@ -3,7 +3,7 @@
  *
  * Moves shipped modules and rewrites every relative import that reaches them, in the whole
  * repository (nodes/, credentials/, test/, bench/, scripts/), and every mention of their paths in
- * Markdown and comments. The mapping is `{ "helpers/itemLoop.ts": "helpers/framework/itemLoop.ts" }`,
+ * Markdown and comments. The mapping is `{ "helpers/framework/itemLoop.ts": "helpers/framework/itemLoop.ts" }`,
  * paths relative to nodes/ProxyAccount. Files are moved with `git mv`.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-/** A node for the filter readers (helpers/filters.ts) in unit tests: they name it in a refusal. */
+/** A node for the filter readers (helpers/framework/filters.ts) in unit tests: they name it in a refusal. */
 export const FILTER_NODE: INode = {
 	id: 'filter-node',
 	name: 'Proxy Account',

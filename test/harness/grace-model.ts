@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { FILTER_NODE } from './filter-node';
 import type { ProxyRecord, StockEntry } from '../../nodes/ProxyAccount/transport';
 import type { StockChange } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';

@@ -1,11 +1,11 @@
 /**
- * The per-proxy batch pipeline of Extend, Set Auto-Renew and Remove (helpers/batches.ts): grouping
+ * The per-proxy batch pipeline of Extend, Set Auto-Renew and Remove (helpers/money/batches.ts): grouping
  * the items that name the same proxy, chunking, and the lists a batch's message names.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { itemResults } from '../../nodes/ProxyAccount/helpers/batchedRun';
-import { addToDescription, chunk, collectRequests, doneBefore, itemList, joinNames } from '../../nodes/ProxyAccount/helpers/batches';
+import { itemResults } from '../../nodes/ProxyAccount/helpers/framework/batchedRun';
+import { addToDescription, chunk, collectRequests, doneBefore, itemList, joinNames } from '../../nodes/ProxyAccount/helpers/money/batches';
 import { NODE } from '../fixtures/records';
 
 describe('batch pipeline', () => {

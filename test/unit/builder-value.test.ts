@@ -1,8 +1,8 @@
 /**
- * Which raw parameter values are the builder's own (helpers/agent.ts `isBuilderValue`): a literal,
+ * Which raw parameter values are the builder's own (helpers/framework/agent.ts `isBuilderValue`): a literal,
  * or an expression that reads no agent input. As an AI agent's tool, only those count as limits.
  */
-import { isBuilderOrDeclared, isBuilderValue } from '../../nodes/ProxyAccount/helpers/agent';
+import { isBuilderOrDeclared, isBuilderValue } from '../../nodes/ProxyAccount/helpers/framework/agent';
 
 describe('isBuilderValue', () => {
 	it.each([

@@ -1,9 +1,9 @@
 /**
- * The cost-cap ledger of a run that charges in batches (helpers/charges.ts `CostLedger`): what was
+ * The cost-cap ledger of a run that charges in batches (helpers/money/charges.ts `CostLedger`): what was
  * charged, what counts against Maximum Total Cost (an uncertain batch's quote too), and when a
  * batch may not be sent or was charged more than allowed.
  */
-import { CostLedger } from '../../nodes/ProxyAccount/helpers/charges';
+import { CostLedger } from '../../nodes/ProxyAccount/helpers/money/charges';
 
 describe('CostLedger', () => {
 	it('lets batches through while charged + quote stays within the cap', () => {

@@ -1,8 +1,8 @@
 /**
- * Extend's plan of the proxies the look-up found (helpers/extension.ts), without a request: proxies
+ * Extend's plan of the proxies the look-up found (actions/proxy/extend.plan.ts), without a request: proxies
  * without an extendable period fail their item, proxies expiring later than the window are skipped with their expiry, and a window as long as the extension is flagged.
  */
-import { planAgainstList, windowNotShorter } from '../../nodes/ProxyAccount/helpers/extension';
+import { planAgainstList, windowNotShorter } from '../../nodes/ProxyAccount/actions/proxy/extend.plan';
 import { HOUR, iso, NODE, proxy, T0 } from '../fixtures/records';
 
 describe('Extend: plan against the list', () => {
@@ -20,7 +20,7 @@ describe('Extend: plan against the list', () => {
 		{ item: 3, name: 'ODD', interval: 1, period: 'same' as const },
 	];
 
-	// The look-up (helpers/batches.ts) gives each request its record; an unknown proxy never gets here.
+	// The look-up (helpers/money/batches.ts) gives each request its record; an unknown proxy never gets here.
 	const known = wanted.map((w) => ({ ...w, record: list.proxies.find((p) => p.proxy_name === w.name)! }));
 
 	it('plans the expiring, skips the later, fails the unextendable', () => {

@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { carrierDisplayName, carrierKey } from '../../nodes/ProxyAccount/helpers/carriers';
+import { carrierDisplayName, carrierKey } from '../../nodes/ProxyAccount/helpers/framework/carriers';
 import { FILTER_NODE } from '../harness/filter-node';
-import { matchesProxyFilters, matchesStockPlace, splitNames, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { matchesProxyFilters, matchesStockPlace, splitNames, readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { proxy, stockEntry } from '../fixtures/records';
 
 describe('carrierKey and carrierDisplayName', () => {

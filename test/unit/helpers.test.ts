@@ -6,9 +6,9 @@
 
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { properties as getAllProperties } from '../../nodes/ProxyAccount/actions/proxy/getAll.operation';
-import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/ProxyAccount/helpers/output';
-import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/quote';
-import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/time';
+import { proxyOutput, SIMPLE_PROXY_FIELDS, stockOutput } from '../../nodes/ProxyAccount/helpers/framework/output';
+import { linesWithPrices } from '../../nodes/ProxyAccount/helpers/money/quote';
+import { expiresWithin, hoursUntil, timeLeftText } from '../../nodes/ProxyAccount/helpers/framework/time';
 import type { QuoteLine } from '../../nodes/ProxyAccount/transport/catalogue';
 import { quoteCoverage } from '../../nodes/ProxyAccount/transport/catalogue';
 import { carrierCounts } from '../../nodes/ProxyAccount/transport/schemas';

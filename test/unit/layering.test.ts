@@ -2,7 +2,7 @@
 /**
  * The layers of the shipped code, read from its import statements: the node files on top, then the
  * operations (actions/), the trigger's events (trigger/) and the editor methods (methods/), then
- * helpers/, then transport/, then common/ (wording and small checks of values), which imports nothing
+ * helpers/ (device/ over money/ over guards/ over framework/), then transport/, then common/ (wording and small checks of values), which imports nothing
  * of the package. No import runs back up a layer, no operation imports another, no event
  * imports another, and no file reaches itself through its imports.
  */
@@ -58,6 +58,18 @@ describe('layering of nodes/ProxyAccount', () => {
 	it('helpers/ imports neither operations, events, methods nor the nodes', () => {
 		const up = edges.filter(([from, to]) => from.startsWith('helpers/') && /^(actions|trigger|methods)\/|\.node\.ts$/.test(to));
 		expect(up).toEqual([]);
+	});
+
+	it('helpers/ folders by concept: framework/ imports no other helpers folder; guards/ and money/ only framework/; device/ any', () => {
+		const folder = (file: string) => /^helpers\/([^/]+)\//.exec(file)?.[1];
+		const allowed: Record<string, string[]> = { framework: [], guards: ['framework'], money: ['framework', 'guards'], device: ['framework', 'guards', 'money'] };
+		expect([...new Set(edges.map(([from]) => folder(from)).filter(Boolean))].sort()).toEqual(Object.keys(allowed).sort());
+		const wrong = edges.filter(([from, to]) => {
+			const [a, b] = [folder(from), folder(to)];
+			return a !== undefined && b !== undefined && a !== b && !allowed[a].includes(b);
+		});
+		expect(wrong).toEqual([]);
+		expect(edges.filter(([from]) => /^helpers\/[^/]+\.ts$/.test(from))).toEqual([]);
 	});
 
 	it('no operation imports another, no event imports another, nothing imports a node file', () => {

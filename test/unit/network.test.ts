@@ -1,11 +1,11 @@
 /**
- * The IP whitelist's checks (helpers/ipWhitelist.ts): IPv4 and IPv6 addresses, CIDR ranges, the
+ * The IP whitelist's checks (actions/proxy/setAuthentication.whitelist.ts): IPv4 and IPv6 addresses, CIDR ranges, the
  * parser's errors (item, field, the bad entry, how to fix it), compared with Node's own isIP.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- a jest test run by Node (node:net as the reference); never shipped */
 import { isIP } from 'node:net';
 
-import { isIpv4, isIpv6, parseWhitelist, whitelistEntryProblem, whitelistList } from '../../nodes/ProxyAccount/helpers/ipWhitelist';
+import { isIpv4, isIpv6, parseWhitelist, whitelistEntryProblem, whitelistList } from '../../nodes/ProxyAccount/actions/proxy/setAuthentication.whitelist';
 import { NODE } from '../fixtures/records';
 
 const V4 = ['0.0.0.0', '1.2.3.4', '255.255.255.255', '203.0.113.7', '10.0.0.1'];

@@ -1,6 +1,6 @@
 /** Telling a purchase's new proxies apart (Buy > Wait for New Proxies): a pure helper, no engine. */
-import { findMovedProxy, matchNewProxies, movedUntoldNote, newProxiesReport } from '../../nodes/ProxyAccount/helpers/newProxies';
-import type { OrderedProxies } from '../../nodes/ProxyAccount/helpers/newProxies';
+import { findMovedProxy, matchNewProxies, movedUntoldNote, newProxiesReport } from '../../nodes/ProxyAccount/helpers/money/newProxies';
+import type { OrderedProxies } from '../../nodes/ProxyAccount/helpers/money/newProxies';
 
 const order = (item: number, carrier: string, city: string, quantity = 1): OrderedProxies => ({ item, carrier, city, quantity });
 const proxy = (proxy_name: string, isp: string, city: string) => ({ proxy_name, isp, city });

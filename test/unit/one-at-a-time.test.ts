@@ -1,10 +1,10 @@
 /**
- * helpers/oneAtATime.ts: runs of one credential (id and Base URL) go one at a time in a process; a
+ * helpers/guards/oneAtATime.ts: runs of one credential (id and Base URL) go one at a time in a process; a
  * failed run does not hold up the next; other credentials or Base URLs do not wait.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { oneAtATime } from '../../nodes/ProxyAccount/helpers/oneAtATime';
+import { oneAtATime } from '../../nodes/ProxyAccount/helpers/guards/oneAtATime';
 
 const ctx = (id: string, baseUrl: string) =>
 	({

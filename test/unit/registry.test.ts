@@ -15,7 +15,7 @@ import * as extend from '../../nodes/ProxyAccount/actions/proxy/extend.operation
 import * as get from '../../nodes/ProxyAccount/actions/proxy/get.operation';
 import * as getAll from '../../nodes/ProxyAccount/actions/proxy/getAll.operation';
 import type { OperationInfo } from '../../nodes/ProxyAccount/actions/registry';
-import type { BatchedRun } from '../../nodes/ProxyAccount/helpers/batchedRun';
+import type { BatchedRun } from '../../nodes/ProxyAccount/helpers/framework/batchedRun';
 import { defineResource, nodeProperties, route, subtitleExpression } from '../../nodes/ProxyAccount/actions/registry';
 import { stock } from '../../nodes/ProxyAccount/actions/stock';
 import { createHarness } from '../harness';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { detectExpiring, loadExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';

@@ -2,7 +2,7 @@
  * The pure rules that tell a proxy moved by Change Location from a removal and a purchase
  * (trigger/moves.ts), and how New Proxy and Proxy Removed use them across polls.
  */
-import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
 import type { Identity } from '../../nodes/ProxyAccount/trigger/moves';

@@ -4,9 +4,9 @@
  * remembered), repeated proxies in one reply, and the "Fetch Test Event" samples. The grace period
  * of missing proxies is in trigger-grace.test.ts.
  */
-import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { FILTER_NODE } from '../harness/filter-node';
-import { proxyOutput } from '../../nodes/ProxyAccount/helpers/output';
+import { proxyOutput } from '../../nodes/ProxyAccount/helpers/framework/output';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { ExpiringParams, ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import type { IpChangedParams } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';

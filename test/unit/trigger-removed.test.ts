@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';

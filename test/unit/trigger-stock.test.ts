@@ -4,9 +4,9 @@
  * reply, and the "Fetch Test Event" samples. The grace period of missing cities is in
  * trigger-grace.test.ts.
  */
-import { readPlaceFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readPlaceFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import { FILTER_NODE } from '../harness/filter-node';
-import { stockOutput } from '../../nodes/ProxyAccount/helpers/output';
+import { stockOutput } from '../../nodes/ProxyAccount/helpers/framework/output';
 import type { StockEntry } from '../../nodes/ProxyAccount/transport/schemas';
 import type { StockChange, StockParams, StockState } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';
 import { cityKey, detectStockChanges, isAvailable, stockChangeOf, stockSamples, uniqueEntries } from '../../nodes/ProxyAccount/trigger/events/stockChanged.event';

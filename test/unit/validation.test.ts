@@ -22,7 +22,7 @@ import {
 	parseWholeNumber,
 	shown,
 	switchOption,
-} from '../../nodes/ProxyAccount/helpers/validation';
+} from '../../nodes/ProxyAccount/helpers/framework/validation';
 import { NODE } from '../fixtures/records';
 
 /** The error `run` throws, checked to be a NodeOperationError. */

@@ -1,5 +1,5 @@
 /**
- * How messages word counts and quotations (helpers/wording.ts), with 1 and with 2, and the error
+ * How messages word counts and quotations (common/wording.ts), with 1 and with 2, and the error
  * mapper's quotation of the service: never "1 proxies were quoted", "these 1 proxy" or "valid.”.".
  */
 import { countOf, countWere, proxiesCount, proxiesWere, quotedSentence, theseProxies } from '../../nodes/ProxyAccount/common/wording';

@@ -12,14 +12,14 @@ import {
 	forAgentError,
 	forAgentOutput,
 	runsAsAgentTool,
-} from '../helpers/agent';
-import { riskNotices } from '../helpers/descriptions';
-import { oneAtATime } from '../helpers/oneAtATime';
-import type { ItemExecute } from '../helpers/itemLoop';
-import type { BatchedExecute, BatchedRun } from '../helpers/batchedRun';
-import { forEachItem, itemRun } from '../helpers/itemLoop';
-import { itemResults, openRun } from '../helpers/batchedRun';
-import { testEventRefusal } from '../helpers/testEvent';
+} from '../helpers/framework/agent';
+import { riskNotices } from '../helpers/framework/descriptions';
+import { oneAtATime } from '../helpers/guards/oneAtATime';
+import type { ItemExecute } from '../helpers/framework/itemLoop';
+import type { BatchedExecute, BatchedRun } from '../helpers/framework/batchedRun';
+import { forEachItem, itemRun } from '../helpers/framework/itemLoop';
+import { itemResults, openRun } from '../helpers/framework/batchedRun';
+import { testEventRefusal } from '../helpers/guards/testEvent';
 
 /*
  * How the action node is put together from its operations. Each `<op>.operation.ts` exports its
@@ -52,7 +52,7 @@ export interface OperationModule {
 	executeItem?: ItemExecute;
 	/**
 	 * All items at once (operations that batch requests or check a whole run before sending): the
-	 * router opens the run with `readOptions` and `guards` (helpers/batchedRun.ts) and hands it over.
+	 * router opens the run with `readOptions` and `guards` (helpers/framework/batchedRun.ts) and hands it over.
 	 */
 	execute?: BatchedExecute;
 	/** The run-wide options of `execute`, read once; a failure fails every item. */
@@ -63,10 +63,10 @@ export interface OperationModule {
 	refuseRun?: (ctx: IExecuteFunctions) => Error | undefined;
 	/**
 	 * It spends from the wallet, within bounds read from the account: its runs of one credential
-	 * go one at a time in an n8n process (helpers/oneAtATime.ts).
+	 * go one at a time in an n8n process (helpers/guards/oneAtATime.ts).
 	 */
 	spendsMoney?: true;
-	/** It destroys paid time (Remove). With `spendsMoney`: never on a made-up test event (helpers/testEvent.ts). */
+	/** It destroys paid time (Remove). With `spendsMoney`: never on a made-up test event (helpers/guards/testEvent.ts). */
 	destroysPaidTime?: true;
 }
 
@@ -170,7 +170,7 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
 /**
  * Runs the operation the node is set to, over all input items. As an AI agent's tool, nothing is
  * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
- * reads is bounded, and every error's message carries its facts (see helpers/agent.ts).
+ * reads is bounded, and every error's message carries its facts (see helpers/framework/agent.ts).
  */
 /** The operation's items: one at a time (`executeItem`) or all at once (`execute`). */
 async function runItems(

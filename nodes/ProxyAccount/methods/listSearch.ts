@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { timeLeftText } from '../helpers/time';
+import { timeLeftText } from '../helpers/framework/time';
 import { send } from '../transport';
 
 const expiryOf = (timestamp: string) => {

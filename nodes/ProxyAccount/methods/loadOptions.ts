@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { getStock, send } from '../transport';
-import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/carriers';
+import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/framework/carriers';
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);

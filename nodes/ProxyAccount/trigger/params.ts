@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { ProxyFilters } from '../helpers/filters';
-import { readProxyFilters } from '../helpers/filters';
-import { includePasswordOf } from '../helpers/output';
-import { switchOption } from '../helpers/validation';
+import type { ProxyFilters } from '../helpers/framework/filters';
+import { readProxyFilters } from '../helpers/framework/filters';
+import { includePasswordOf } from '../helpers/framework/output';
+import { switchOption } from '../helpers/framework/validation';
 
 /*
  * The parameter readers the events share. Each event reads and checks its own parameters in its

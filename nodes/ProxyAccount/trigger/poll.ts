@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/itemLoop';
+import { asNodeError } from '../helpers/framework/itemLoop';
 import type { CallOptions } from '../transport';
 import { serviceNow } from './clock';
 import { TRIGGER } from './events';

@@ -6,10 +6,10 @@ import {
 	includePasswordOption,
 	nameContainsFilter,
 	stateFilter,
-} from '../helpers/descriptions';
-import type { ProxyFilters } from '../helpers/filters';
-import { matchesProxyFilters } from '../helpers/filters';
-import { proxyOutput } from '../helpers/output';
+} from '../helpers/framework/descriptions';
+import type { ProxyFilters } from '../helpers/framework/filters';
+import { matchesProxyFilters } from '../helpers/framework/filters';
+import { proxyOutput } from '../helpers/framework/output';
 import type { CallOptions, ProxyRecord } from '../transport';
 import { send } from '../transport';
 import type { OutputOptions } from './params';

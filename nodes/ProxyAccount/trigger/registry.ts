@@ -5,7 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { parseChoice } from '../helpers/validation';
+import { parseChoice } from '../helpers/framework/validation';
 import type { CallOptions } from '../transport';
 import type { Detection, StoredState } from './state';
 import { sameJson } from './state';

@@ -94,7 +94,7 @@ describe('Proxy > Set Auto-Renew', () => {
 		const items = result.output('Node Under Test', 0);
 		expect(pairedOf(items)).toEqual([0, 1, 2, 3, 4]);
 		expect(items[0].json.status).toBe('updated');
-		// The repeat is reported as skipped, as Extend and Remove report theirs (helpers/batches.ts).
+		// The repeat is reported as skipped, as Extend and Remove report theirs (helpers/money/batches.ts).
 		expect(items[2].json).toEqual({ proxy_name: a, status: 'skipped', reason: 'same proxy as item 0 of this run, which stands for both' });
 		expect(String(items[3].json.error)).toBe(`Proxy \u201c${c}\u201d is named by items 3 and 4 with different requests (auto-renew on with interval 1 and auto-renew on with interval 2) [item 3]`);
 	});

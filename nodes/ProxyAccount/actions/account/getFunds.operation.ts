@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, readTimeoutOption } from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { paired, readRequest } from '../../helpers/output';
+import { optionsCollection, readTimeoutOption } from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { paired, readRequest } from '../../helpers/framework/output';
 import type { FundsData } from '../../transport';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';

@@ -13,10 +13,10 @@ import {
 	optionsCollection,
 	periodOptions,
 	readTimeoutOption,
-} from '../../helpers/descriptions';
-import { forEachItem } from '../../helpers/itemLoop';
-import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
-import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
+} from '../../helpers/framework/descriptions';
+import { forEachItem } from '../../helpers/framework/itemLoop';
+import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { linesWithPrices, quoteOwnedLines } from '../../helpers/money/quote';
 import {
 	invalidParameter,
 	parseBoolean,
@@ -24,9 +24,9 @@ import {
 	parseName,
 	parsePeriod,
 	parseTimeoutSeconds,
-} from '../../helpers/validation';
+} from '../../helpers/framework/validation';
 import type { QuoteData, QuoteLine } from '../../transport';
-import { runWideParameter } from '../../helpers/runOptions';
+import { runWideParameter } from '../../helpers/framework/runOptions';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {

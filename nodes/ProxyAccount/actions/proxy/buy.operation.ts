@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { carrierKey } from '../../helpers/carriers';
-import { cents, chargeExcess } from '../../helpers/charges';
+import { carrierKey } from '../../helpers/framework/carriers';
+import { cents, chargeExcess } from '../../helpers/money/charges';
 import { proxiesCount, proxiesWere } from '../../common/wording';
 import {
 	carrierField,
@@ -18,18 +18,23 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 	wholeNumberField,
-} from '../../helpers/descriptions';
-import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
-import { asNodeError } from '../../helpers/itemLoop';
-import { spendingRefusal } from '../../helpers/runGuards';
-import { sameName } from '../../helpers/filters';
-import type { OrderedProxies, Waited } from '../../helpers/newProxies';
-import { newProxiesReport, waitForNewProxies } from '../../helpers/newProxies';
-import { linesWithPrices, quoteOwnedLines } from '../../helpers/quote';
-import { walletFloorRefusal } from '../../helpers/wallet';
-import { parseInterval, parseName, parsePeriod, parseWholeNumber } from '../../helpers/validation';
-import type { RunOptions } from '../../helpers/runOptions';
-import { readRunOptions } from '../../helpers/runOptions';
+} from '../../helpers/framework/descriptions';
+import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { asNodeError } from '../../helpers/framework/itemLoop';
+import { spendingRefusal } from '../../helpers/guards/runGuards';
+import { sameName } from '../../helpers/framework/filters';
+import type { OrderedProxies, Waited } from '../../helpers/money/newProxies';
+import { newProxiesReport, waitForNewProxies } from '../../helpers/money/newProxies';
+import { linesWithPrices, quoteOwnedLines } from '../../helpers/money/quote';
+import { walletFloorRefusal } from '../../helpers/money/wallet';
+import {
+	parseInterval,
+	parseName,
+	parsePeriod,
+	parseWholeNumber,
+} from '../../helpers/framework/validation';
+import type { RunOptions } from '../../helpers/framework/runOptions';
+import { readRunOptions } from '../../helpers/framework/runOptions';
 import type { QuoteLine, StockEntry } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, getStock, send } from '../../transport';
 import type { OperationInfo } from '../registry';

@@ -12,20 +12,20 @@ import {
 	sentOnceTimeoutOption,
 	waitTimeoutOption,
 	amountField,
-} from '../../helpers/descriptions';
-import { asNodeError } from '../../helpers/itemLoop';
-import { once } from '../../helpers/parameterCache';
-import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
-import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
-import { proxyNotFound } from '../../helpers/proxySource';
-import { agentPermissionRefusal, limitOption } from '../../helpers/agent';
-import type { MovedProxy, MoveLookup } from '../../helpers/newProxies';
-import { findMovedProxy, movedUntoldNote } from '../../helpers/newProxies';
-import { addToDescription, collectRequests } from '../../helpers/batches';
-import { readRunOptions } from '../../helpers/runOptions';
-import { readWallet, walletAboveFloor } from '../../helpers/wallet';
-import { cents } from '../../helpers/charges';
-import { parseBoolean, parseName } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import { asNodeError } from '../../helpers/framework/itemLoop';
+import { once } from '../../helpers/framework/parameterCache';
+import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
+import { proxyNotFound } from '../../helpers/framework/proxySource';
+import { agentPermissionRefusal, limitOption } from '../../helpers/framework/agent';
+import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
+import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies';
+import { addToDescription, collectRequests } from '../../helpers/money/batches';
+import { readRunOptions } from '../../helpers/framework/runOptions';
+import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
+import { cents } from '../../helpers/money/charges';
+import { parseBoolean, parseName } from '../../helpers/framework/validation';
 import type { ProxyRecord } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { OperationInfo } from '../registry';

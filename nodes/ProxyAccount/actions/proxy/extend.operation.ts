@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseInterval } from '../../helpers/validation';
+import { parseInterval } from '../../helpers/framework/validation';
 import type { AllocateLine } from '../../transport';
 import { requestErrorFacts, send } from '../../transport';
 import {
@@ -14,20 +14,25 @@ import {
 	runWideOptionsCollection,
 	SENT_ONCE_TIMEOUT_SECONDS,
 	timeoutOption,
-} from '../../helpers/descriptions';
-import { proxySourceProperties } from '../../helpers/proxySource';
-import { cents, CostLedger } from '../../helpers/charges';
+} from '../../helpers/framework/descriptions';
+import { proxySourceProperties } from '../../helpers/framework/proxySource';
+import { cents, CostLedger } from '../../helpers/money/charges';
 import { countOf } from '../../common/wording';
-import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
-import { itemParameter } from '../../helpers/parameterCache';
-import { spendingRefusal } from '../../helpers/runGuards';
-import { walletFloorRefusal } from '../../helpers/wallet';
-import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
-import { readRunOptions } from '../../helpers/runOptions';
-import { collectRequests, doneBefore, lookUpProxies, sendInBatches } from '../../helpers/batches';
-import type { Charged, Planned, ReadBack, Wanted } from '../../helpers/extension';
-import type { Quoted } from '../../helpers/extensionQuote';
-import { quoteAgainstCap } from '../../helpers/extensionQuote';
+import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { itemParameter } from '../../helpers/framework/parameterCache';
+import { spendingRefusal } from '../../helpers/guards/runGuards';
+import { walletFloorRefusal } from '../../helpers/money/wallet';
+import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
+import { readRunOptions } from '../../helpers/framework/runOptions';
+import {
+	collectRequests,
+	doneBefore,
+	lookUpProxies,
+	sendInBatches,
+} from '../../helpers/money/batches';
+import type { Charged, Planned, ReadBack, Wanted } from './extend.plan';
+import type { Quoted } from './extend.quote';
+import { quoteAgainstCap } from './extend.quote';
 import {
 	extendedItem,
 	overchargedError,
@@ -37,7 +42,7 @@ import {
 	SAME_AS_PROXY,
 	stillExpiring,
 	windowNotShorter,
-} from '../../helpers/extension';
+} from './extend.plan';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -209,7 +214,7 @@ const CHECK_PRICES =
 	'Check the prices in the Proxy Account dashboard before running the extension again.';
 
 /**
- * Extend, batch by batch (helpers/batches.ts), then the new expiry dates read back. With Maximum
+ * Extend, batch by batch (helpers/money/batches.ts), then the new expiry dates read back. With Maximum
  * Total Cost, what each batch was charged is held against its quote: no batch is sent once the run
  * would pass the cap, or after a batch was charged more than quoted. The money has moved: a failed
  * read-back leaves the item unconfirmed rather than failed; a charge over the quote or the cap

@@ -6,9 +6,9 @@ import {
 	proxyLocator,
 	readTimeoutOption,
 	simplifyField,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { proxyItems, readRequest } from '../../helpers/output';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { proxyItems, readRequest } from '../../helpers/framework/output';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 

@@ -11,12 +11,16 @@ import {
 	returnAllAndLimit,
 	simplifyField,
 	stateFilter,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { matchesProxyFilters, readExpiringWithin, readProxyFilters } from '../../helpers/filters';
-import { proxyItems, readRequest } from '../../helpers/output';
-import { expiresWithin } from '../../helpers/time';
-import { filterText, parseChoice } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import {
+	matchesProxyFilters,
+	readExpiringWithin,
+	readProxyFilters,
+} from '../../helpers/framework/filters';
+import { proxyItems, readRequest } from '../../helpers/framework/output';
+import { expiresWithin } from '../../helpers/framework/time';
+import { filterText, parseChoice } from '../../helpers/framework/validation';
 import type { ProxyRecord } from '../../transport';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';

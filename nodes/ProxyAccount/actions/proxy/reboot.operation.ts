@@ -5,12 +5,12 @@ import {
 	proxyLocator,
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
-} from '../../helpers/descriptions';
-import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
-import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
-import { readRunOptions } from '../../helpers/runOptions';
+} from '../../helpers/framework/descriptions';
+import type { DeviceCommand, DeviceOptions } from '../../helpers/device/deviceCommand';
+import { deviceRefusal, runDeviceCommand } from '../../helpers/device/deviceCommand';
+import { readRunOptions } from '../../helpers/framework/runOptions';
 import { send } from '../../transport';
-import type { BatchedExecute } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/framework/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {

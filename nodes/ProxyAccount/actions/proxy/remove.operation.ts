@@ -9,14 +9,14 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	sentOnceTimeoutOption,
 	wholeNumberField,
-} from '../../helpers/descriptions';
-import type { BatchedExecute, ItemResults } from '../../helpers/batchedRun';
-import { agentRefusal, retryRefusal } from '../../helpers/runGuards';
-import type { Known, ProxyRequest } from '../../helpers/batches';
-import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/batches';
+} from '../../helpers/framework/descriptions';
+import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
+import type { Known, ProxyRequest } from '../../helpers/money/batches';
+import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/money/batches';
 import { proxiesCount, theseProxies } from '../../common/wording';
-import { readRunOptions, runWideParameter } from '../../helpers/runOptions';
-import { parseWholeNumber } from '../../helpers/validation';
+import { readRunOptions, runWideParameter } from '../../helpers/framework/runOptions';
+import { parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 

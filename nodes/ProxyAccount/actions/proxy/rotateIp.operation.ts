@@ -7,13 +7,13 @@ import {
 	runWideOptionsCollection,
 	waitUntilAllowedOptions,
 	wholeNumberField,
-} from '../../helpers/descriptions';
-import type { DeviceCommand, DeviceOptions } from '../../helpers/deviceCommand';
-import { deviceRefusal, runDeviceCommand } from '../../helpers/deviceCommand';
-import { readRunOptions } from '../../helpers/runOptions';
-import { MAX_TIMEOUT_SECONDS } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { DeviceCommand, DeviceOptions } from '../../helpers/device/deviceCommand';
+import { deviceRefusal, runDeviceCommand } from '../../helpers/device/deviceCommand';
+import { readRunOptions } from '../../helpers/framework/runOptions';
+import { MAX_TIMEOUT_SECONDS } from '../../helpers/framework/validation';
 import { readCredential, send } from '../../transport';
-import type { BatchedExecute } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/framework/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {

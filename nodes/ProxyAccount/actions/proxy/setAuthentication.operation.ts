@@ -1,18 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { permissionNeeded, rawParameter } from '../../helpers/agent';
+import { permissionNeeded, rawParameter } from '../../helpers/framework/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { parseWhitelist, whitelistList } from '../../helpers/ipWhitelist';
-import { paired, readRequest } from '../../helpers/output';
-import { invalidParameter, shown } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { parseWhitelist, whitelistList } from './setAuthentication.whitelist';
+import { paired, readRequest } from '../../helpers/framework/output';
+import { invalidParameter, shown } from '../../helpers/framework/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 

@@ -15,25 +15,25 @@ import {
 	SENT_ONCE_TIMEOUT_SECONDS,
 	timeoutOption,
 	amountField,
-} from '../../helpers/descriptions';
-import { limitOption, runsAsAgentTool } from '../../helpers/agent';
-import { cents } from '../../helpers/charges';
+} from '../../helpers/framework/descriptions';
+import { limitOption, runsAsAgentTool } from '../../helpers/framework/agent';
+import { cents } from '../../helpers/money/charges';
 import { theseProxies } from '../../common/wording';
-import type { RunOptions as SharedRunOptions } from '../../helpers/runOptions';
-import { readRunOptions } from '../../helpers/runOptions';
-import { asNodeError } from '../../helpers/itemLoop';
-import type { Known } from '../../helpers/batches';
+import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
+import { readRunOptions } from '../../helpers/framework/runOptions';
+import { asNodeError } from '../../helpers/framework/itemLoop';
+import type { Known } from '../../helpers/money/batches';
 import {
 	addToDescription,
 	chunk,
 	collectRequests,
 	lookUpProxies,
 	sendInBatches,
-} from '../../helpers/batches';
-import { parseBoolean, parseInterval } from '../../helpers/validation';
+} from '../../helpers/money/batches';
+import { parseBoolean, parseInterval } from '../../helpers/framework/validation';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
-import type { BatchedExecute } from '../../helpers/batchedRun';
+import type { BatchedExecute } from '../../helpers/framework/batchedRun';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {

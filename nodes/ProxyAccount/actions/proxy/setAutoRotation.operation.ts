@@ -5,10 +5,10 @@ import {
 	proxyLocator,
 	sentOnceTimeoutOption,
 	wholeNumberField,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { readRequest } from '../../helpers/output';
-import { parseBoolean, parseWholeNumber } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { readRequest } from '../../helpers/framework/output';
+import { parseBoolean, parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 

@@ -1,16 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { permissionNeeded } from '../../helpers/agent';
+import { permissionNeeded } from '../../helpers/framework/agent';
 import {
 	allowAsToolOption,
 	asToolNotice,
 	optionsCollection,
 	proxyLocator,
 	readTimeoutOption,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { paired, readRequest } from '../../helpers/output';
-import { parseBoolean } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { paired, readRequest } from '../../helpers/framework/output';
+import { parseBoolean } from '../../helpers/framework/validation';
 import { send } from '../../transport';
 import type { OperationInfo } from '../registry';
 

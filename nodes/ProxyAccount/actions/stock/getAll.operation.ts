@@ -8,11 +8,15 @@ import {
 	readTimeoutOption,
 	returnAllAndLimit,
 	stateFilter,
-} from '../../helpers/descriptions';
-import type { ItemExecute } from '../../helpers/itemLoop';
-import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { paired, readRequest, stockOutput } from '../../helpers/output';
-import { switchOption } from '../../helpers/validation';
+} from '../../helpers/framework/descriptions';
+import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import {
+	carrierPasses,
+	matchesStockPlace,
+	readPlaceFilters,
+} from '../../helpers/framework/filters';
+import { paired, readRequest, stockOutput } from '../../helpers/framework/output';
+import { switchOption } from '../../helpers/framework/validation';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/validation';
+import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/framework/validation';
 import type { CallOptions, FundsData } from '../../transport';
 import { send } from '../../transport';
 import type { TriggerEventModule } from '../registry';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { matchesProxyFilters } from '../../helpers/filters';
+import { matchesProxyFilters } from '../../helpers/framework/filters';
 import type { ProxyRecord } from '../../transport';
 import { seededTable } from '../compact';
 import type { Identity } from '../moves';

@@ -1,8 +1,8 @@
 import type { IDataObject, INode, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { matchesProxyFilters } from '../../helpers/filters';
-import { expiresWithin, hoursUntil } from '../../helpers/time';
-import { parseHours } from '../../helpers/validation';
+import { matchesProxyFilters } from '../../helpers/framework/filters';
+import { expiresWithin, hoursUntil } from '../../helpers/framework/time';
+import { parseHours } from '../../helpers/framework/validation';
 import type { ProxyRecord } from '../../transport';
 import type { ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { matchesProxyFilters } from '../../helpers/filters';
-import { hoursUntil } from '../../helpers/time';
+import { matchesProxyFilters } from '../../helpers/framework/filters';
+import { hoursUntil } from '../../helpers/framework/time';
 import type { ProxyRecord } from '../../transport';
 import { seededTable, TextTable } from '../compact';
 import type { KnownTuple, RemovedState } from '../knownProxy';

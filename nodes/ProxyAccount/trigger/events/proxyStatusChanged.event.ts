@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { matchesProxyFilters } from '../../helpers/filters';
-import { filterText } from '../../helpers/validation';
+import { matchesProxyFilters } from '../../helpers/framework/filters';
+import { filterText } from '../../helpers/framework/validation';
 import type { ProxyRecord } from '../../transport';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';

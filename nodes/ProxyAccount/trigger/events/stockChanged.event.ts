@@ -1,11 +1,15 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { carrierDisplayName } from '../../helpers/carriers';
-import { carrierFilter, cityFilter, stateFilter } from '../../helpers/descriptions';
-import type { PlaceFilters } from '../../helpers/filters';
-import { carrierPasses, matchesStockPlace, readPlaceFilters } from '../../helpers/filters';
-import { stockOutput } from '../../helpers/output';
-import { parseChoice, parseWholeNumber } from '../../helpers/validation';
+import { carrierDisplayName } from '../../helpers/framework/carriers';
+import { carrierFilter, cityFilter, stateFilter } from '../../helpers/framework/descriptions';
+import type { PlaceFilters } from '../../helpers/framework/filters';
+import {
+	carrierPasses,
+	matchesStockPlace,
+	readPlaceFilters,
+} from '../../helpers/framework/filters';
+import { stockOutput } from '../../helpers/framework/output';
+import { parseChoice, parseWholeNumber } from '../../helpers/framework/validation';
 import type { CallOptions, StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Period } from '../transport';
-import { PERIODS } from '../transport';
+import type { Period } from '../../transport';
+import { PERIODS } from '../../transport';
 
 /** Largest interval accepted before anything is sent: ten years of hours is already absurd. */
 export const MAX_INTERVAL = 1000;

@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from '../transport';
+import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import { limitOption } from './agent';
 import { DEFAULT_BATCH_SIZE, SENT_ONCE_TIMEOUT_SECONDS } from './descriptions';
 import {

@@ -9,13 +9,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
-import type { BatchedRun } from './batchedRun';
-import { collectRequests } from './batches';
-import { asNodeError } from './itemLoop';
-import { proxyNotFound } from './proxySource';
-import { retryRefusal } from './runGuards';
-import type { ProxyRecord, RateLimitFacts } from '../transport';
-import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../transport';
+import type { BatchedRun } from '../framework/batchedRun';
+import { collectRequests } from '../money/batches';
+import { asNodeError } from '../framework/itemLoop';
+import { proxyNotFound } from '../framework/proxySource';
+import { retryRefusal } from '../guards/runGuards';
+import type { ProxyRecord, RateLimitFacts } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../../transport';
 
 export interface DeviceCommand {
 	/** What the output and the messages call it, e.g. "IP change". */

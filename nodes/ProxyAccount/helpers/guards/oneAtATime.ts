@@ -9,7 +9,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, readCredential } from '../transport';
+import { CREDENTIAL_TYPE, readCredential } from '../../transport';
 
 /** Per credential and Base URL: the end of the last run queued, which never rejects. */
 const queues = new Map<string, Promise<void>>();

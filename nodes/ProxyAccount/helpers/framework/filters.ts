@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { carrierKey } from './carriers';
-import type { ProxyRecord, StockEntry } from '../transport';
+import type { ProxyRecord, StockEntry } from '../../transport';
 import { filterText, hoursOption, invalidParameter, shown } from './validation';
 
 /** Filters on where a proxy or a stock entry is, as both nodes read them. */

@@ -8,12 +8,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ProxyRecord } from '../transport';
-import { requestErrorFacts, send } from '../transport';
-import type { ItemResults, Repeat } from './batchedRun';
-import { asNodeError } from './itemLoop';
-import { proxyNotFound } from './proxySource';
-import { proxiesCount } from '../common/wording';
+import type { ProxyRecord } from '../../transport';
+import { requestErrorFacts, send } from '../../transport';
+import type { ItemResults, Repeat } from '../framework/batchedRun';
+import { asNodeError } from '../framework/itemLoop';
+import { proxyNotFound } from '../framework/proxySource';
+import { proxiesCount } from '../../common/wording';
 
 /** Proxies named in a message before the rest is only counted. */
 export const NAMES_SHOWN = 20;

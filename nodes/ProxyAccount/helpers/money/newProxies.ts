@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, send } from '../transport';
-import { asNodeError } from './itemLoop';
-import { sameName } from './filters';
-import { countOf } from '../common/wording';
+import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
+import { asNodeError } from '../framework/itemLoop';
+import { sameName } from '../framework/filters';
+import { countOf } from '../../common/wording';
 
 /** One item of a purchase, as far as telling its new proxies apart goes. */
 export interface OrderedProxies {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, PERIODS } from '../transport';
+import { DEFAULT_TIMEOUT_MS, PERIODS } from '../../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
 /** The most proxies a device command (Rotate IP, Reboot) is sent to at the same time. */
@@ -115,7 +115,7 @@ export function amountField(
 	return { displayName, name, type: 'number', typeOptions, default: defaultValue, description };
 }
 
-/** Keep Wallet At Least: the floor every spending operation checks before it charges (helpers/wallet.ts). */
+/** Keep Wallet At Least: the floor every spending operation checks before it charges (helpers/money/wallet.ts). */
 export const keepWalletAtLeastOption = amountField(
 	['Keep Wallet At Least', 'keepWalletAtLeast'],
 	0,
@@ -161,7 +161,7 @@ export function allowAsToolOption(what: string): INodeProperties {
 	};
 }
 
-/** What the panel says of options that hold for the whole run (see helpers/runOptions.ts). */
+/** What the panel says of options that hold for the whole run (see helpers/framework/runOptions.ts). */
 export const RUN_WIDE_NOTE =
 	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';
 
@@ -277,7 +277,7 @@ export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INo
 	);
 }
 
-/** Batch Size: how many proxies go out per request (helpers/batches.ts). */
+/** Batch Size: how many proxies go out per request (helpers/money/batches.ts). */
 export const DEFAULT_BATCH_SIZE = 100;
 export const MAX_BATCH_SIZE = 1000;
 
@@ -294,7 +294,7 @@ export function dryRunOption(description: string): INodeProperties {
 	return { displayName: 'Dry Run', name: 'dryRun', type: 'boolean', default: false, description };
 }
 
-/** Maximum Total Cost: the most one run may charge (helpers/charges.ts). */
+/** Maximum Total Cost: the most one run may charge (helpers/money/charges.ts). */
 export const maxTotalCostOption = (description: string) =>
 	amountField(['Maximum Total Cost', 'maxTotalCost'], 100, description);
 

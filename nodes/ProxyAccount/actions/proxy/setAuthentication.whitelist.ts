@@ -1,7 +1,7 @@
 /* IP addresses and CIDR ranges for the IP whitelist: parsed here, before anything is sent. */
 import type { INode } from 'n8n-workflow';
 
-import { invalidParameter, shown } from './validation';
+import { invalidParameter, shown } from '../../helpers/framework/validation';
 
 const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4_RE = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);

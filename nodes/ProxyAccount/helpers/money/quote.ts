@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { QuoteData, QuoteLine } from '../transport';
-import { requestErrorFacts, send } from '../transport';
-import { asNodeError } from './itemLoop';
+import type { QuoteData, QuoteLine } from '../../transport';
+import { requestErrorFacts, send } from '../../transport';
+import { asNodeError } from '../framework/itemLoop';
 
 /**
  * Pairs each requested line with its item in the quote. Within a period the service keys items

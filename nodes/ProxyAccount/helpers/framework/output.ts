@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import type { ProxyRecord, StockEntry } from '../transport';
+import type { ProxyRecord, StockEntry } from '../../transport';
 import { DEFAULT_READ_TIMEOUT_SECONDS } from './descriptions';
 import { hoursUntil } from './time';
 import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from './validation';

@@ -9,8 +9,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { cents } from './charges';
-import { asNodeError } from './itemLoop';
-import { DEFAULT_TIMEOUT_MS, send } from '../transport';
+import { asNodeError } from '../framework/itemLoop';
+import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 
 /**
  * Why a charge of `cost` may not be sent: the wallet, read now, minus the cost would be below the

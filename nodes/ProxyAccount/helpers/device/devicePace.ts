@@ -7,7 +7,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import type { RateLimitFacts } from '../transport';
+import type { RateLimitFacts } from '../../transport';
 
 /**
  * The longest pause a 429 of the endpoint's rate limit makes without Wait Until Allowed, whether

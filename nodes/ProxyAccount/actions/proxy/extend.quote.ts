@@ -6,16 +6,16 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { send } from '../transport';
-import { chunk } from './batches';
-import { cents } from './charges';
-import { asNodeError } from './itemLoop';
-import type { Planned } from './extension';
-import { quoteLineOf } from './extension';
-import { linesWithPrices, refusedLine } from './quote';
-import type { ItemResults } from './batchedRun';
-import type { RunOptions } from './runOptions';
-import { proxiesWere } from '../common/wording';
+import { send } from '../../transport';
+import { chunk } from '../../helpers/money/batches';
+import { cents } from '../../helpers/money/charges';
+import { asNodeError } from '../../helpers/framework/itemLoop';
+import type { Planned } from './extend.plan';
+import { quoteLineOf } from './extend.plan';
+import { linesWithPrices, refusedLine } from '../../helpers/money/quote';
+import type { ItemResults } from '../../helpers/framework/batchedRun';
+import type { RunOptions } from '../../helpers/framework/runOptions';
+import { proxiesWere } from '../../common/wording';
 
 type QuoteOptions = Pick<
 	RunOptions,

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runsAsAgentTool } from './agent';
+import { runsAsAgentTool } from '../framework/agent';
 
 /**
  * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node

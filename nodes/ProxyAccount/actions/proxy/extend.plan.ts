@@ -6,12 +6,12 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Period, ProxyRecord, QuoteLine, Reply } from '../transport';
-import { PERIODS, send } from '../transport';
-import { asNodeError } from './itemLoop';
-import { expiresWithin, hoursUntil } from './time';
-import { parsePeriod } from './validation';
-import { countOf } from '../common/wording';
+import type { Period, ProxyRecord, QuoteLine, Reply } from '../../transport';
+import { PERIODS, send } from '../../transport';
+import { asNodeError } from '../../helpers/framework/itemLoop';
+import { expiresWithin, hoursUntil } from '../../helpers/framework/time';
+import { parsePeriod } from '../../helpers/framework/validation';
+import { countOf } from '../../common/wording';
 
 /** The Period value that extends each proxy by its own billing period. */
 export const SAME_AS_PROXY = 'same';

@@ -30,8 +30,7 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace } from '../state';
 import { settling, STATE_VERSION, withGrace } from '../state';
-import type { PerProxy } from '../listing';
-import type { NextMap } from '../listing';
+import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;

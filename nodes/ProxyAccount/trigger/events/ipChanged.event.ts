@@ -32,7 +32,10 @@ export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 export type IpState = MapState<'ipChanged', 'ips', number>;
 
 /** A stored instant is made from `last_ip_change` alone. */
-const BY_IP_CHANGE: PerProxy = { fields: ['last_ip_change'], is: isNumber };
+const BY_IP_CHANGE: PerProxy = {
+	same: (a, b) => a.last_ip_change === b.last_ip_change,
+	is: isNumber,
+};
 
 export const properties: INodeProperties[] = [
 	{

@@ -44,7 +44,14 @@ export const properties: INodeProperties[] = [proxyFiltersProperty, outputOption
 type Appeared = [string, Identity, ProxyRecord];
 
 /** A stored tuple is made from these fields of the record (see `idTuple`). */
-const BY_ID: PerProxy = { fields: ['added_at', 'expires_at', 'period', 'auto_renew'], is: isTuple };
+const BY_ID: PerProxy = {
+	same: (a, b) =>
+		a.added_at === b.added_at &&
+		a.expires_at === b.expires_at &&
+		a.period === b.period &&
+		a.auto_renew === b.auto_renew,
+	is: isTuple,
+};
 
 /** Reads and checks the New Proxy parameters. */
 export function readNewProxyParameters(ctx: IPollFunctions): NewProxyParams {

@@ -39,20 +39,19 @@ type Named = [string, KnownTuple];
 
 /** A stored tuple is made from these fields of the record (see `knownTuple`). */
 const BY_RECORD: PerProxy = {
-	fields: [
-		'expires_at',
-		'added_at',
-		'network_status',
-		'isp',
-		'period',
-		'auto_renew',
-		'city',
-		'state',
-		'server_ip',
-		'h_port',
-		's_port',
-		'nickname',
-	],
+	same: (a, b) =>
+		a.expires_at === b.expires_at &&
+		a.added_at === b.added_at &&
+		a.network_status === b.network_status &&
+		a.server_ip === b.server_ip &&
+		a.h_port === b.h_port &&
+		a.s_port === b.s_port &&
+		a.nickname === b.nickname &&
+		a.isp === b.isp &&
+		a.period === b.period &&
+		a.auto_renew === b.auto_renew &&
+		a.city === b.city &&
+		a.state === b.state,
 	is: Array.isArray,
 };
 

@@ -31,7 +31,7 @@ export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 export type StatusState = MapState<'proxyStatusChanged', 'status'>;
 
 /** The stored value is the status itself: nothing else to read. */
-const BY_STATUS: PerProxy = { fields: [], is: isText };
+const BY_STATUS: PerProxy = { is: isText };
 
 export const properties: INodeProperties[] = [
 	{

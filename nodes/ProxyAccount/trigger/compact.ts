@@ -22,6 +22,11 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
+/** The same as `epochMs`, not kept: for a timestamp that just changed (it is new, and read once). */
+export function newInstant(value: unknown): number {
+	return typeof value === 'string' ? Date.parse(value) : Number.NaN;
+}
+
 /**
  * Whether two instants are the same to the second: a service that writes a timestamp with
  * milliseconds once and without them the next time (truncated) still means the same instant.

@@ -193,37 +193,37 @@ export function walkTuples<T>(
 	return { ...walked, next, appeared, same: kept === next.keys.length };
 }
 
+/** An event that keeps one value per proxy, in its state's field `field`. */
+export interface PerProxyState<E extends string, K extends string> extends PerProxy {
+	event: E;
+	field: K;
+}
+
 /**
- * The next state of an event that keeps one value per proxy in its field `field`: `step` gives a
- * listed proxy's value from its stored one (undefined when not stored; `unchanged` when the record
- * gives the value that one was made from), undefined to store none. Listed entries first, then the
- * stored ones missing from this list while their grace period lasts (see `withGrace`). When every
- * stored entry is listed and keeps its value, the stored map itself is kept (nothing to build,
- * compare or write at 10,000 proxies).
+ * The next state of an event that keeps one value per proxy: `step` gives a listed proxy's value
+ * from its stored one (undefined when not stored; `unchanged` when the record gives the value that
+ * one was made from), undefined to store none. Listed entries first, then the stored ones missing
+ * from this list while their grace period lasts (see `withGrace`). When every stored entry is
+ * listed and keeps its value, the stored map itself is kept (nothing to build, compare or write).
  */
 export function nextPerProxy<E extends string, K extends string, T>(
 	previous: MapState<E, K, T> | null,
-	event: E,
-	field: K,
 	observation: ProxyObservation,
-	by: PerProxy,
+	by: PerProxyState<E, K>,
 	step: (proxy: ProxyRecord, before: T | undefined, unchanged: boolean) => T | undefined,
 ): MapState<E, K, T> {
+	const { event, field } = by;
 	const stored = previous?.[field];
 	const next = new NextMap<T>(by);
 	let same = 0;
-	const { missing, stored: count } = walk(
-		stored,
-		observation.proxies,
-		by,
-		(proxy, name, before, unchanged) => {
-			const value = step(proxy, before, unchanged);
-			if (value === undefined) return;
-			next.add(name, value, proxy);
-			if (before !== undefined && value === before) same += 1;
-		},
-	);
-	if (stored && !missing.length && same === next.keys.length && same === count)
+	const walked = walk(stored, observation.proxies, by, (proxy, name, before, unchanged) => {
+		const value = step(proxy, before, unchanged);
+		if (value === undefined) return;
+		next.add(name, value, proxy);
+		if (before !== undefined && value === before) same += 1;
+	});
+	const { missing } = walked;
+	if (stored && !missing.length && same === next.keys.length && same === walked.stored)
 		return { v: STATE_VERSION, event, [field]: stored } as MapState<E, K, T>;
 	const keep = (key: string, value: T) => next.add(key, value);
 	return withGrace(

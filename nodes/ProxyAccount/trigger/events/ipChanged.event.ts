@@ -19,7 +19,7 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
 import { loadInstantMapState } from '../state';
-import type { PerProxy } from '../listing';
+import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
 import { formatLike, newInstant } from '../compact';
 
@@ -32,7 +32,9 @@ export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 export type IpState = MapState<'ipChanged', 'ips', number>;
 
 /** A stored instant is made from `last_ip_change` alone. */
-const BY_IP_CHANGE: PerProxy = {
+const BY_IP_CHANGE: PerProxyState<'ipChanged', 'ips'> = {
+	event: 'ipChanged',
+	field: 'ips',
 	same: (a, b) => a.last_ip_change === b.last_ip_change,
 	is: isNumber,
 };
@@ -86,6 +88,10 @@ export function ipChangedItem(
 	};
 }
 
+/** The item of a proxy whose `last_ip_change` moved on from `before` (epoch ms). */
+const changedItem = (proxy: ProxyRecord, before: number, output: OutputOptions, now: number) =>
+	ipChangedItem(proxy, formatLike(before, proxy.last_ip_change), output, now);
+
 const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
 	matchesProxyFilters(proxy, params.filters) &&
 	(!params.onlyAutoRotating || proxy.auto_change === true);
@@ -104,8 +110,6 @@ export function detectIpChanges(
 	const events: IDataObject[] = [];
 	const nextState = nextPerProxy(
 		previous,
-		'ipChanged',
-		'ips',
 		observation,
 		BY_IP_CHANGE,
 		(proxy, before, unchanged) => {
@@ -116,14 +120,7 @@ export function detectIpChanges(
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;
 			if (!(current > before)) return before;
 			if (counts(proxy, params))
-				events.push(
-					ipChangedItem(
-						proxy,
-						formatLike(before, proxy.last_ip_change),
-						params.output,
-						observation.now,
-					),
-				);
+				events.push(changedItem(proxy, before, params.output, observation.now));
 			return current;
 		},
 	);

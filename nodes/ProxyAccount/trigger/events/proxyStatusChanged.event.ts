@@ -6,7 +6,7 @@ import type { ProxyRecord } from '../../transport';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
-import type { PerProxy } from '../listing';
+import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
 import {
 	isText,
@@ -31,7 +31,11 @@ export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 export type StatusState = MapState<'proxyStatusChanged', 'status'>;
 
 /** The stored value is the status itself: nothing else to read. */
-const BY_STATUS: PerProxy = { is: isText };
+const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
+	event: 'proxyStatusChanged',
+	field: 'status',
+	is: isText,
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -108,24 +112,18 @@ export function detectStatusChanges(
 	params: StatusParams,
 ): Detection<StatusState> {
 	const events: IDataObject[] = [];
-	const nextState = nextPerProxy(
-		previous,
-		'proxyStatusChanged',
-		'status',
-		observation,
-		BY_STATUS,
-		(proxy, before) => {
-			const after = proxy.network_status;
-			if (before === undefined || before === after) return after;
-			if (
-				matchesProxyFilters(proxy, params.filters) &&
-				(params.fromStatus === '' || before.trim().toLowerCase() === params.fromStatus) &&
-				(params.toStatus === '' || after.trim().toLowerCase() === params.toStatus)
-			)
-				events.push(statusItem(proxy, before, params.output, observation.now));
-			return after;
-		},
-	);
+	const { fromStatus, toStatus } = params;
+	const nextState = nextPerProxy(previous, observation, BY_STATUS, (proxy, before) => {
+		const after = proxy.network_status;
+		if (before === undefined || before === after) return after;
+		if (
+			matchesProxyFilters(proxy, params.filters) &&
+			(fromStatus === '' || before.trim().toLowerCase() === fromStatus) &&
+			(toStatus === '' || after.trim().toLowerCase() === toStatus)
+		)
+			events.push(statusItem(proxy, before, params.output, observation.now));
+		return after;
+	});
 	return { events, nextState };
 }
 

@@ -707,7 +707,10 @@ const CASE_PREFIXES: Record<CaseId, { row: string; verdict: string }> = {
  * case can be measured again without the others; `kept` says which were kept.
  */
 function keptFromResults(rows: string[][], verdicts: Verdict[], options: Options): { rows: string[][]; verdicts: Verdict[]; kept: string } {
-	const others = CASES.filter((caseId) => !options.only.includes(caseId));
+	const unmeasured = MODELS.filter((model) => !options.models.includes(model));
+	const others = CASES.flatMap((caseId) =>
+		!options.only.includes(caseId) ? [caseId] : unmeasured.map((model) => `${caseId} (${model})`),
+	);
 	if (others.length === 0) return { rows, verdicts, kept: '' };
 	let text = '';
 	try {

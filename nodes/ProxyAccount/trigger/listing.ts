@@ -141,6 +141,20 @@ export class NextMap<T> {
 		this.sources.push(source);
 	}
 
+	/**
+	 * The stored map, kept as it is (every listed entry kept its value): remembered with this poll's
+	 * records when it has none (read after a restart), so that the next poll reads none again.
+	 */
+	keep<M extends object>(map: M): M {
+		const known = knownMaps.get(map);
+		const { keys, sources, by } = this;
+		const inOrder =
+			known?.keys.length === keys.length && known.keys.every((key, i) => key === keys[i]);
+		if (known && by.same && known.sources === undefined && inOrder)
+			knownMaps.set(map, { ...known, sources, by });
+		return map;
+	}
+
 	/** The map, remembered with the record each value was made from (see above). */
 	build(): Record<string, T> {
 		const map: Record<string, T> = {};
@@ -224,7 +238,7 @@ export function nextPerProxy<E extends string, K extends string, T>(
 	});
 	const { missing } = walked;
 	if (stored && !missing.length && same === next.keys.length && same === walked.stored)
-		return { v: STATE_VERSION, event, [field]: stored } as MapState<E, K, T>;
+		return { v: STATE_VERSION, event, [field]: next.keep(stored) } as MapState<E, K, T>;
 	const keep = (key: string, value: T) => next.add(key, value);
 	return withGrace(
 		{ missing, marks: previous?.gone, now: observation.now, keep },

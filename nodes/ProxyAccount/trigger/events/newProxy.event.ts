@@ -120,7 +120,12 @@ export function detectNewProxies(
 	if (previous && missing.length === 0 && appeared.length === 0 && same)
 		return {
 			events: [],
-			nextState: { v: STATE_VERSION, event: 'newProxy', ids: previous.ids, plans: previous.plans },
+			nextState: {
+				v: STATE_VERSION,
+				event: 'newProxy',
+				ids: next.keep(previous.ids),
+				plans: previous.plans,
+			},
 		};
 	const moves = findMoves(previous, missing, appeared, next);
 	const settle = settling(previous);

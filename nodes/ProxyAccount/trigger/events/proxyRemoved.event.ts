@@ -133,7 +133,7 @@ export function detectRemoved(
 	const { next, missing } = list;
 	const appeared = previous ? list.appeared.map(([name, tuple]): Named => [name, tuple]) : [];
 	if (previous && !previous.fresh && !missing.length && !appeared.length && list.same)
-		return { events: [], nextState: { ...removedState(stored ?? {}, previous.texts) } };
+		return { events: [], nextState: removedState(next.keep(stored ?? {}), previous.texts) };
 	const moves = removedMoves(previous, missing, appeared, table.texts);
 	const moved = new Set(moves.values());
 	const events: IDataObject[] = [];

@@ -541,7 +541,7 @@ const MODEL_LABELS: Record<Model, string> = {
 	network: `network (${NETWORK_MODEL.network.latencyMs} ms RTT)`,
 };
 
-function report(results: SideResult[], options: Options): { table: string; verdicts: Verdict[] } {
+function report(results: SideResult[], options: Options): { table: string; verdicts: Verdict[]; kept: string } {
 	const rows: string[][] = [];
 	const verdicts: Verdict[] = [];
 	const find = (caseId: CaseId, model: Model, side: SideId) => results.find((r) => r.caseId === caseId && r.model === model && r.side === side);
@@ -684,12 +684,69 @@ function report(results: SideResult[], options: Options): { table: string; verdi
 		}
 	}
 
+	const merged = options.write && !options.smoke ? keptFromResults(rows, verdicts, options) : { rows, verdicts, kept: '' };
 	const table = markdownTable(
 		['Case', 'Model', 'Side', 'Median ms', 'Min–max ms', 'HTTP requests per run', '429s per run', 'Compared', 'Peak RSS MB', 'RSS growth MB'],
-		rows,
+		merged.rows,
 		['l', 'l', 'l', 'r', 'r', 'l', 'r', 'l', 'r', 'r'],
 	);
-	return { table, verdicts };
+	return { table, verdicts: merged.verdicts, kept: merged.kept };
+}
+
+/** How a case's rows and verdicts begin in bench/RESULTS.md. */
+const CASE_PREFIXES: Record<CaseId, { row: string; verdict: string }> = {
+	extend: { row: 'Extend ', verdict: 'Extend (' },
+	list: { row: 'List ', verdict: 'List (' },
+	trigger: { row: 'Trigger poll', verdict: 'Trigger (' },
+	rotate: { row: 'Rotate IP', verdict: 'Rotate IP (' },
+};
+
+/**
+ * `--write` with `--only` some cases (full sizes): the rows and target lines of the other cases are
+ * kept from bench/RESULTS.md as it is (each model, then each case, in the usual order), so that one
+ * case can be measured again without the others; `kept` says which were kept.
+ */
+function keptFromResults(rows: string[][], verdicts: Verdict[], options: Options): { rows: string[][]; verdicts: Verdict[]; kept: string } {
+	const unmeasured = MODELS.filter((model) => !options.models.includes(model));
+	const others = CASES.flatMap((caseId) =>
+		!options.only.includes(caseId) ? [caseId] : unmeasured.map((model) => `${caseId} (${model})`),
+	);
+	if (others.length === 0) return { rows, verdicts, kept: '' };
+	let text = '';
+	try {
+		text = readFileSync(join(__dirname, 'RESULTS.md'), 'utf8');
+	} catch {
+		return { rows, verdicts, kept: '' };
+	}
+	const section = (title: string) => text.split(`## ${title}`)[1]?.split('\n## ')[0] ?? '';
+	const caseOf = (first: string) => CASES.find((caseId) => first.startsWith(CASE_PREFIXES[caseId].row));
+	const oldRows: Array<{ caseId?: CaseId; model: string; cells: string[] }> = [];
+	for (const line of section('Results').split('\n').filter((l) => l.startsWith('| ')).slice(1)) {
+		const cells = line.slice(2, -2).split(' | ').map((cell) => cell.trim());
+		const last = oldRows[oldRows.length - 1];
+		oldRows.push(cells[0] === '' && last ? { ...last, cells } : { caseId: caseOf(cells[0]), model: cells[1], cells });
+	}
+	const oldVerdicts = section('Targets (issues 14, 26 and 27)')
+		.split('\n')
+		.map((line) => /^- (MET|MISSED|n\/a): (.*)$/.exec(line))
+		.filter((m): m is RegExpExecArray => m !== null)
+		.map((m): Verdict => ({ met: m[1] === 'n/a' ? undefined : m[1] === 'MET', text: m[2] }));
+	const modelOf = (label: string) => MODELS.find((model) => label === MODEL_LABELS[model]);
+	const outRows: string[][] = [];
+	const outVerdicts: Verdict[] = [];
+	let model: Model | undefined;
+	const newRows = rows.map((cells) => ((model = cells[1] === '' ? model : modelOf(cells[1])), { model, caseId: cells[0] === '' ? undefined : caseOf(cells[0]), cells }));
+	let caseId: CaseId | undefined;
+	for (const row of newRows) row.caseId = caseId = row.caseId ?? caseId;
+	for (const m of MODELS) {
+		for (const c of CASES) {
+			const fresh = options.only.includes(c) && options.models.includes(m);
+			outRows.push(...(fresh ? newRows.filter((r) => r.model === m && r.caseId === c) : oldRows.filter((r) => modelOf(r.model) === m && r.caseId === c)).map((r) => r.cells));
+			const prefix = `${CASE_PREFIXES[c].verdict}${m}`;
+			outVerdicts.push(...(fresh ? verdicts : oldVerdicts).filter((v) => v.text.startsWith(prefix)));
+		}
+	}
+	return { rows: outRows, verdicts: outVerdicts, kept: others.join(', ') };
 }
 
 function pacingText(pacing: Pacing | undefined): string {
@@ -808,7 +865,7 @@ async function main() {
 			maxBuffer: 10 * 1024 * 1024,
 		}).trim();
 	}
-	const { table, verdicts } = report(results, options);
+	const { table, verdicts, kept } = report(results, options);
 	const verdictLines = verdicts.map((v) => `- ${options.smoke ? 'not judged at smoke sizes' : v.met === undefined ? 'n/a' : v.met ? 'MET' : 'MISSED'}: ${v.text}`);
 	console.log(`\n${table}\n\nTargets:\n${verdictLines.join('\n')}\n`);
 	log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -817,7 +874,7 @@ async function main() {
 		const text = [
 			'# Benchmark results',
 			'',
-			`Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${((Date.now() - started) / 1000).toFixed(0)} s). Sizes: ${options.smoke ? 'smoke (tiny)' : 'full'}.`,
+			`Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${((Date.now() - started) / 1000).toFixed(0)} s). Sizes: ${options.smoke ? 'smoke (tiny)' : 'full'}.${kept ? ` The rows and targets of ${kept} are kept from the run before (its date, commit and machine load are not those below).` : ''}`,
 			'',
 			'## Results',
 			'',

@@ -22,6 +22,11 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
+/** The same as `epochMs`, not kept: for a timestamp that just changed (it is new, and read once). */
+export function newInstant(value: unknown): number {
+	return typeof value === 'string' ? Date.parse(value) : Number.NaN;
+}
+
 /**
  * Whether two instants are the same to the second: a service that writes a timestamp with
  * milliseconds once and without them the next time (truncated) still means the same instant.
@@ -164,11 +169,24 @@ export function seededTable(stored: readonly string[] | undefined): TextTable {
  * offset, so a `before` reads like the `after` beside it. ISO UTC when the sample has no offset.
  */
 export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
-	const iso = isoOf(ms);
-	if (iso === null || typeof sample !== 'string') return iso;
-	const offset = /([+-])(\d\d):(\d\d)$/.exec(sample);
-	if (offset === null) return iso;
-	const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-	const local = new Date((ms as number) + minutes * 60_000).toISOString();
-	return `${local.slice(0, -1)}${offset[0]}`;
+	const minutes = typeof sample === 'string' ? offsetMinutes(sample) : undefined;
+	// Not a date (null), or out of the range of dates (`isoOf` throws, as it always did).
+	if (minutes === undefined || typeof ms !== 'number' || !(Math.abs(ms) <= MAX_DATE_MS))
+		return isoOf(ms);
+	const local = new Date(ms + minutes * 60_000).toISOString();
+	return `${local.slice(0, -1)}${(sample as string).slice(-6)}`;
+}
+
+const MAX_DATE_MS = 8.64e15;
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The UTC offset a timestamp ends with (`-06:00`), in minutes; undefined without one. */
+function offsetMinutes(text: string): number | undefined {
+	const at = text.length - 6;
+	const sign = text.charCodeAt(at);
+	if (at < 0 || (sign !== 43 && sign !== 45) || text.charCodeAt(at + 3) !== 58) return undefined;
+	for (const i of [1, 2, 4, 5]) if (!isDigit(text.charCodeAt(at + i))) return undefined;
+	const minutes = Number(text.slice(at + 1, at + 3)) * 60 + Number(text.slice(at + 4));
+	return sign === 45 ? -minutes : minutes;
 }

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ProxyRecord } from '../transport';
 import type { TextTable } from './compact';
-import { instantToStore, planOf, planParts, readTable, tableText } from './compact';
+import { instantToStore, planOf, planParts, readTable, storedInstant, tableText } from './compact';
 import type { Identity } from './moves';
 import type { MissingMarks } from './state';
 import { isRecord, isTrusted, loadStored, STATE_VERSION } from './state';
@@ -28,16 +28,13 @@ export interface NewProxyState {
 	gone?: MissingMarks;
 }
 
-const isInstant = (value: unknown) =>
-	value === null || (typeof value === 'number' && Number.isFinite(value));
-
 function isIdTuple(value: unknown, plans: number): boolean {
 	if (value === 0) return true;
 	if (!Array.isArray(value) || value.length !== 3) return false;
 	const [added, expires, plan] = value as unknown[];
 	return (
-		isInstant(added) &&
-		isInstant(expires) &&
+		storedInstant(added) &&
+		storedInstant(expires) &&
 		(plan === null || (typeof plan === 'number' && Number.isInteger(plan) && plan < plans))
 	);
 }

@@ -10,18 +10,18 @@ import {
 	compare,
 	instant,
 	isNumber,
-	listedProxies,
 	outputOptionsProperty,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
-	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadInstantMapState, nextMapState } from '../state';
-import { epochMs, formatLike } from '../compact';
+import { loadInstantMapState } from '../state';
+import type { PerProxyState } from '../listing';
+import { nextPerProxy } from '../listing';
+import { formatLike, newInstant } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -30,6 +30,14 @@ export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 
 /** Proxy name => its last `last_ip_change` (epoch milliseconds). */
 export type IpState = MapState<'ipChanged', 'ips', number>;
+
+/** A stored instant is made from `last_ip_change` alone. */
+const BY_IP_CHANGE: PerProxyState<'ipChanged', 'ips'> = {
+	event: 'ipChanged',
+	field: 'ips',
+	same: (a, b) => a.last_ip_change === b.last_ip_change,
+	is: isNumber,
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -80,6 +88,10 @@ export function ipChangedItem(
 	};
 }
 
+/** The item of a proxy whose `last_ip_change` moved on from `before` (epoch ms). */
+const changedItem = (proxy: ProxyRecord, before: number, output: OutputOptions, now: number) =>
+	ipChangedItem(proxy, formatLike(before, proxy.last_ip_change), output, now);
+
 const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
 	matchesProxyFilters(proxy, params.filters) &&
 	(!params.onlyAutoRotating || proxy.auto_change === true);
@@ -95,33 +107,23 @@ export function detectIpChanges(
 	observation: ProxyObservation,
 	params: IpChangedParams,
 ): Detection<IpState> {
-	const next: Array<[string, number]> = [];
 	const events: IDataObject[] = [];
-	const { unique, names } = listedProxies(observation.proxies);
-	let same = 0;
-	for (const proxy of unique) {
-		const current = epochMs(proxy.last_ip_change);
-		const before = previous ? storedValue(previous.ips, proxy.proxy_name, isNumber) : undefined;
-		// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
-		// unreadable one is not stored: the next readable one is recorded without an event).
-		if (before === undefined) {
-			if (!Number.isNaN(current)) next.push([proxy.proxy_name, current]);
-			continue;
-		}
-		const moved = current > before;
-		next.push([proxy.proxy_name, moved ? current : before]);
-		if (!moved) same += 1;
-		if (moved && counts(proxy, params))
-			events.push(
-				ipChangedItem(
-					proxy,
-					formatLike(before, proxy.last_ip_change),
-					params.output,
-					observation.now,
-				),
-			);
-	}
-	const nextState = nextMapState(previous, 'ipChanged', 'ips', names, observation.now, next, same);
+	const nextState = nextPerProxy(
+		previous,
+		observation,
+		BY_IP_CHANGE,
+		(proxy, before, unchanged) => {
+			if (unchanged) return before;
+			const current = newInstant(proxy.last_ip_change);
+			// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
+			// unreadable one is not stored: the next readable one is recorded without an event).
+			if (before === undefined) return Number.isNaN(current) ? undefined : current;
+			if (!(current > before)) return before;
+			if (counts(proxy, params))
+				events.push(changedItem(proxy, before, params.output, observation.now));
+			return current;
+		},
+	);
 	return { events, nextState };
 }
 

@@ -20,18 +20,18 @@ import {
 	compare,
 	instant,
 	isTuple,
-	listedProxies,
 	outputOptionsProperty,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
-	storedValue,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace } from '../state';
-import { missingFrom, settling, STATE_VERSION, toMap, withGrace } from '../state';
+import { settling, STATE_VERSION, withGrace } from '../state';
+import type { NextMap, PerProxy } from '../listing';
+import { walkTuples } from '../listing';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
@@ -39,6 +39,19 @@ export type { NewProxyState };
 export { loadNewProxyState };
 
 export const properties: INodeProperties[] = [proxyFiltersProperty, outputOptionsProperty];
+
+/** A proxy new to the trigger: its name, its paid time and its record. */
+type Appeared = [string, Identity, ProxyRecord];
+
+/** A stored tuple is made from these fields of the record (see `idTuple`). */
+const BY_ID: PerProxy = {
+	same: (a, b) =>
+		a.added_at === b.added_at &&
+		a.expires_at === b.expires_at &&
+		a.period === b.period &&
+		a.auto_renew === b.auto_renew,
+	is: isTuple,
+};
 
 /** Reads and checks the New Proxy parameters. */
 export function readNewProxyParameters(ctx: IPollFunctions): NewProxyParams {
@@ -88,29 +101,31 @@ export function detectNewProxies(
 	observation: ProxyObservation,
 	params: NewProxyParams,
 ): Detection<NewProxyState> {
-	const stored = previous?.ids;
 	const table = seededTable(previous?.plans);
-	const next: Array<[string, IdTuple | 0]> = [];
-	const appeared: Array<[string, Identity, ProxyRecord]> = [];
-	const { unique, names: listed } = listedProxies(observation.proxies);
-	let same = 0;
-	for (const proxy of unique) {
-		const name = proxy.proxy_name;
-		const tuple = idTuple(proxy, table);
-		const before = stored ? storedValue(stored, name, isTuple) : undefined;
-		if (sameTuple(before, tuple)) {
-			next.push([name, before as IdTuple]);
-			same += 1;
-			continue;
-		}
-		next.push([name, tuple]);
-		if (previous && before === undefined) appeared.push([name, identityOf(proxy), proxy]);
-	}
-	const missing = missingFrom(stored, listed);
-	if (previous && missing.length === 0 && appeared.length === 0 && same === next.length)
+	const {
+		next,
+		appeared: added,
+		same,
+		missing,
+	} = walkTuples<IdTuple | 0>(
+		previous?.ids,
+		observation.proxies,
+		BY_ID,
+		(proxy) => idTuple(proxy, table),
+		(before, tuple) => sameTuple(before, tuple as IdTuple),
+	);
+	const appeared = previous
+		? added.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
+		: [];
+	if (previous && missing.length === 0 && appeared.length === 0 && same)
 		return {
 			events: [],
-			nextState: { v: STATE_VERSION, event: 'newProxy', ids: previous.ids, plans: previous.plans },
+			nextState: {
+				v: STATE_VERSION,
+				event: 'newProxy',
+				ids: next.keep(previous.ids),
+				plans: previous.plans,
+			},
 		};
 	const moves = findMoves(previous, missing, appeared, next);
 	const settle = settling(previous);
@@ -129,12 +144,12 @@ export function detectNewProxies(
 		missing,
 		marks: previous?.gone,
 		now: observation.now,
-		keep: (name, tuple) => next.push([name, moved.has(name) ? 0 : tuple]),
+		keep: (name, tuple) => next.add(name, moved.has(name) ? 0 : tuple),
 	};
 	const nextState = withGrace(grace, () => ({
 		v: STATE_VERSION,
 		event: 'newProxy' as const,
-		ids: toMap(next),
+		ids: next.build(),
 		plans: table.texts,
 	}));
 	return { events, nextState };
@@ -161,19 +176,19 @@ function identities(
 function findMoves(
 	previous: NewProxyState | null,
 	missing: Array<[string, IdTuple | 0]>,
-	appeared: Array<[string, Identity, ProxyRecord]>,
-	next: Array<[string, IdTuple | 0]>,
+	appeared: Appeared[],
+	listed: NextMap<IdTuple | 0>,
 ): Map<string, string> {
 	if (previous === null || appeared.length === 0) return new Map();
 	const arrived = appeared.map(([name, id]): [string, Identity] => [name, id]);
 	const moves = pairMoves(identities(missing, previous.plans), arrived);
 	const added = new Set(arrived.map(([, id]) => id.added));
 	const stillListed: Array<[string, IdTuple | 0]> = [];
-	for (const [name, tuple] of next) {
-		const before = ownValue(previous.ids, name);
-		if (tuple !== 0 && added.has(tuple[0]) && before !== undefined)
-			stillListed.push([name, before]);
-	}
+	listed.keys.forEach((name, i) => {
+		const tuple = listed.values[i];
+		const before = tuple !== 0 && added.has(tuple[0]) ? ownValue(previous.ids, name) : undefined;
+		if (before !== undefined) stillListed.push([name, before]);
+	});
 	return pairMoves(identities(stillListed, previous.plans), arrived, [SAME_ADDED], moves);
 }
 

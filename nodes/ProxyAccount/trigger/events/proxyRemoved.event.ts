@@ -14,25 +14,16 @@ import type { ProxyObservation } from '../proxies';
 import {
 	compare,
 	instant,
-	listedProxies,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
-	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks } from '../state';
-import {
-	GRACE_MS,
-	isRecord,
-	loadStored,
-	missingFrom,
-	STATE_VERSION,
-	stillMissing,
-	toMap,
-	withGrace,
-} from '../state';
+import { GRACE_MS, isRecord, loadStored, STATE_VERSION, stillMissing, withGrace } from '../state';
+import type { PerProxy } from '../listing';
+import { walkTuples } from '../listing';
 
 export interface RemovedParams {
 	event: 'proxyRemoved';
@@ -42,6 +33,27 @@ export interface RemovedParams {
 export type { RemovedState };
 
 export const properties: INodeProperties[] = [proxyFiltersProperty];
+
+/** A stored proxy: its name and tuple. */
+type Named = [string, KnownTuple];
+
+/** A stored tuple is made from these fields of the record (see `knownTuple`). */
+const BY_RECORD: PerProxy = {
+	same: (a, b) =>
+		a.expires_at === b.expires_at &&
+		a.added_at === b.added_at &&
+		a.network_status === b.network_status &&
+		a.server_ip === b.server_ip &&
+		a.h_port === b.h_port &&
+		a.s_port === b.s_port &&
+		a.nickname === b.nickname &&
+		a.isp === b.isp &&
+		a.period === b.period &&
+		a.auto_renew === b.auto_renew &&
+		a.city === b.city &&
+		a.state === b.state,
+	is: Array.isArray,
+};
 
 /** Reads and checks the Proxy Removed parameters. */
 export function readRemovedParameters(ctx: IPollFunctions): RemovedParams {
@@ -111,24 +123,17 @@ export function detectRemoved(
 	const stored = previous?.known;
 	const { now } = observation;
 	const table = seededTable(previous?.texts);
-	const next: Array<[string, KnownTuple]> = [];
-	const appeared: Array<[string, KnownTuple]> = [];
-	const { unique, names } = listedProxies(observation.proxies);
-	let same = 0;
-	for (const proxy of unique) {
-		const tuple = knownTuple(proxy, table);
-		const before = stored ? storedValue(stored, proxy.proxy_name, Array.isArray) : undefined;
-		if (sameKnown(before, tuple)) {
-			next.push([proxy.proxy_name, before as KnownTuple]);
-			same += 1;
-		} else {
-			next.push([proxy.proxy_name, tuple]);
-			if (previous && before === undefined) appeared.push([proxy.proxy_name, tuple]);
-		}
-	}
-	const missing = missingFrom(stored, names);
-	if (previous && !previous.fresh && !missing.length && !appeared.length && same === next.length)
-		return { events: [], nextState: { ...removedState(stored ?? {}, previous.texts) } };
+	const list = walkTuples(
+		stored,
+		observation.proxies,
+		BY_RECORD,
+		(proxy) => knownTuple(proxy, table),
+		sameKnown,
+	);
+	const { next, missing } = list;
+	const appeared = previous ? list.appeared.map(([name, tuple]): Named => [name, tuple]) : [];
+	if (previous && !previous.fresh && !missing.length && !appeared.length && list.same)
+		return { events: [], nextState: removedState(next.keep(stored ?? {}), previous.texts) };
 	const moves = removedMoves(previous, missing, appeared, table.texts);
 	const moved = new Set(moves.values());
 	const events: IDataObject[] = [];
@@ -136,15 +141,15 @@ export function detectRemoved(
 		missing: missing.filter(([name]) => !moved.has(name)),
 		marks: previous?.gone,
 		now,
-		keep: (name, known) => next.push([name, known]),
+		keep: (name, known) => next.add(name, known),
 		forget: (name, known, since) => {
 			const last = knownRecord(name, known, previous?.texts ?? []);
 			if (matchesProxyFilters(last as unknown as ProxyRecord, params.filters))
 				events.push(removedItem(last, name, since, now));
 		},
 	};
-	const nextState = withGrace(grace, () => removedState(toMap(next), table.texts));
-	const fresh = freshNames(previous, names, appeared, new Set(moves.keys()), now);
+	const nextState = withGrace(grace, () => removedState(next.build(), table.texts));
+	const fresh = freshNames(previous, list.listed, appeared, new Set(moves.keys()), now);
 	if (fresh !== undefined) nextState.fresh = fresh;
 	return { events, nextState };
 }
@@ -160,8 +165,8 @@ function removedState(known: Record<string, KnownTuple>, texts: string[]): Remov
  */
 function removedMoves(
 	previous: RemovedState | null,
-	missing: Array<[string, KnownTuple]>,
-	appeared: Array<[string, KnownTuple]>,
+	missing: Named[],
+	appeared: Named[],
 	texts: readonly string[],
 ): Map<string, string> {
 	if (previous === null || missing.length === 0) return new Map();
@@ -194,15 +199,15 @@ function removedMoves(
  */
 function freshNames(
 	previous: RemovedState | null,
-	listed: ReadonlySet<string>,
-	appeared: Array<[string, KnownTuple]>,
+	listed: (name: string) => boolean,
+	appeared: Named[],
 	claimed: ReadonlySet<string>,
 	now: number,
 ): MissingMarks | undefined {
 	const out: MissingMarks = {};
 	let any = false;
 	for (const [name, mark] of Object.entries(previous?.fresh ?? {})) {
-		const still = listed.has(name) && !claimed.has(name) ? stillMissing(mark, now) : undefined;
+		const still = listed(name) && !claimed.has(name) ? stillMissing(mark, now) : undefined;
 		if (still !== undefined) {
 			out[name] = still;
 			any = true;

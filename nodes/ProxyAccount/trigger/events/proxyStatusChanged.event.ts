@@ -6,20 +6,20 @@ import type { ProxyRecord } from '../../transport';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
+import type { PerProxyState } from '../listing';
+import { nextPerProxy } from '../listing';
 import {
 	isText,
-	listedProxies,
 	outputOptionsProperty,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
-	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadStringMapState, nextMapState } from '../state';
+import { loadStringMapState } from '../state';
 
 export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
@@ -29,6 +29,13 @@ export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 
 /** Proxy name => its last `network_status`. */
 export type StatusState = MapState<'proxyStatusChanged', 'status'>;
+
+/** The stored value is the status itself: nothing else to read. */
+const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
+	event: 'proxyStatusChanged',
+	field: 'status',
+	is: isText,
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -104,34 +111,19 @@ export function detectStatusChanges(
 	observation: ProxyObservation,
 	params: StatusParams,
 ): Detection<StatusState> {
-	const next: Array<[string, string]> = [];
 	const events: IDataObject[] = [];
-	const { unique, names } = listedProxies(observation.proxies);
-	let same = 0;
-	for (const proxy of unique) {
-		const before = previous ? storedValue(previous.status, proxy.proxy_name, isText) : undefined;
-		if (before === proxy.network_status) {
-			next.push([proxy.proxy_name, before]);
-			same += 1;
-			continue;
-		}
-		next.push([proxy.proxy_name, proxy.network_status]);
-		if (before === undefined) continue;
-		if (!matchesProxyFilters(proxy, params.filters)) continue;
-		if (params.fromStatus !== '' && before.trim().toLowerCase() !== params.fromStatus) continue;
-		if (params.toStatus !== '' && proxy.network_status.trim().toLowerCase() !== params.toStatus)
-			continue;
-		events.push(statusItem(proxy, before, params.output, observation.now));
-	}
-	const nextState = nextMapState(
-		previous,
-		'proxyStatusChanged',
-		'status',
-		names,
-		observation.now,
-		next,
-		same,
-	);
+	const { fromStatus, toStatus } = params;
+	const nextState = nextPerProxy(previous, observation, BY_STATUS, (proxy, before) => {
+		const after = proxy.network_status;
+		if (before === undefined || before === after) return after;
+		if (
+			matchesProxyFilters(proxy, params.filters) &&
+			(fromStatus === '' || before.trim().toLowerCase() === fromStatus) &&
+			(toStatus === '' || after.trim().toLowerCase() === toStatus)
+		)
+			events.push(statusItem(proxy, before, params.output, observation.now));
+		return after;
+	});
 	return { events, nextState };
 }
 

@@ -13,6 +13,7 @@ import { parseChoice, parseWholeNumber } from '../../helpers/framework/validatio
 import type { CallOptions, StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
+import { ownValue } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState, StateFields } from '../state';
 import { isRecord, isTrusted, loadStored, nextMapState, settling } from '../state';
@@ -218,10 +219,6 @@ function cityState(entry: StockEntry): CityState {
 	return { s: entry.status, c: Object.fromEntries(counts) };
 }
 
-function ownValue<T>(map: Record<string, T> | undefined, key: string): T | undefined {
-	return map && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
-}
-
 export function stockEventItem(
 	entry: StockEntry,
 	carrier: string,
@@ -274,7 +271,7 @@ export function detectStockChanges(
 		for (const carrier of carriers) {
 			if (!carrierPasses(params.filters, carrier)) continue;
 			const beforeSide: StockSide = {
-				count: ownValue(before?.c, carrier) ?? 0,
+				count: (before && ownValue(before.c, carrier)) ?? 0,
 				status: before?.s ?? null,
 			};
 			const afterSide: StockSide = {

@@ -1,0 +1,247 @@
+import type { ProxyRecord } from '../transport';
+import type { ProxyObservation } from './proxies';
+import type { MapState } from './state';
+import { hasOwn, STATE_VERSION, withGrace } from './state';
+
+/*
+ * How a proxy event compares the list with the map it stored (proxy name => value) at 10,000
+ * proxies in a few milliseconds. Looking 10,000 names up by their text costs more than the rest of
+ * the detection (each name of a reply is a new string, hashed at each lookup), and so does reading
+ * 10,000 timestamps again. So this process remembers, for each map it built, its keys in order and
+ * the record each value was made from. The list, in the same order as the last one, is walked
+ * beside the map, name against key, and a record whose fields are those of the record its value
+ * was made from is not read again: its value is the stored one. A name out of place is looked up;
+ * a map this process did not build (after a restart) is read once, in its own order. A map is
+ * never changed once built (each poll that changes it builds a new one), as `isTrusted` assumes.
+ */
+
+/** What a proxy event reads of each record, and the type of its stored values. */
+export interface PerProxy {
+	/** Whether two records give the same value (left out: the value is compared itself). */
+	same?: (a: ProxyRecord, b: ProxyRecord) => boolean;
+	is: (value: unknown) => boolean;
+}
+
+/** A map as this process knows it: its keys in the order `for...in` walks them, their values. */
+interface Known {
+	keys: string[];
+	values: unknown[];
+	/** The record each value was made from (none for a missing entry kept), and by which event. */
+	sources?: Array<ProxyRecord | undefined>;
+	by?: PerProxy;
+}
+
+const knownMaps = new WeakMap<object, Known>();
+
+function knownOf(map: Record<string, unknown>): Known {
+	const known = knownMaps.get(map);
+	if (known !== undefined) return known;
+	const read: Known = { keys: [], values: [] };
+	for (const key in map) {
+		if (!hasOwn(map, key)) continue;
+		read.keys.push(key);
+		read.values.push(map[key]);
+	}
+	knownMaps.set(map, read);
+	return read;
+}
+
+/** What the walk tells of the stored map besides each listed proxy. */
+export interface Walked<T> {
+	/** The stored entries the list does not hold, in the map's order. */
+	missing: Array<[string, T]>;
+	/** How many entries the map holds. */
+	stored: number;
+	/** Whether a name is listed. */
+	listed(name: string): boolean;
+}
+
+/** One listed proxy (each name once: the first wins, a repeated record says nothing new). */
+export type Visit<T> = (
+	proxy: ProxyRecord,
+	/** Its name: the stored key when there is one (a string already interned). */
+	name: string,
+	/** Its stored value (undefined: not stored, or not of the stored type). */
+	before: T | undefined,
+	/** Whether its record gives the value `before` was made from (its value is `before`). */
+	unchanged: boolean,
+) => void;
+
+/** Walks the list beside the stored map (see above), in the list's order. */
+export function walk<T>(
+	stored: Record<string, T> | undefined,
+	list: ProxyRecord[],
+	by: PerProxy,
+	visit: Visit<T>,
+): Walked<T> {
+	const map = (stored ?? {}) as Record<string, unknown>;
+	const { keys, values, sources, by: madeBy } = knownOf(map);
+	const same = madeBy === by && sources !== undefined ? by.same : undefined;
+	const count = keys.length;
+	const listed = new Uint8Array(count);
+	const added = new Set<string>();
+	let index: Map<string, number> | undefined;
+	let next = 0;
+	for (const proxy of list) {
+		const name = proxy.proxy_name;
+		let i = next < count && keys[next] === name ? next : -1;
+		for (let k = next + 1; i < 0 && k < next + 4 && k < count; k++) if (keys[k] === name) i = k;
+		if (i < 0 && hasOwn(map, name)) {
+			index ??= new Map(keys.map((key, position) => [key, position]));
+			i = index.get(name) ?? -1;
+		}
+		if (i < 0 ? added.has(name) : listed[i] === 1) continue;
+		const value = i < 0 ? map[name] : values[i];
+		const before = by.is(value) ? (value as T) : undefined;
+		if (i < 0) {
+			added.add(name);
+			visit(proxy, name, before, false);
+			continue;
+		}
+		listed[i] = 1;
+		if (i >= next) next = i + 1;
+		const source = before === undefined ? undefined : sources?.[i];
+		visit(
+			proxy,
+			keys[i],
+			before,
+			source !== undefined && same !== undefined && same(source, proxy),
+		);
+	}
+	const missing: Array<[string, T]> = [];
+	for (let i = 0; i < count; i++) if (listed[i] === 0) missing.push([keys[i], values[i] as T]);
+	let gone: Set<string> | undefined;
+	return {
+		missing,
+		stored: count,
+		listed: (name) =>
+			hasOwn(map, name)
+				? !(gone ??= new Set(missing.map(([key]) => key))).has(name)
+				: added.has(name),
+	};
+}
+
+/** A key `for...in` does not walk in insertion order (an array index) or that is no own key. */
+const unordered = (key: string) => key === '__proto__' || /^(0|[1-9]\d*)$/.test(key);
+
+/** The next map, entry by entry: the listed entries, then the missing ones kept. */
+export class NextMap<T> {
+	readonly keys: string[] = [];
+
+	readonly values: T[] = [];
+
+	private readonly sources: Array<ProxyRecord | undefined> = [];
+
+	constructor(private readonly by: PerProxy) {}
+
+	/** An entry; `source` is the record its value was made from (none for a missing one kept). */
+	add(key: string, value: T, source?: ProxyRecord): void {
+		this.keys.push(key);
+		this.values.push(value);
+		this.sources.push(source);
+	}
+
+	/**
+	 * The stored map, kept as it is (every listed entry kept its value): remembered with this poll's
+	 * records when it has none (read after a restart), so that the next poll reads none again.
+	 */
+	keep<M extends object>(map: M): M {
+		const known = knownMaps.get(map);
+		const { keys, sources, by } = this;
+		const inOrder =
+			known?.keys.length === keys.length && known.keys.every((key, i) => key === keys[i]);
+		if (known && by.same && known.sources === undefined && inOrder)
+			knownMaps.set(map, { ...known, sources, by });
+		return map;
+	}
+
+	/** The map, remembered with the record each value was made from (see above). */
+	build(): Record<string, T> {
+		const map: Record<string, T> = {};
+		let ordered = true;
+		for (let i = 0; i < this.keys.length; i++) {
+			const key = this.keys[i];
+			map[key] = this.values[i];
+			if (key.length < 11 && unordered(key)) ordered = false;
+		}
+		const { keys, values, sources, by } = this;
+		if (ordered) knownMaps.set(map, by.same ? { keys, values, sources, by } : { keys, values });
+		return map;
+	}
+}
+
+/** One poll of an event that stores a tuple per proxy (see `walkTuples`). */
+export interface Tuples<T> extends Walked<T> {
+	/** The listed entries (the missing ones kept are added by the grace period). */
+	next: NextMap<T>;
+	/** The listed proxies not stored, with their tuples. */
+	appeared: Array<[string, T, ProxyRecord]>;
+	/** Whether every listed proxy keeps its stored tuple. */
+	same: boolean;
+}
+
+/**
+ * Walks the list for an event that stores a tuple per proxy: `make` makes a record's tuple, `same`
+ * tells whether it is the stored one (then the stored one is kept, not the new copy).
+ */
+export function walkTuples<T>(
+	stored: Record<string, T> | undefined,
+	proxies: ProxyRecord[],
+	by: PerProxy,
+	make: (proxy: ProxyRecord) => T,
+	same: (before: T | undefined, tuple: T) => boolean,
+): Tuples<T> {
+	const next = new NextMap<T>(by);
+	const appeared: Array<[string, T, ProxyRecord]> = [];
+	let kept = 0;
+	const walked = walk(stored, proxies, by, (proxy, name, before, unchanged) => {
+		const tuple = unchanged ? (before as T) : make(proxy);
+		if (unchanged || same(before, tuple)) {
+			next.add(name, before as T, proxy);
+			kept += 1;
+			return;
+		}
+		next.add(name, tuple, proxy);
+		if (before === undefined) appeared.push([name, tuple, proxy]);
+	});
+	return { ...walked, next, appeared, same: kept === next.keys.length };
+}
+
+/** An event that keeps one value per proxy, in its state's field `field`. */
+export interface PerProxyState<E extends string, K extends string> extends PerProxy {
+	event: E;
+	field: K;
+}
+
+/**
+ * The next state of an event that keeps one value per proxy: `step` gives a listed proxy's value
+ * from its stored one (undefined when not stored; `unchanged` when the record gives the value that
+ * one was made from), undefined to store none. Listed entries first, then the stored ones missing
+ * from this list while their grace period lasts (see `withGrace`). When every stored entry is
+ * listed and keeps its value, the stored map itself is kept (nothing to build, compare or write).
+ */
+export function nextPerProxy<E extends string, K extends string, T>(
+	previous: MapState<E, K, T> | null,
+	observation: ProxyObservation,
+	by: PerProxyState<E, K>,
+	step: (proxy: ProxyRecord, before: T | undefined, unchanged: boolean) => T | undefined,
+): MapState<E, K, T> {
+	const { event, field } = by;
+	const stored = previous?.[field];
+	const next = new NextMap<T>(by);
+	let same = 0;
+	const walked = walk(stored, observation.proxies, by, (proxy, name, before, unchanged) => {
+		const value = step(proxy, before, unchanged);
+		if (value === undefined) return;
+		next.add(name, value, proxy);
+		if (before !== undefined && value === before) same += 1;
+	});
+	const { missing } = walked;
+	if (stored && !missing.length && same === next.keys.length && same === walked.stored)
+		return { v: STATE_VERSION, event, [field]: next.keep(stored) } as MapState<E, K, T>;
+	const keep = (key: string, value: T) => next.add(key, value);
+	return withGrace(
+		{ missing, marks: previous?.gone, now: observation.now, keep },
+		() => ({ v: STATE_VERSION, event, [field]: next.build() }) as MapState<E, K, T>,
+	);
+}

@@ -16,13 +16,13 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { carrierCounts } from '../nodes/ProxyAccount/transport/endpoints';
+import { carrierCounts } from '../nodes/ProxyAccount/transport/schemas';
 import { TRIGGER } from '../nodes/ProxyAccount/trigger/events';
 import type { AnyTriggerEvent } from '../nodes/ProxyAccount/trigger/registry';
 import { stateKeys } from '../nodes/ProxyAccount/trigger/registry';
 import { commitState, nextSettle } from '../nodes/ProxyAccount/trigger/state';
 import { FILTER_NODE } from '../test/harness/filter-node';
-import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/filters';
+import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/framework/filters';
 import { ProxyAccountSimulator } from '../test/simulator';
 import { changeBetweenPolls, lcg } from './changes';
 import type { TriggerEvent } from './sides';

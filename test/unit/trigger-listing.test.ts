@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/filters';
+import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import { detectIpChanges } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';
 import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';

@@ -40,7 +40,7 @@ function isIdTuple(value: unknown, plans: number): boolean {
 }
 
 /** A version 1 or 2 state: `names`, and `paid` tuples of timestamps (left out before moves). */
-function upgrade(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'> | null {
+function upgradeNewProxy(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'> | null {
 	const names = data.names;
 	if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
 	const paid = data.paid === undefined ? {} : data.paid;
@@ -68,7 +68,7 @@ function upgrade(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'> | null
 /** The stored New Proxy state (older layouts converted), or null. */
 export function loadNewProxyState(staticData: IDataObject): NewProxyState | null {
 	return loadStored<NewProxyState>(staticData, 'newProxy', (data) => {
-		if (data.ids === undefined) return upgrade(data);
+		if (data.ids === undefined) return upgradeNewProxy(data);
 		const plans = readTable(data.plans);
 		if (plans === null) return null;
 		if (isTrusted(data.ids)) return { ids: data.ids as NewProxyState['ids'], plans };

@@ -125,7 +125,7 @@ export const execute: BatchedExecute<BuyOptions> = async function ({ run, option
 		return failOrders(error);
 	}
 	if (options.dryRun) {
-		const previews = await preview(this, orders, priced, options.maxTotalCost);
+		const previews = await previewOrders(this, orders, priced, options.maxTotalCost);
 		for (const [item, json] of previews) run.set(item, json);
 		return run.output();
 	}
@@ -298,7 +298,7 @@ async function stockOf(
  * Dry Run: always a preview, whatever the cap: each item's estimate, the run's total, the cap when
  * the estimate passes it (a real run would buy nothing), and the lines the stock cannot fill.
  */
-async function preview(
+async function previewOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	priced: Priced,

@@ -76,7 +76,7 @@ export const execute: BatchedExecute<RemoveOptions> = async function ({
 	if (refused) for (const w of unique) run.fail(w.item, refused);
 	else {
 		const { known } = await lookUpProxies(this, run, unique, options.readTimeoutMs);
-		if (options.dryRun) preview(known, unique.length, run);
+		if (options.dryRun) previewRemoval(known, unique.length, run);
 		else await remove(this, known, options.timeoutMs, run);
 	}
 	return run.finishRepeats(repeats);
@@ -142,7 +142,7 @@ function confirmationRefusal(ctx: IExecuteFunctions, options: RemoveOptions, cou
 }
 
 /** A Dry Run: what would be removed, and the confirmation it needs. */
-function preview(known: Array<Known<ProxyRequest>>, count: number, run: ItemResults): void {
+function previewRemoval(known: Array<Known<ProxyRequest>>, count: number, run: ItemResults): void {
 	for (const p of known) {
 		run.set(p.item, {
 			proxy_name: p.name,

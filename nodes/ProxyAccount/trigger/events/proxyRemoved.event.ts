@@ -61,7 +61,7 @@ export function readRemovedParameters(ctx: IPollFunctions): RemovedParams {
 }
 
 /** A version 1 or 2 state: `known` records (objects of plain values), converted to tuples. */
-function upgrade(data: IDataObject): Pick<RemovedState, 'known' | 'texts'> | null {
+function upgradeRemoved(data: IDataObject): Pick<RemovedState, 'known' | 'texts'> | null {
 	if (!isRecord(data.known)) return null;
 	const table = new TextTable();
 	const known: Record<string, KnownTuple> = {};
@@ -75,7 +75,7 @@ function upgrade(data: IDataObject): Pick<RemovedState, 'known' | 'texts'> | nul
 /** The stored Proxy Removed state (older layouts converted), or null. */
 export function loadRemovedState(staticData: IDataObject): RemovedState | null {
 	return loadStored<RemovedState>(staticData, 'proxyRemoved', (data) =>
-		data.texts === undefined ? upgrade(data) : readKnown(data),
+		data.texts === undefined ? upgradeRemoved(data) : readKnown(data),
 	);
 }
 

@@ -376,6 +376,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
 	return true;
 }
 
+/** Whether two states are equal (as `sameJson`), their small fields first, the maps (`stateKeys`) last. */
+function sameState(a: object, b: object): boolean {
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length || !keys.every((key) => hasOwn(b, key))) return false;
+	const left = a as Record<string, unknown>;
+	const right = b as Record<string, unknown>;
+	const same = (key: string) => sameJson(left[key], right[key]);
+	return keys.every((key) => !OWN_KEYS.includes(key) || same(key)) && keys.every(same);
+}
+
 /**
  * Replaces the stored state with `next`. Called only once a poll has succeeded. Leaves the static
  * data untouched (and n8n with nothing to save) when `next` equals the state the poll started from
@@ -392,7 +402,7 @@ export function commitState(
 		(key) => OWN_KEYS.includes(key) || stateKeys.includes(key),
 	);
 	trustState(next);
-	if (previous !== null && onlyOwnKeys && (next === previous || sameJson(previous, next))) return;
+	if (previous !== null && onlyOwnKeys && (next === previous || sameState(previous, next))) return;
 	for (const key of Object.keys(staticData)) delete staticData[key];
 	Object.assign(staticData, next);
 }

@@ -227,19 +227,19 @@ export function nextPerProxy<E extends string, K extends string, T>(
 	step: (proxy: ProxyRecord, before: T | undefined, unchanged: boolean) => T | undefined,
 ): MapState<E, K, T> {
 	const next = new NextMap<T>(by);
-	let same = 0;
+	let kept = 0;
 	const walked = walk(
 		previous?.[by.field],
 		observation.proxies,
 		by,
-		(proxy, name, before, unchanged) => {
-			const value = step(proxy, before, unchanged);
+		(proxy, name, before, same) => {
+			const value = step(proxy, before, same);
 			if (value === undefined) return;
 			next.add(name, value, proxy);
-			if (before !== undefined && value === before) same += 1;
+			if (before !== undefined && value === before) kept += 1;
 		},
 	);
-	return nextMap(previous, by, walked, next, same, observation.now);
+	return nextMap(previous, by, walked, next, kept, observation.now);
 }
 
 /**

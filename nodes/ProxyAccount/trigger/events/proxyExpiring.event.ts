@@ -185,7 +185,7 @@ export function detectExpiring(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
-	const { now } = observation;
+	const { proxies, now } = observation;
 	const windowMs = params.withinHours * 3_600_000;
 	const settle = settling(previous);
 	const next = new NextMap<number>(BY_EXPIRY);
@@ -194,30 +194,25 @@ export function detectExpiring(
 	/** Listed proxies that came into the window with an expiry not recorded: maybe events. */
 	const entering: Entering[] = [];
 	let same = 0;
-	const walked = walk(
-		previous?.reported,
-		observation.proxies,
-		BY_EXPIRY,
-		(proxy, name, stored, unchanged) => {
-			// An unchanged expiry recorded inside the window is the one reported: nothing to read.
-			const at = unchanged && (stored as number) >= 0 ? 0 : epochMs(proxy.expires_at);
-			// A negative value: listed outside the window while the baseline settles (not reported).
-			const reported = stored !== undefined && stored >= 0 ? stored : undefined;
-			if (unchanged ? reported !== undefined : sameSecond(reported, at)) {
-				next.add(name, reported as number, proxy);
-				inside.push(proxy);
-				same += 1;
-			} else if (!(at - now <= windowMs)) {
-				// While the baseline settles, a listed proxy is remembered (outside the window, as -expiry),
-				// so that its expiry coming into the window is news, not a proxy a partial reply left out.
-				if (!previous || settle !== undefined) next.add(name, -at, proxy);
-			} else {
-				next.add(name, at, proxy);
-				inside.push(proxy);
-				if (previous) entering.push([proxy, at, stored]);
-			}
-		},
-	);
+	const walked = walk(previous?.reported, proxies, BY_EXPIRY, (proxy, name, stored, unchanged) => {
+		// An unchanged expiry recorded inside the window is the one reported: nothing to read.
+		const at = unchanged && (stored as number) >= 0 ? 0 : epochMs(proxy.expires_at);
+		// A negative value: listed outside the window while the baseline settles (not reported).
+		const reported = stored !== undefined && stored >= 0 ? stored : undefined;
+		if (unchanged ? reported !== undefined : sameSecond(reported, at)) {
+			next.add(name, reported as number, proxy);
+			inside.push(proxy);
+			same += 1;
+		} else if (!(at - now <= windowMs)) {
+			// While the baseline settles, a listed proxy is remembered (outside the window, as -expiry),
+			// so that its expiry coming into the window is news, not a proxy a partial reply left out.
+			if (!previous || settle !== undefined) next.add(name, -at, proxy);
+		} else {
+			next.add(name, at, proxy);
+			inside.push(proxy);
+			if (previous) entering.push([proxy, at, stored]);
+		}
+	});
 	const moves = expiringMoves(previous, walked, entering);
 	const carried = new Map<string, number>();
 	for (const [name, from] of moves) carried.set(name, previous?.reported[from] as number);

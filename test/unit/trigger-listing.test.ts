@@ -2,7 +2,7 @@
  * The proxy events remember, in this process, the maps they built and the record each value was
  * made from (trigger/listing.ts), to compare a list with the stored map without looking names up
  * or reading unchanged records again. Whatever the list does (same order, reordered, repeated
- * names, names that leave and come back, array-index names, changed fields), each poll must detect
+ * names, names that leave and come back or move, array-index names, changed fields), each poll must detect
  * exactly what it detects from the same state read back from JSON (as after a restart: nothing
  * remembered), and store the same state.
  */
@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
+import { detectExpiring } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { detectIpChanges } from '../../nodes/ProxyAccount/trigger/events/ipChanged.event';
 import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newProxy.event';
 import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
@@ -28,6 +29,7 @@ const EVENTS: Array<[string, Detect, IDataObject]> = [
 	['ipChanged', detectIpChanges as Detect, { event: 'ipChanged', onlyAutoRotating: false, filters, output }],
 	['newProxy', detectNewProxies as Detect, { event: 'newProxy', filters, output }],
 	['proxyRemoved', detectRemoved as Detect, { event: 'proxyRemoved', filters }],
+	['proxyExpiring', detectExpiring as Detect, { event: 'proxyExpiring', withinHours: 6, filters, output }],
 ];
 
 const NAMES = ['a-1', 'b-2', 'c-3', 'd-4', 'e-5', 'f-6', 'g-7', 'h-8', '12', '7', 'constructor', 'toString'];
@@ -60,6 +62,16 @@ function change(random: Prng, account: Map<string, ProxyRecord>, now: number): v
 		else if (roll < 0.5) record.last_ip_change = random.chance(0.5) ? iso(now - random.int(0, 5) * 60_000) : 'not a time';
 		else if (roll < 0.6) record.expires_at = iso(Date.parse(record.expires_at) + 24 * HOUR);
 		else if (roll < 0.7) record.city = random.pick(['Austin', 'Dallas']);
+		else if (roll < 0.75) record.auto_renew = !record.auto_renew;
+		else if (roll < 0.8) record.period = random.pick(['weekly', 'monthly']);
+		else if (roll < 0.85) {
+			// Moved by Change Location: the same paid time under a name not in the account.
+			const to = random.pick(NAMES);
+			if (!account.has(to)) {
+				account.delete(name);
+				account.set(to, { ...record, proxy_name: to });
+			}
+		}
 	}
 }
 

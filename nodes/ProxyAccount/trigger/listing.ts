@@ -226,22 +226,40 @@ export function nextPerProxy<E extends string, K extends string, T>(
 	by: PerProxyState<E, K>,
 	step: (proxy: ProxyRecord, before: T | undefined, unchanged: boolean) => T | undefined,
 ): MapState<E, K, T> {
-	const { event, field } = by;
-	const stored = previous?.[field];
 	const next = new NextMap<T>(by);
-	let same = 0;
-	const walked = walk(stored, observation.proxies, by, (proxy, name, before, unchanged) => {
-		const value = step(proxy, before, unchanged);
-		if (value === undefined) return;
-		next.add(name, value, proxy);
-		if (before !== undefined && value === before) same += 1;
-	});
-	const { missing } = walked;
-	if (stored && !missing.length && same === next.keys.length && same === walked.stored)
+	let kept = 0;
+	const walked = walk(
+		previous?.[by.field],
+		observation.proxies,
+		by,
+		(proxy, name, before, same) => {
+			const value = step(proxy, before, same);
+			if (value === undefined) return;
+			next.add(name, value, proxy);
+			if (before !== undefined && value === before) kept += 1;
+		},
+	);
+	return nextMap(previous, by, walked, next, kept, observation.now);
+}
+
+/**
+ * The next state from a walk (see `nextPerProxy`): `next` holds the listed entries, of which `same`
+ * kept their stored value.
+ */
+export function nextMap<E extends string, K extends string, T>(
+	previous: MapState<E, K, T> | null,
+	{ event, field }: PerProxyState<E, K>,
+	{ missing, stored: count }: Walked<T>,
+	next: NextMap<T>,
+	same: number,
+	now: number,
+): MapState<E, K, T> {
+	const stored = previous?.[field];
+	if (stored && !missing.length && same === next.keys.length && same === count)
 		return { v: STATE_VERSION, event, [field]: next.keep(stored) } as MapState<E, K, T>;
 	const keep = (key: string, value: T) => next.add(key, value);
 	return withGrace(
-		{ missing, marks: previous?.gone, now: observation.now, keep },
+		{ missing, marks: previous?.gone, now, keep },
 		() => ({ v: STATE_VERSION, event, [field]: next.build() }) as MapState<E, K, T>,
 	);
 }

@@ -11,27 +11,17 @@ import {
 	compare,
 	instant,
 	isNumber,
-	listedProxies,
 	outputOptionsProperty,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
 	sampleBase,
-	storedValue,
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import {
-	hasOwn,
-	isRecord,
-	isTrusted,
-	loadInstantMapState,
-	nextMapState,
-	settling,
-	toMap,
-} from '../state';
+import { hasOwn, isRecord, isTrusted, loadInstantMapState, settling } from '../state';
 import type { TextTable } from '../compact';
 import {
 	epochMs,
@@ -44,6 +34,8 @@ import {
 	storedInstant,
 	tableText,
 } from '../compact';
+import type { PerProxy, PerProxyState, Walked } from '../listing';
+import { NextMap, nextMap, walk } from '../listing';
 import type { Identity } from '../moves';
 import { pairMoves } from '../moves';
 
@@ -53,6 +45,24 @@ export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 
 /** What says whose paid time a proxy is (see moves.ts): its `added_at` (epoch ms) and its plan's index in `plans`. */
 export type PaidTuple = [added: number | null, plan: number | null];
+
+/** A listed proxy that came into the window, its expiry, and the value stored for it. */
+type Entering = [proxy: ProxyRecord, at: number, stored: number | undefined];
+
+/** The recorded expiry is read again only when the record's `expires_at` changed. */
+const BY_EXPIRY: PerProxyState<'proxyExpiring', 'reported'> = {
+	event: 'proxyExpiring',
+	field: 'reported',
+	same: (a, b) => a.expires_at === b.expires_at,
+	is: isNumber,
+};
+
+/** The paid tuple is made again only when what it is made of changed. */
+const BY_PAID: PerProxy = {
+	same: (a, b) =>
+		a.added_at === b.added_at && a.period === b.period && a.auto_renew === b.auto_renew,
+	is: Array.isArray,
+};
 
 /**
  * `reported`: proxy name => the expiry (epoch milliseconds) it was last reported (or, at the
@@ -175,39 +185,35 @@ export function detectExpiring(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
-	const next: Array<[string, number]> = [];
-	const { unique, names } = listedProxies(observation.proxies);
-	const { now } = observation;
+	const { proxies, now } = observation;
 	const windowMs = params.withinHours * 3_600_000;
 	const settle = settling(previous);
-	const table = seededTable(previous?.plans);
-	const paid = new PaidMap(previous?.paid, table);
+	const next = new NextMap<number>(BY_EXPIRY);
+	/** The listed proxies inside the window, in the list's order (their `paid` tuples). */
+	const inside: ProxyRecord[] = [];
 	/** Listed proxies that came into the window with an expiry not recorded: maybe events. */
-	const entering: Array<[proxy: ProxyRecord, at: number, stored: number | undefined]> = [];
+	const entering: Entering[] = [];
 	let same = 0;
-	for (const proxy of unique) {
-		const name = proxy.proxy_name;
-		const at = epochMs(proxy.expires_at);
-		const stored = previous ? storedValue(previous.reported, name, isNumber) : undefined;
+	const walked = walk(previous?.reported, proxies, BY_EXPIRY, (proxy, name, stored, unchanged) => {
+		// An unchanged expiry recorded inside the window is the one reported: nothing to read.
+		const at = unchanged && (stored as number) >= 0 ? 0 : epochMs(proxy.expires_at);
 		// A negative value: listed outside the window while the baseline settles (not reported).
 		const reported = stored !== undefined && stored >= 0 ? stored : undefined;
-		if (sameSecond(reported, at)) {
-			next.push([name, reported as number]);
-			paid.set(name, proxy);
+		if (unchanged ? reported !== undefined : sameSecond(reported, at)) {
+			next.add(name, reported as number, proxy);
+			inside.push(proxy);
 			same += 1;
-			continue;
-		}
-		if (!(at - now <= windowMs)) {
+		} else if (!(at - now <= windowMs)) {
 			// While the baseline settles, a listed proxy is remembered (outside the window, as -expiry),
 			// so that its expiry coming into the window is news, not a proxy a partial reply left out.
-			if (!previous || settle !== undefined) next.push([name, -at]);
-			continue;
+			if (!previous || settle !== undefined) next.add(name, -at, proxy);
+		} else {
+			next.add(name, at, proxy);
+			inside.push(proxy);
+			if (previous) entering.push([proxy, at, stored]);
 		}
-		next.push([name, at]);
-		paid.set(name, proxy);
-		if (previous) entering.push([proxy, at, stored]);
-	}
-	const moves = expiringMoves(previous, names, entering);
+	});
+	const moves = expiringMoves(previous, walked, entering);
 	const carried = new Map<string, number>();
 	for (const [name, from] of moves) carried.set(name, previous?.reported[from] as number);
 	const events: IDataObject[] = [];
@@ -216,7 +222,7 @@ export function detectExpiring(
 		const mark = carried.get(name);
 		if (sameSecond(mark, at)) {
 			// Moved with the same expiry: already reported (or seen) under the old name.
-			next[next.findIndex(([key]) => key === name)][1] = mark as number;
+			next.values[next.keys.indexOf(name)] = mark as number;
 			continue;
 		}
 		if (!matchesProxyFilters(proxy, params.filters)) continue;
@@ -229,17 +235,9 @@ export function detectExpiring(
 		const before = stored !== undefined && stored >= 0 ? stored : (mark ?? null);
 		if (!baseline) events.push(expiringItem(proxy, before, params, now));
 	}
-	const nextState: ExpiringState = nextMapState(
-		previous,
-		'proxyExpiring',
-		'reported',
-		names,
-		now,
-		next,
-		same,
-	);
+	const nextState: ExpiringState = nextMap(previous, BY_EXPIRY, walked, next, same, now);
 	// The old names of the moves stay while missing (their return is no news), without paid time.
-	paid.attach(nextState, previous, new Set(moves.values()));
+	attachPaid(nextState, previous, inside, new Set(moves.values()));
 	return { events, nextState };
 }
 
@@ -249,8 +247,8 @@ export function detectExpiring(
  */
 function expiringMoves(
 	previous: ExpiringState | null,
-	listed: ReadonlySet<string>,
-	entering: Array<[proxy: ProxyRecord, at: number, stored: number | undefined]>,
+	listed: Walked<number>,
+	entering: Entering[],
 ): Map<string, string> {
 	const stored = previous?.paid;
 	if (previous === null || stored === undefined) return new Map();
@@ -268,7 +266,7 @@ function expiringMoves(
 	const plans = previous.plans ?? [];
 	for (const name in stored) {
 		const expires = previous.reported[name];
-		if (listed.has(name) || !hasOwn(stored, name) || !(expires >= 0)) continue;
+		if (listed.listed(name) || !hasOwn(stored, name) || !(expires >= 0)) continue;
 		const [added, plan] = stored[name];
 		vanished.push([name, { added, expires, plan: tableText(plans, plan) ?? null }]);
 	}
@@ -276,48 +274,41 @@ function expiringMoves(
 }
 
 /**
- * The `paid` map of the next state: the tuples of the listed proxies inside the window, then those
- * of the recorded proxies kept while missing. The stored map itself when nothing in it changed.
+ * Sets `paid` and `plans` on the next state: the tuples of the listed proxies inside the window
+ * (`inside`), then those of the recorded proxies kept while missing, but the old names of moves
+ * (`moved`: they lose theirs). The stored map itself when nothing in it changed.
  */
-class PaidMap {
-	/** The listed proxies inside the window, each with its stored tuple when that is unchanged. */
-	private readonly entries: Array<[string, PaidTuple]> = [];
-	private changed = 0;
-
-	constructor(
-		private readonly stored: Record<string, PaidTuple> | undefined,
-		private readonly table: TextTable,
-	) {}
-
-	set(name: string, proxy: ProxyRecord): void {
-		const added = instantToStore(proxy.added_at);
-		const plan = planIndex(proxy, this.table);
-		const before = this.stored && (storedValue(this.stored, name, Array.isArray) as PaidTuple);
-		if (before !== undefined && before[0] === added && before[1] === plan)
-			this.entries.push([name, before]);
-		else {
-			this.entries.push([name, [added, plan]]);
-			this.changed += 1;
+function attachPaid(
+	state: ExpiringState,
+	previous: ExpiringState | null,
+	inside: ProxyRecord[],
+	moved: ReadonlySet<string>,
+): void {
+	const stored = previous?.paid;
+	const table = seededTable(previous?.plans);
+	const next = new NextMap<PaidTuple>(BY_PAID);
+	let changed = 0;
+	const walked = walk(stored, inside, BY_PAID, (proxy, name, before, unchanged) => {
+		const tuple: PaidTuple = unchanged
+			? (before as PaidTuple)
+			: [instantToStore(proxy.added_at), planIndex(proxy, table)];
+		const same = before !== undefined && before[0] === tuple[0] && before[1] === tuple[1];
+		next.add(name, same ? before : tuple, proxy);
+		if (!same) changed += 1;
+	});
+	if (stored !== undefined)
+		for (const name in state.gone) {
+			const tuple = ownValue(stored, name);
+			if (tuple !== undefined && !moved.has(name)) next.add(name, tuple);
 		}
-	}
-
-	/** Sets `paid` and `plans` on the next state; `moved`: old names of moves (they lose theirs). */
-	attach(state: ExpiringState, previous: ExpiringState | null, moved: ReadonlySet<string>): void {
-		const { stored, entries } = this;
-		if (stored !== undefined)
-			for (const name in state.gone) {
-				const tuple = ownValue(stored, name);
-				if (tuple !== undefined && !moved.has(name)) entries.push([name, tuple]);
-			}
-		if (entries.length === 0) return;
-		const kept =
-			stored !== undefined &&
-			this.changed === 0 &&
-			previous?.plans !== undefined &&
-			Object.keys(stored).length === entries.length;
-		state.paid = kept ? stored : toMap(entries);
-		state.plans = kept ? previous.plans : this.table.texts;
-	}
+	if (next.keys.length === 0) return;
+	const kept =
+		stored !== undefined &&
+		changed === 0 &&
+		previous?.plans !== undefined &&
+		walked.stored === next.keys.length;
+	state.paid = kept ? next.keep(stored) : next.build();
+	state.plans = kept ? previous.plans : table.texts;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import type { TextTable } from './compact';
 import {
 	formatLike,
@@ -13,7 +14,7 @@ import {
 } from './compact';
 import type { Identity } from './moves';
 import type { MissingMarks } from './state';
-import { isRecord, isTrusted, marksMap, STATE_VERSION } from './state';
+import { isTrusted, marksMap, STATE_VERSION } from './state';
 
 /*
  * What Proxy Removed stores of each proxy: what its report shows (the simplified record, without

@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import type { ProxyRecord } from '../transport';
 import type { TextTable } from './compact';
 import { instantToStore, planOf, planParts, readTable, storedInstant, tableText } from './compact';
 import type { Identity } from './moves';
 import type { MissingMarks } from './state';
-import { isRecord, isTrusted, loadStored, STATE_VERSION } from './state';
+import { isTrusted, loadStored, STATE_VERSION } from './state';
 
 /*
  * What New Proxy stores: by name, what says whose paid time the proxy is (to recognize a move),

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import type { ClockState } from './clock';
 import { isClockState } from './clock';
 import { instantToStore } from './compact';
@@ -78,10 +79,6 @@ export function isTrusted(value: unknown): boolean {
 export function trustState(state: object): void {
 	for (const value of Object.values(state))
 		if (typeof value === 'object' && value !== null) trusted.add(value as object);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function hasOwn(map: object, key: string): boolean {

@@ -1,5 +1,6 @@
 import type { IDataObject, INode, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../../common/objects';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { expiresWithin, hoursUntil } from '../../helpers/framework/time';
 import { parseHours } from '../../helpers/framework/validation';
@@ -21,7 +22,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { hasOwn, isRecord, isTrusted, loadInstantMapState, settling } from '../state';
+import { hasOwn, isTrusted, loadInstantMapState, settling } from '../state';
 import type { TextTable } from '../compact';
 import {
 	epochMs,

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../../common/objects';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { hoursUntil } from '../../helpers/framework/time';
 import type { ProxyRecord } from '../../transport';
@@ -21,7 +22,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks } from '../state';
-import { GRACE_MS, isRecord, loadStored, STATE_VERSION, stillMissing, withGrace } from '../state';
+import { GRACE_MS, loadStored, STATE_VERSION, stillMissing, withGrace } from '../state';
 import type { PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 

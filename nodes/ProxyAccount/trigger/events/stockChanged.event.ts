@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../../common/objects';
 import { carrierDisplayName } from '../../helpers/framework/carriers';
 import { carrierFilter, cityFilter, stateFilter } from '../../helpers/framework/descriptions';
 import type { PlaceFilters } from '../../helpers/framework/filters';
@@ -16,7 +17,7 @@ import { collection } from '../params';
 import { ownValue } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState, StateFields } from '../state';
-import { isRecord, isTrusted, loadStored, nextMapState, settling } from '../state';
+import { isTrusted, loadStored, nextMapState, settling } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 

@@ -85,20 +85,6 @@ export function ownValue<T>(map: Record<string, T>, key: string): T | undefined 
 	return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
-/**
- * The stored value of `key` when it has the type `is` checks, else undefined: a lookup without
- * `hasOwnProperty` (10,000 of those a poll cost milliseconds). The stored values are strings,
- * numbers or arrays, which nothing on Object.prototype is, so an inherited name never passes.
- */
-export function storedValue<T>(
-	map: Record<string, T>,
-	key: string,
-	is: (value: unknown) => boolean,
-): T | undefined {
-	const value = map[key] as unknown;
-	return is(value) ? (value as T) : undefined;
-}
-
 export const isText = (value: unknown): boolean => typeof value === 'string';
 export const isNumber = (value: unknown): boolean => typeof value === 'number';
 export const isTuple = (value: unknown): boolean => Array.isArray(value) || value === 0;

@@ -246,18 +246,6 @@ export function stillMissing(mark: MissingMark | undefined, now: number): Missin
 	return polls >= GRACE_POLLS && now - since >= GRACE_MS ? undefined : [polls, since];
 }
 
-/** The entries of `stored` that `listed` does not hold: the stored entries missing from this poll. */
-export function missingFrom<T>(
-	stored: Record<string, T> | undefined,
-	listed: ReadonlySet<string>,
-): Array<[string, T]> {
-	const missing: Array<[string, T]> = [];
-	for (const key in stored) {
-		if (!listed.has(key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
-	}
-	return missing;
-}
-
 /** What the grace machinery does with the stored entries missing from this poll. */
 export interface Grace<T> {
 	/** The stored entries missing from this poll's list, in the order they are kept. */

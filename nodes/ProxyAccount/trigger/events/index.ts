@@ -29,9 +29,6 @@ export type TriggerState = Registered extends infer M
 		: never
 	: never;
 
-/** Any event's parameters. */
-export type TriggerParams = ReturnType<Registered['readParameters']>;
-
 /** The value of an event. */
 export type TriggerEvent = TriggerState['event'];
 

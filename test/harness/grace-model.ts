@@ -302,3 +302,30 @@ export function movesAccount(rnd: { chance(p: number): boolean; int(min: number,
 		list: () => [...listed.values()],
 	};
 }
+
+/**
+ * Lists as a lagging service shows them: a name already shown is hidden at random (`p`), never from
+ * more than 2 lists in a row. `lastListed` is the names the last list held (what `movesAccount` may
+ * remove or move).
+ */
+export function partialLists(rnd: { chance(p: number): boolean }, first: ProxyRecord[], p = 0.3) {
+	const shown = new Set(first.map(nameOf));
+	const streak = new Map<string, number>();
+	let lastListed: ReadonlySet<string> = new Set(shown);
+	return {
+		get lastListed() {
+			return lastListed;
+		},
+		of(full: ProxyRecord[]): ProxyRecord[] {
+			const list = full.filter((record) => {
+				const name = record.proxy_name;
+				const drop = shown.has(name) && (streak.get(name) ?? 0) < 2 && rnd.chance(p);
+				streak.set(name, drop ? (streak.get(name) ?? 0) + 1 : 0);
+				return !drop;
+			});
+			for (const record of list) shown.add(record.proxy_name);
+			lastListed = new Set(list.map(nameOf));
+			return list;
+		},
+	};
+}

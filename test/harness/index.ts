@@ -7,7 +7,7 @@ import { WorkflowHarness } from './workflow';
 export * from './hostile';
 export { capturedLogs } from './logger';
 export { PollHarness } from './poll';
-export { apiRequests, cityWith, credentialsFor, visibleText } from './simulator-helpers';
+export { apiRequests, changeLocationInEngine, cityWith, credentialsFor, visibleText } from './simulator-helpers';
 export type { NodeResult, NodeUnderTest, RunOptions, TestCredentials, WorkflowResult } from './workflow';
 export { WorkflowHarness } from './workflow';
 

@@ -5,7 +5,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { ProxyAccountSimulator } from '../simulator';
-import type { TestCredentials } from './workflow';
+import { simClient } from '../simulator/testkit';
+import type { TestCredentials, WorkflowHarness } from './workflow';
 
 export function credentialsFor(sim: ProxyAccountSimulator, apiKey = sim.demoApiKey): TestCredentials {
 	return { baseUrl: sim.url, apiKey };
@@ -32,4 +33,24 @@ export function cityWith(sim: ProxyAccountSimulator, carrierKey: string, count: 
 	const city = sim.stock.find((c) => c.open && c.counts[carrierKey] >= count);
 	if (!city) throw new Error(`no city with ${count} ${carrierKey}`);
 	return city;
+}
+
+/**
+ * Proxy > Change Location run in the engine on `name`, to T-Mobile in an open city that has it;
+ * returns the new name the node reported. The simulator applies a move when its list is next read,
+ * so the list is read once, as the service would show it.
+ */
+export async function changeLocationInEngine(harness: WorkflowHarness, sim: ProxyAccountSimulator, name: string): Promise<string> {
+	const city = sim.stock.find((c) => c.open && c.counts.tmobile > 0)!;
+	const result = await harness.runNode(
+		{
+			type: 'proxyAccount',
+			parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: name }, carrier: 'T-Mobile', city: city.city, copySettings: true, options: {} },
+		},
+		{ credentials: credentialsFor(sim) },
+	);
+	expect(result.status).toBe('success');
+	expect(result.items[0].json).toMatchObject({ status: 'moved', old_proxy_name: name });
+	expect((await simClient(sim.url, sim.demoApiKey).call('GET', '/v1/proxies')).status).toBe(200);
+	return String(result.items[0].json.new_proxy_name);
 }

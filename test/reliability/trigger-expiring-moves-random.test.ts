@@ -10,23 +10,19 @@ import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
 import type { ExpiringState } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { detectExpiring } from '../../nodes/ProxyAccount/trigger/events/proxyExpiring.event';
 import { withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
-import { MINUTE, T0, movesAccount, nameOf, proxyFilters } from '../harness/grace-model';
+import { MINUTE, T0, movesAccount, nameOf, partialLists, proxyFilters, proxyOutput } from '../harness/grace-model';
 import { prng } from '../harness/prng';
-
-const output = { simplify: true, includePassword: false };
 
 function simulate(seed: number, reverts: boolean) {
 	const rnd = prng(seed);
 	const model = movesAccount(rnd);
 	const detect = (previous: ExpiringState | null, proxies: ProxyRecord[], now: number) =>
-		detectExpiring(previous, { proxies, now }, { event: 'proxyExpiring', withinHours: 100_000, filters: proxyFilters, output });
+		detectExpiring(previous, { proxies, now }, { event: 'proxyExpiring', withinHours: 100_000, filters: proxyFilters, output: proxyOutput });
 	let now = T0;
 	let state = detect(null, model.list(), now).nextState;
 	let saved = state;
 	const baseline = new Set(model.list().map((record) => model.identity(nameOf(record))));
-	const shown = new Set(model.list().map(nameOf));
-	let lastListed: ReadonlySet<string> = new Set(shown);
-	const streak = new Map<string, number>();
+	const lists = partialLists(rnd, model.list());
 	const reported = new Map<string, number>();
 	const duplicated: string[] = [];
 	let maxBytes = 0;
@@ -45,15 +41,9 @@ function simulate(seed: number, reverts: boolean) {
 	};
 	for (let i = 0; i < 2_000; i++) {
 		now += rnd.int(5, 45) * MINUTE;
-		model.step(now, lastListed);
-		const list = model.list().filter((record) => {
-			const name = record.proxy_name;
-			const drop = shown.has(name) && (streak.get(name) ?? 0) < 2 && rnd.chance(0.3);
-			streak.set(name, drop ? (streak.get(name) ?? 0) + 1 : 0);
-			return !drop;
-		});
-		for (const record of list) shown.add(record.proxy_name);
-		lastListed = new Set(list.map(nameOf));
+		model.step(now, lists.lastListed);
+		// A partial list hides names already shown, never from more than 2 lists in a row.
+		const list = lists.of(model.list());
 		poll(list, reverts && rnd.chance(0.1));
 	}
 	return { model, reported, duplicated, baseline, maxBytes };

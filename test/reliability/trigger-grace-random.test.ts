@@ -22,7 +22,7 @@ import {
 	type Adapter,
 	ADAPTERS,
 	movesAccount,
-	nameOf,
+	partialLists,
 	proxyFilters,
 } from '../harness/grace-model';
 
@@ -203,9 +203,7 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 		let now = T0;
 		let state = detect(null, model.list(), now).nextState;
 		let saved = state;
-		const shown = new Set(model.list().map(nameOf));
-		let lastListed: ReadonlySet<string> = new Set(shown);
-		const streak = new Map<string, number>();
+		const lists = partialLists(rnd, model.list());
 		const reported: string[] = [];
 		let maxSize = 0;
 		const poll = (list: ProxyRecord[], revert: boolean) => {
@@ -219,16 +217,9 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 		};
 		for (let i = 0; i < 2_000; i++) {
 			now += rnd.int(5, 45) * MINUTE;
-			model.step(now, lastListed);
+			model.step(now, lists.lastListed);
 			// A partial list hides names already shown, never from more than 2 lists in a row.
-			const list = model.list().filter((record) => {
-				const name = record.proxy_name;
-				const drop = shown.has(name) && (streak.get(name) ?? 0) < 2 && rnd.chance(0.3);
-				streak.set(name, drop ? (streak.get(name) ?? 0) + 1 : 0);
-				return !drop;
-			});
-			for (const record of list) shown.add(record.proxy_name);
-			lastListed = new Set(list.map(nameOf));
+			const list = lists.of(model.list());
 			poll(list, reverts && rnd.chance(0.1));
 		}
 		// Then the moves under way show, and full lists over more than the grace period: every

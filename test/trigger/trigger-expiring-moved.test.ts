@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { apiRequests, createHarness, credentialsFor, PollHarness } from '../harness';
+import { apiRequests, changeLocationInEngine, createHarness, credentialsFor, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import { simClient } from '../simulator/testkit';
 
@@ -39,21 +39,7 @@ function trigger(event: string, parameters: IDataObject = {}): PollHarness {
 }
 
 /** Proxy > Change Location in the engine; returns the new name the node reported. */
-async function changeLocation(name: string): Promise<string> {
-	const city = sim.stock.find((c) => c.open && c.counts.tmobile > 0)!;
-	const result = await harness.runNode(
-		{
-			type: 'proxyAccount',
-			parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: name }, carrier: 'T-Mobile', city: city.city, copySettings: true, options: {} },
-		},
-		{ credentials: credentialsFor(sim) },
-	);
-	expect(result.status).toBe('success');
-	expect(result.items[0].json).toMatchObject({ status: 'moved', old_proxy_name: name });
-	// The simulator applies a move when its list is next read: read it, as the service would show it.
-	expect((await simClient(sim.url, sim.demoApiKey).call('GET', '/v1/proxies')).status).toBe(200);
-	return String(result.items[0].json.new_proxy_name);
-}
+const changeLocation = async (name: string) => await changeLocationInEngine(harness, sim, name);
 
 /** Every trigger polls once after the clock moved `stepMs`, `count` times; their items by trigger. */
 async function pollAll(triggers: PollHarness[], count: number, stepMs: number): Promise<IDataObject[][]> {

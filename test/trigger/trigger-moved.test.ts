@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { GRACE_MS } from '../../nodes/ProxyAccount/trigger/state';
-import { apiRequests, createHarness, credentialsFor, PollHarness } from '../harness';
+import { apiRequests, changeLocationInEngine, createHarness, credentialsFor, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { ProxyRecord } from '../simulator/types';
 import { simClient } from '../simulator/testkit';
@@ -36,22 +36,7 @@ const names = () => [...sim.account().proxies.keys()];
 const record = (name: string) => sim.account().proxies.get(name)!;
 
 /** Proxy > Change Location in the engine; returns the new name the node reported. */
-async function changeLocation(name: string): Promise<string> {
-	const city = sim.stock.find((c) => c.open && c.counts.tmobile > 0)!;
-	const result = await harness.runNode(
-		{
-			type: 'proxyAccount',
-			parameters: { resource: 'proxy', operation: 'changeLocation', proxyName: { __rl: true, mode: 'name', value: name }, carrier: 'T-Mobile', city: city.city, copySettings: true, options: {} },
-		},
-		{ credentials: credentialsFor(sim) },
-	);
-	expect(result.status).toBe('success');
-	const json = result.items[0].json;
-	expect(json).toMatchObject({ status: 'moved', old_proxy_name: name });
-	// The simulator applies a move when its list is next read: read it, as the service would show it.
-	expect((await simClient(sim.url, sim.demoApiKey).call('GET', '/v1/proxies')).status).toBe(200);
-	return String(json.new_proxy_name);
-}
+const changeLocation = async (name: string) => await changeLocationInEngine(harness, sim, name);
 
 /** `DELETE /v1/proxies/remove`, as Proxy > Remove sends it. */
 async function remove(name: string): Promise<void> {

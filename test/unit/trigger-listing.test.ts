@@ -44,6 +44,9 @@ function listOf(random: Prng, account: Map<string, ProxyRecord>): ProxyRecord[] 
 		[list[i], list[j]] = [list[j], list[i]];
 	}
 	if (random.chance(0.2) && list.length > 0) list.splice(random.int(0, list.length), 0, { ...random.pick(list), network_status: 'rebooting' });
+	// A name listed twice with two expiries: the first record is the one read (Proxy Expiring skips the
+	// proxies it knows outside the window, and must not take the second for the first).
+	if (random.chance(0.2) && list.length > 0) list.splice(random.int(0, list.length), 0, { ...random.pick(list), expires_at: iso(T0 + random.int(1, 40) * HOUR) });
 	// The records as a reply carries them: new objects and new strings each poll.
 	return JSON.parse(JSON.stringify(list)) as ProxyRecord[];
 }

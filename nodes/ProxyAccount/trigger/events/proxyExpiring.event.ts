@@ -39,6 +39,8 @@ import type { PerProxy, PerProxyState, Walked } from '../listing';
 import { NextMap, nextMap, walk } from '../listing';
 import type { Identity } from '../moves';
 import { pairMoves } from '../moves';
+import type { Outside } from '../outsideWindow';
+import { knownOutside, rememberOutside, skipOutside } from '../outsideWindow';
 
 export interface ExpiringParams extends ProxyEventParams<'proxyExpiring'> {
 	withinHours: number;
@@ -186,16 +188,43 @@ export function detectExpiring(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
+	const memo =
+		previous !== null && settling(previous) === undefined
+			? knownOutside(previous.reported)
+			: undefined;
+	const found = memo && detectWith(previous, observation, params, memo);
+	return (
+		found || (detectWith(previous, observation, params, undefined) as Detection<ExpiringState>)
+	);
+}
+
+/** `detectExpiring`, beside what the last poll found outside the window (undefined: a name of it is repeated). */
+function detectWith(
+	previous: ExpiringState | null,
+	observation: ProxyObservation,
+	params: ExpiringParams,
+	memo: Outside | undefined,
+): Detection<ExpiringState> | undefined {
 	const { proxies, now } = observation;
 	const windowMs = params.withinHours * 3_600_000;
 	const settle = settling(previous);
+	// Settled: a proxy outside the window is stored nowhere; it is remembered in outsideWindow.ts instead.
+	const settled = previous !== null && settle === undefined;
+	const skip = memo && skipOutside(memo, proxies, now, windowMs);
+	const outside = new Map<ProxyRecord, number>();
+	let repeated = false;
 	const next = new NextMap<number>(BY_EXPIRY);
 	/** The listed proxies inside the window, in the list's order (their `paid` tuples). */
 	const inside: ProxyRecord[] = [];
 	/** Listed proxies that came into the window with an expiry not recorded: maybe events. */
 	const entering: Entering[] = [];
 	let same = 0;
-	const walked = walk(previous?.reported, proxies, BY_EXPIRY, (proxy, name, stored, unchanged) => {
+	const list = skip?.rest ?? proxies;
+	const walked = walk(previous?.reported, list, BY_EXPIRY, (proxy, name, stored, unchanged) => {
+		if (stored === undefined && skip?.has(name)) {
+			repeated = true; // listed again after a record that was skipped: walk the whole list
+			return;
+		}
 		// An unchanged expiry recorded inside the window is the one reported: nothing to read.
 		const at = unchanged && (stored as number) >= 0 ? 0 : epochMs(proxy.expires_at);
 		// A negative value: listed outside the window while the baseline settles (not reported).
@@ -207,13 +236,15 @@ export function detectExpiring(
 		} else if (!(at - now <= windowMs)) {
 			// While the baseline settles, a listed proxy is remembered (outside the window, as -expiry),
 			// so that its expiry coming into the window is news, not a proxy a partial reply left out.
-			if (!previous || settle !== undefined) next.add(name, -at, proxy);
+			if (settled) outside.set(proxy, at);
+			else next.add(name, -at, proxy);
 		} else {
 			next.add(name, at, proxy);
 			inside.push(proxy);
 			if (previous) entering.push([proxy, at, stored]);
 		}
 	});
+	if (repeated) return undefined;
 	const moves = expiringMoves(previous, walked, entering);
 	const carried = new Map<string, number>();
 	for (const [name, from] of moves) carried.set(name, previous?.reported[from] as number);
@@ -239,6 +270,7 @@ export function detectExpiring(
 	const nextState: ExpiringState = nextMap(previous, BY_EXPIRY, walked, next, same, now);
 	// The old names of the moves stay while missing (their return is no news), without paid time.
 	attachPaid(nextState, previous, inside, new Set(moves.values()));
+	if (settled) rememberOutside(nextState.reported, proxies, memo, skip, outside);
 	return { events, nextState };
 }
 

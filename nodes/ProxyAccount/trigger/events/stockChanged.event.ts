@@ -11,25 +11,23 @@ import {
 } from '../../helpers/framework/filters';
 import { stockOutput } from '../../helpers/framework/output';
 import { parseChoice, parseWholeNumber } from '../../helpers/framework/validation';
-import type { CallOptions, StockEntry } from '../../transport';
+import type { StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
 import { ownValue } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MapState, StateFields } from '../state';
-import { isTrusted, loadStored, nextMapState, settling } from '../state';
+import type { Detection, MapState } from '../state';
+import { hasOwn, isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
 const STOCK_CHANGES: readonly StockChange[] = ['becameAvailable', 'anyChange', 'reachedThreshold'];
 
-export type StockFilters = PlaceFilters;
-
 export interface StockParams {
 	event: 'stockChanged';
 	change: StockChange;
 	threshold: number;
-	filters: StockFilters;
+	filters: PlaceFilters;
 }
 
 /** One city: its status and the carriers with a count above zero (a missing carrier counts 0). */
@@ -45,13 +43,12 @@ export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_th
 
 export interface StockSide {
 	count: number;
-	/** The city's status; null when the city was not in the previous stock. */
+	/** Null when the city was not in the previous stock. */
 	status: string | null;
 }
 
 export interface StockObservation {
 	entries: StockEntry[];
-	/** The service's clock when it answered. */
 	now: number;
 	dated?: boolean;
 }
@@ -105,8 +102,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-/** Reads and checks the Stock Changed parameters. */
-export function readStockParameters(ctx: IPollFunctions): StockParams {
+function readStockParameters(ctx: IPollFunctions): StockParams {
 	const node = ctx.getNode();
 	const change = parseChoice(
 		node,
@@ -128,13 +124,8 @@ export function readStockParameters(ctx: IPollFunctions): StockParams {
 					'Enter the count a carrier must reach in a city, e.g. 5.',
 				)
 			: 1;
-	const filters = collection(ctx, 'stockFilters');
-	return {
-		event: 'stockChanged',
-		change,
-		threshold,
-		filters: readPlaceFilters(ctx.getNode(), undefined, filters),
-	};
+	const filters = readPlaceFilters(node, undefined, collection(ctx, 'stockFilters'));
+	return { event: 'stockChanged', change, threshold, filters };
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {
@@ -151,18 +142,6 @@ function stockMap(value: unknown): Record<string, CityState> | undefined {
 		out.push([key, { s: item.s, c: Object.fromEntries(counts) }]);
 	}
 	return Object.fromEntries(out);
-}
-
-/** The stored Stock Changed state, or null. */
-export function loadStockState(staticData: IDataObject): StockState | null {
-	return loadStored<StockState>(
-		staticData,
-		'stockChanged',
-		(data): StateFields<StockState> | null => {
-			const stock = stockMap(data.stock);
-			return stock ? { stock } : null;
-		},
-	);
 }
 
 /** A city's key in the state: the same city name may exist in two states. */
@@ -196,7 +175,7 @@ export function stockChangeOf(
 	}
 }
 
-/** The entries with one entry per city key (the first wins), and the set of those keys. */
+/** The entries with one entry per city key (the first wins: a repeated one says nothing new), and those keys. */
 function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set<string> } {
 	const keys = new Set<string>();
 	const unique = entries.filter((entry) => {
@@ -208,7 +187,6 @@ function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set
 	return { unique, keys };
 }
 
-/** Stock entries with one entry per city key (the first wins, as a repeated entry says nothing new). */
 export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
 	return listedEntries(entries).unique;
 }
@@ -244,24 +222,23 @@ export function stockEventItem(
 }
 
 /**
- * Stock Changed: compares the stock of every city (and every carrier, as discovered in the payload)
- * with the stored stock. Without a previous state it only records the baseline. A city or a
- * carrier missing from the stored stock counts zero with an unknown status. A stored city missing
- * from the current stock is kept as it was while its grace period lasts (see `keepMissing`), so
- * when it comes back it is compared with what it was before it went missing.
+ * Stock Changed: compares every city and carrier (as discovered in the payload) with the stored
+ * stock; a city or carrier not stored counts zero with an unknown status. A stored city missing
+ * from the list is kept as it was while its grace period lasts (see `withGrace`).
  */
 export function detectStockChanges(
 	previous: StockState | null,
 	observation: StockObservation,
 	params: StockParams,
 ): Detection<StockState> {
-	const next: Array<[string, CityState]> = [];
+	const next: Record<string, CityState> = {};
 	const events: IDataObject[] = [];
 	const { unique, keys } = listedEntries(observation.entries);
 	const absorbing = settling(previous) !== undefined;
 	for (const entry of unique) {
 		const key = cityKey(entry);
-		next.push([key, cityState(entry)]);
+		// A city key holds `|`: never an array index nor `__proto__`, so the map keeps the list's order.
+		next[key] = cityState(entry);
 		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
 		const before = ownValue(previous.stock, key);
 		// A new baseline settling: a city a partial (or empty) first reply left out joins it quietly.
@@ -286,7 +263,17 @@ export function detectStockChanges(
 				);
 		}
 	}
-	const nextState = nextMapState(previous, 'stockChanged', 'stock', keys, observation.now, next);
+	const stored = previous?.stock;
+	const missing: Array<[string, CityState]> = [];
+	for (const key in stored)
+		if (!keys.has(key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
+	const keep = (key: string, city: CityState) => {
+		next[key] = city;
+	};
+	const nextState = withGrace<StockState, CityState>(
+		{ missing, marks: previous?.gone, now: observation.now, keep },
+		() => ({ v: STATE_VERSION, event: 'stockChanged', stock: next }),
+	);
 	return { events, nextState };
 }
 
@@ -303,11 +290,9 @@ function sampleBefore(change: StockChange, side: StockSide, threshold: number): 
 }
 
 /**
- * Items for "Fetch Test Event", shaped exactly like real events: cities and carriers that match the
- * filters and meet the chosen change's condition now, each with a `before` that would have made the
- * change happen (emptied by the poll: a test event reports no real change). When none does, one
- * example from a real city (matching the filters when one does) as it is now. Empty only when the
- * stock list is.
+ * Items for "Fetch Test Event": cities and carriers that match the filters and meet the chosen
+ * change now, each with a `before` that would have made it happen (emptied by the poll); else one
+ * real city as it is now. Empty only when the stock list is.
  */
 export function stockSamples(
 	entries: StockEntry[],
@@ -368,14 +353,6 @@ function stockSummary(observation: StockObservation, params: StockParams): IData
 	};
 }
 
-async function observeStock(
-	ctx: IPollFunctions,
-	requestOptions: CallOptions,
-): Promise<StockObservation> {
-	const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
-	return { entries, now: serverTime, dated };
-}
-
 export const stockChanged: TriggerEventModule<StockParams, StockState, StockObservation> = {
 	event: {
 		name: 'Stock Changed',
@@ -386,8 +363,15 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 	properties,
 	stateKeys: ['stock'],
 	readParameters: readStockParameters,
-	loadState: loadStockState,
-	observe: observeStock,
+	loadState: (staticData) =>
+		loadStored<StockState>(staticData, 'stockChanged', (data) => {
+			const stock = stockMap(data.stock);
+			return stock ? { stock } : null;
+		}),
+	async observe(ctx, requestOptions) {
+		const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
+		return { entries, now: serverTime, dated };
+	},
 	detect: detectStockChanges,
 	samples: (observation, params, limit) => stockSamples(observation.entries, params, limit),
 	summary: stockSummary,

@@ -1,16 +1,9 @@
 /**
- * The service's clock as the trigger uses it. Each reply's `Date` header gives the service's time;
- * one reply is not trusted blindly: the difference between the service's clock and this machine's
- * (the offset) stays the same from poll to poll, whatever the time between them, so a reply whose
- * offset runs ahead of the last accepted one by more than CLOCK_SLACK_MS is an outlier (a reply
- * dated a day ahead would make Proxy Expiring report proxies a day early, and end grace periods
- * early). Such a reply is dated by the accepted offset instead, until a second reply in a row
- * confirms the new offset (the service's clock really moved). A reply dated behind is taken as it
- * is (it can only delay an event, never invent one). A reply without a `Date` header is dated by
- * the accepted offset; before any dated reply, by this machine's clock.
- *
- * Pure: the previous clock state, the reply's time (undefined without a header) and this
- * machine's time in, the time to use and the next clock state out.
+ * The service's clock (each reply's `Date` header), checked against this machine's: their offset
+ * stays the same from poll to poll, so a reply running ahead of the accepted offset by more than
+ * CLOCK_SLACK_MS is an outlier (a day ahead would report expiries a day early) and is dated by the
+ * accepted offset, until a second reply in a row confirms it. A reply behind is taken as it is (it
+ * can only delay an event). A reply without a `Date` header is dated by the accepted offset.
  */
 
 /** [accepted offset, offset of the last reply that was not accepted (null: none)], in ms. */

@@ -1,7 +1,6 @@
 /*
- * Compact encodings of what the trigger stores: instants as epoch milliseconds, repeated texts as
- * indexes into one small table. The static data of an event stays under 100 bytes per proxy (or
- * city) at 10,000 proxies, and every poll at 10,000 proxies does its work in a few milliseconds.
+ * Compact encodings of what the trigger stores (under 100 bytes a proxy or city at 10,000
+ * proxies): instants as epoch milliseconds, repeated texts as indexes into one small table.
  */
 
 /** Instants already read, by their text: a list repeats the same timestamps poll after poll. */
@@ -55,10 +54,9 @@ export function instantToStore(value: unknown): number | null {
 }
 
 /**
- * A table of texts written once in the state, referred to by index. Each text is made of parts
- * (joined by PART), looked up part by part (no text is built to look one up: at 10,000 proxies a
- * poll, building and hashing a text each costs more than the rest of the detection). Seeded from
- * the stored table each poll, so it never grows with the number of polls.
+ * A table of texts written once in the state, referred to by index. A text's parts (joined by PART)
+ * are looked up part by part: building and hashing a text per proxy would cost more than the rest
+ * of the detection at 10,000 proxies.
  */
 export class TextTable {
 	readonly texts: string[] = [];
@@ -142,8 +140,7 @@ export function unpackIp(packed: number | string | null): string | null {
 
 /** A proxy's plan as one text: its period and auto-renew (null when either is missing). */
 export function planOf(period: unknown, autoRenew: unknown): string | null {
-	const parts = planParts(period, autoRenew);
-	return parts === null ? null : parts.join(PART);
+	return planParts(period, autoRenew)?.join(PART) ?? null;
 }
 
 /** The parts of a plan (null when either is missing). */
@@ -154,9 +151,8 @@ export function planParts(period: unknown, autoRenew: unknown): [string, string]
 }
 
 /**
- * A table seeded with the stored one, so the stored indexes stay valid (entries kept while missing
- * keep theirs). It holds the distinct texts of the account (statuses, carriers, plans, cities):
- * it grows with them, never with the number of polls.
+ * A table seeded with the stored one, so stored indexes stay valid. It grows with the account's
+ * distinct texts (statuses, carriers, plans, cities), never with the number of polls.
  */
 export function seededTable(stored: readonly string[] | undefined): TextTable {
 	const table = new TextTable();

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { parseBoolean } from '../../helpers/framework/validation';
@@ -52,25 +52,6 @@ export const properties: INodeProperties[] = [
 	outputOptionsProperty,
 ];
 
-/** Reads and checks the IP Changed parameters. */
-export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
-	return {
-		event: 'ipChanged',
-		onlyAutoRotating: parseBoolean(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('onlyAutoRotating', true),
-			'Only Auto-Rotating Proxies',
-		),
-		...proxyEventParameters(ctx),
-	};
-}
-
-/** The stored IP Changed state, or null. */
-export function loadIpState(staticData: IDataObject): IpState | null {
-	return loadInstantMapState<IpState>(staticData, 'ipChanged', 'ips');
-}
-
 export function ipChangedItem(
 	proxy: ProxyRecord,
 	before: string | null,
@@ -88,19 +69,13 @@ export function ipChangedItem(
 	};
 }
 
-/** The item of a proxy whose `last_ip_change` moved on from `before` (epoch ms). */
-const changedItem = (proxy: ProxyRecord, before: number, output: OutputOptions, now: number) =>
-	ipChangedItem(proxy, formatLike(before, proxy.last_ip_change), output, now);
-
 const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
 	matchesProxyFilters(proxy, params.filters) &&
 	(!params.onlyAutoRotating || proxy.auto_change === true);
 
 /**
- * IP Changed: a proxy's `last_ip_change` moved later than the stored one (by its automatic rotation,
- * a Rotate IP, or the dashboard). With Only Auto-Rotating Proxies, only proxies with `auto_change`
- * on are reported. A stored proxy missing from the list is kept while its grace period lasts (see
- * `keepMissing`): when it comes back, only a later change than the one kept is reported.
+ * IP Changed: a proxy's `last_ip_change` moved later than the stored one (rotation, Rotate IP, the
+ * dashboard). A stored proxy missing from the list is kept while its grace period lasts.
  */
 export function detectIpChanges(
 	previous: IpState | null,
@@ -119,8 +94,10 @@ export function detectIpChanges(
 			// unreadable one is not stored: the next readable one is recorded without an event).
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;
 			if (!(current > before)) return before;
-			if (counts(proxy, params))
-				events.push(changedItem(proxy, before, params.output, observation.now));
+			if (counts(proxy, params)) {
+				const was = formatLike(before, proxy.last_ip_change);
+				events.push(ipChangedItem(proxy, was, params.output, observation.now));
+			}
 			return current;
 		},
 	);
@@ -167,8 +144,17 @@ export const ipChanged: TriggerEventModule<IpChangedParams, IpState, ProxyObserv
 	},
 	properties,
 	stateKeys: ['ips'],
-	readParameters: readIpChangedParameters,
-	loadState: loadIpState,
+	readParameters: (ctx) => ({
+		event: 'ipChanged',
+		onlyAutoRotating: parseBoolean(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('onlyAutoRotating', true),
+			'Only Auto-Rotating Proxies',
+		),
+		...proxyEventParameters(ctx),
+	}),
+	loadState: (staticData) => loadInstantMapState<IpState>(staticData, 'ipChanged', 'ips'),
 	...proxyEvent('ip_changed'),
 	detect: detectIpChanges,
 	samples: ipChangedSamples,

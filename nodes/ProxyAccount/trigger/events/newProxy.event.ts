@@ -122,12 +122,6 @@ function idTuple(proxy: ProxyRecord, table: TextTable): IdTuple {
 	];
 }
 
-/** A stored tuple's identity (null for a name found moved). */
-function storedIdentity(tuple: IdTuple | 0, plans: readonly string[]): Identity | null {
-	if (tuple === 0) return null;
-	return { added: tuple[0], expires: tuple[1], plan: tableText(plans, tuple[2]) ?? null };
-}
-
 function sameTuple(a: IdTuple | 0 | undefined, b: IdTuple): boolean {
 	return a !== undefined && a !== 0 && a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 }
@@ -145,10 +139,7 @@ const BY_ID: PerProxy = {
 	is: isTuple,
 };
 
-/**
- * The item of a new proxy. `movedFrom` is the name it had before Change Location moved it (the
- * same proxy and paid time under a new name), null for a proxy new to the account.
- */
+/** The item of a new proxy; `movedFrom` is its name before Change Location moved it. */
 export function newProxyItem(
 	proxy: ProxyRecord,
 	output: OutputOptions,
@@ -242,17 +233,18 @@ function identities(
 	plans: readonly string[],
 ): Array<[string, Identity]> {
 	const out: Array<[string, Identity]> = [];
-	for (const [name, tuple] of entries) {
-		const id = storedIdentity(tuple, plans);
-		if (id !== null) out.push([name, id]);
-	}
+	for (const [name, tuple] of entries)
+		if (tuple !== 0)
+			out.push([
+				name,
+				{ added: tuple[0], expires: tuple[1], plan: tableText(plans, tuple[2]) ?? null },
+			]);
 	return out;
 }
 
 /**
- * The moves of this poll, new name => old name: stored proxies missing from the list paired with
- * the new ones (both rules of moves.ts), then, for a reply that lists both names, stored proxies
- * still listed with the very same `added_at` (the strong rule only, on their stored paid time).
+ * The moves of this poll, new name => old name: stored proxies missing from the list (both rules),
+ * then stored proxies still listed with the very same `added_at` (the strong rule only).
  */
 function findMoves(
 	previous: NewProxyState | null,

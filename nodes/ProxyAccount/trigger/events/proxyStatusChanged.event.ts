@@ -61,28 +61,15 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Reads and checks the Proxy Status Changed parameters. */
-export function readStatusParameters(ctx: IPollFunctions): StatusParams {
+function readStatusParameters(ctx: IPollFunctions): StatusParams {
+	const status = (name: string, label: string) =>
+		filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
 	return {
 		event: 'proxyStatusChanged',
-		fromStatus: filterText(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('fromStatus', ''),
-			'From Status Name or ID',
-		).toLowerCase(),
-		toStatus: filterText(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('toStatus', ''),
-			'To Status Name or ID',
-		).toLowerCase(),
+		fromStatus: status('fromStatus', 'From Status Name or ID'),
+		toStatus: status('toStatus', 'To Status Name or ID'),
 		...proxyEventParameters(ctx),
 	};
-}
-
-/** The stored Proxy Status Changed state, or null. */
-export function loadStatusState(staticData: IDataObject): StatusState | null {
-	return loadStringMapState<StatusState>(staticData, 'proxyStatusChanged', 'status');
 }
 
 export function statusItem(
@@ -101,10 +88,8 @@ export function statusItem(
 }
 
 /**
- * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. A proxy
- * that was not stored is recorded without an event. A stored proxy missing from the list is kept
- * as it was while its grace period lasts (see `keepMissing`), so when it comes back it is
- * compared with the status it had before it went missing.
+ * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one (a proxy not
+ * stored is recorded quietly). A stored proxy missing from the list is kept while its grace period lasts.
  */
 export function detectStatusChanges(
 	previous: StatusState | null,
@@ -135,8 +120,8 @@ function otherStatus(after: string, fromStatus: string): string {
 
 /**
  * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
- * status it could have changed from (emptied by the poll: a test event reports no real change); when
- * none fits, one example from a real proxy as it is. Empty only when the list is.
+ * it could have changed from (emptied by the poll); else one real proxy as it is. Empty only when
+ * the list is.
  */
 export function statusSamples(
 	observation: ProxyObservation,
@@ -149,27 +134,16 @@ export function statusSamples(
 				matchesProxyFilters(proxy, params.filters) &&
 				(params.toStatus === '' || proxy.network_status.trim().toLowerCase() === params.toStatus),
 		)
-		.slice(0, limit)
-		.map((proxy) =>
-			statusItem(
-				proxy,
-				otherStatus(proxy.network_status, params.fromStatus),
-				params.output,
-				observation.now,
-			),
-		);
-	if (found.length > 0) return found;
-	const [proxy] = sampleBase(observation, params.filters);
-	if (!proxy) return [];
-	// The proxy as it is: a test event never shows a status the proxy does not have.
-	return [
+		.slice(0, limit);
+	const base = found.length > 0 ? found : sampleBase(observation, params.filters).slice(0, 1);
+	return base.map((proxy) =>
 		statusItem(
 			proxy,
 			otherStatus(proxy.network_status, params.fromStatus),
 			params.output,
 			observation.now,
 		),
-	];
+	);
 }
 
 export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, ProxyObservation> = {
@@ -182,7 +156,8 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 	properties,
 	stateKeys: ['status'],
 	readParameters: readStatusParameters,
-	loadState: loadStatusState,
+	loadState: (staticData) =>
+		loadStringMapState<StatusState>(staticData, 'proxyStatusChanged', 'status'),
 	...proxyEvent('proxy_status_changed'),
 	detect: detectStatusChanges,
 	samples: statusSamples,

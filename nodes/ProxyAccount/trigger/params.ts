@@ -10,8 +10,6 @@ import { switchOption } from '../helpers/framework/validation';
  * own module (see registry.ts).
  */
 
-export type { ProxyFilters };
-
 export interface OutputOptions {
 	simplify: boolean;
 	includePassword: boolean;

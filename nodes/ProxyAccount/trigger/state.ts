@@ -63,7 +63,7 @@ export function hasOwn(map: object, key: string): boolean {
 }
 
 /** The stored map itself (detection never changes it, and copying 10,000 entries costs). */
-function stringMap(value: unknown): Record<string, string> | undefined {
+export function stringMap(value: unknown): Record<string, string> | undefined {
 	if (isTrusted(value)) return value as Record<string, string>;
 	if (!isRecord(value)) return undefined;
 	for (const key in value) if (typeof value[key] !== 'string') return undefined;
@@ -143,7 +143,7 @@ export function nextSettle(previous: StoredState | null, now: number): MissingMa
 }
 
 /** The stored state of an event whose own field is one map (`field`), read by `read`, or null. */
-function loadMapState<S extends StoredState>(
+export function loadMapState<S extends StoredState>(
 	staticData: IDataObject,
 	event: S['event'],
 	field: string,
@@ -153,15 +153,6 @@ function loadMapState<S extends StoredState>(
 		const map = read(data[field]);
 		return map ? ({ [field]: map } as StateFields<S>) : null;
 	});
-}
-
-/** The stored state of an event whose own field is one map of strings (`field`), or null. */
-export function loadStringMapState<S extends StoredState>(
-	staticData: IDataObject,
-	event: S['event'],
-	field: string,
-): S | null {
-	return loadMapState<S>(staticData, event, field, stringMap);
 }
 
 /** A stored map of instants (ms), the map itself; older timestamps converted (unreadable dropped). */

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { defineTrigger } from '../registry';
 import { ipChanged } from './ipChanged.event';
 import { lowFunds } from './lowFunds.event';
@@ -23,11 +21,7 @@ const EVENTS = [
 type Registered = (typeof EVENTS)[number];
 
 /** Any event's stored state (the union of the events' own). */
-export type TriggerState = Registered extends infer M
-	? M extends { loadState(staticData: IDataObject): infer S | null }
-		? S
-		: never
-	: never;
+export type TriggerState = NonNullable<ReturnType<Registered['loadState']>>;
 
 /** The value of an event. */
 export type TriggerEvent = TriggerState['event'];

@@ -19,7 +19,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadStringMapState } from '../state';
+import { loadMapState, stringMap } from '../state';
 
 export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
@@ -157,7 +157,7 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 	stateKeys: ['status'],
 	readParameters: readStatusParameters,
 	loadState: (staticData) =>
-		loadStringMapState<StatusState>(staticData, 'proxyStatusChanged', 'status'),
+		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', stringMap),
 	...proxyEvent('proxy_status_changed'),
 	detect: detectStatusChanges,
 	samples: statusSamples,

@@ -41,6 +41,13 @@ export type StockState = MapState<'stockChanged', 'stock', CityState>;
 
 export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
 
+/** The `change` an item reports for each Stock Change. */
+const KIND: Record<StockChange, StockChangeKind> = {
+	becameAvailable: 'became_available',
+	anyChange: 'count_changed',
+	reachedThreshold: 'reached_threshold',
+};
+
 export interface StockSide {
 	count: number;
 	/** Null when the city was not in the previous stock. */
@@ -134,12 +141,10 @@ function stockMap(value: unknown): Record<string, CityState> | undefined {
 	const out: Array<[string, CityState]> = [];
 	for (const [key, item] of Object.entries(value)) {
 		if (!isRecord(item) || typeof item.s !== 'string' || !isRecord(item.c)) return undefined;
-		const counts: Array<[string, number]> = [];
-		for (const [carrier, count] of Object.entries(item.c)) {
-			if (typeof count !== 'number' || !Number.isFinite(count)) return undefined;
-			counts.push([carrier, count]);
-		}
-		out.push([key, { s: item.s, c: Object.fromEntries(counts) }]);
+		const counts = Object.entries(item.c);
+		if (counts.some(([, count]) => typeof count !== 'number' || !Number.isFinite(count)))
+			return undefined;
+		out.push([key, { s: item.s, c: Object.fromEntries(counts) as Record<string, number> }]);
 	}
 	return Object.fromEntries(out);
 }
@@ -163,16 +168,13 @@ export function stockChangeOf(
 	change: StockChange,
 	threshold: number,
 ): StockChangeKind | undefined {
-	switch (change) {
-		case 'becameAvailable':
-			return !isAvailable(before) && isAvailable(after) ? 'became_available' : undefined;
-		case 'anyChange':
-			return before.count !== after.count ? 'count_changed' : undefined;
-		case 'reachedThreshold':
-			return before.count < threshold && after.count >= threshold ? 'reached_threshold' : undefined;
-		default:
-			return undefined;
-	}
+	const happened =
+		change === 'becameAvailable'
+			? !isAvailable(before) && isAvailable(after)
+			: change === 'anyChange'
+				? before.count !== after.count
+				: change === 'reachedThreshold' && before.count < threshold && after.count >= threshold;
+	return happened ? KIND[change] : undefined;
 }
 
 /** The entries with one entry per city key (the first wins: a repeated one says nothing new), and those keys. */
@@ -299,12 +301,7 @@ export function stockSamples(
 	params: StockParams,
 	limit: number,
 ): IDataObject[] {
-	const kind: StockChangeKind =
-		params.change === 'becameAvailable'
-			? 'became_available'
-			: params.change === 'reachedThreshold'
-				? 'reached_threshold'
-				: 'count_changed';
+	const kind = KIND[params.change];
 	const unique = uniqueEntries(entries);
 	const out: IDataObject[] = [];
 	for (const entry of unique) {

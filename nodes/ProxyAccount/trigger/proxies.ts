@@ -14,7 +14,7 @@ import type { CallOptions, ProxyRecord } from '../transport';
 import { send } from '../transport';
 import type { OutputOptions } from './params';
 
-/* What the proxy events share: the one request, the shared properties, the pieces of their items. */
+/* What the proxy events share: the one request, shared properties, the pieces of their items. */
 
 export interface ProxyObservation {
 	proxies: ProxyRecord[];

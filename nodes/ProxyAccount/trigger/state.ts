@@ -155,7 +155,7 @@ export function loadMapState<S extends StoredState>(
 	});
 }
 
-/** A stored map of instants (ms), the map itself; older timestamps converted (unreadable dropped). */
+/** A stored map of instants (ms), the map itself; older timestamps converted (unreadable out). */
 function instantMap(value: unknown): Record<string, number> | undefined {
 	if (isTrusted(value)) return value as Record<string, number>;
 	if (!isRecord(value)) return undefined;

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/framework/validation';
-import type { CallOptions, FundsData } from '../../transport';
+import type { FundsData } from '../../transport';
 import { send } from '../../transport';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks } from '../state';
+import type { Detection, StoredState } from '../state';
 import { loadStored, STATE_VERSION } from '../state';
 
 export interface LowFundsParams {
@@ -15,18 +15,11 @@ export interface LowFundsParams {
 	belowUpcomingRenewals: boolean;
 }
 
-export interface LowFundsState {
-	v: typeof STATE_VERSION;
-	event: 'lowFunds';
-	/** Whether the balance was below the limits at the last poll (an event was sent on the way down). */
-	below: boolean;
-	/** Never set: the funds have no entries to keep while missing. */
-	gone?: MissingMarks;
-}
+/** `below`: whether the balance was below the limits at the last poll (an event was sent then). */
+export type LowFundsState = StoredState & { event: 'lowFunds'; below: boolean };
 
 export interface FundsObservation {
 	funds: FundsData;
-	/** The service's clock when it answered. */
 	now: number;
 	dated?: boolean;
 }
@@ -88,10 +81,9 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 }
 
 /**
- * Low Funds: one event when the balance goes below the limits (Threshold and/or the upcoming
- * renewals), none while it stays below, and the trigger re-arms once the balance is at or above
- * every limit again. Without a stored state (the first poll) a balance that is already low emits
- * once: the condition is what the user wants to hear about, not only its change.
+ * Low Funds: one event when the balance goes below the limits, none while it stays below; it
+ * re-arms once the balance is at or above every limit. The first poll emits when already low: the
+ * condition is what the user wants to hear about, not only its change.
  */
 export function detectLowFunds(
 	previous: LowFundsState | null,
@@ -105,7 +97,7 @@ export function detectLowFunds(
 }
 
 /** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
-export function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
+function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
 	const node = ctx.getNode();
 	const amount = parseAmount(
 		node,
@@ -136,21 +128,6 @@ export function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
 	};
 }
 
-/** The stored Low Funds state, or null. */
-export function loadLowFundsState(staticData: IDataObject): LowFundsState | null {
-	return loadStored<LowFundsState>(staticData, 'lowFunds', (data) =>
-		typeof data.below === 'boolean' ? { below: data.below } : null,
-	);
-}
-
-async function observeFunds(
-	ctx: IPollFunctions,
-	requestOptions: CallOptions,
-): Promise<FundsObservation> {
-	const { result: funds, serverTime, dated } = await send(ctx, 'getFunds', requestOptions);
-	return { funds, now: serverTime, dated };
-}
-
 export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsObservation> = {
 	event: {
 		name: 'Low Funds',
@@ -162,8 +139,14 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 	properties,
 	stateKeys: ['below'],
 	readParameters: readLowFundsParameters,
-	loadState: loadLowFundsState,
-	observe: observeFunds,
+	loadState: (staticData) =>
+		loadStored<LowFundsState>(staticData, 'lowFunds', (data) =>
+			typeof data.below === 'boolean' ? { below: data.below } : null,
+		),
+	async observe(ctx, requestOptions) {
+		const { result: funds, serverTime, dated } = await send(ctx, 'getFunds', requestOptions);
+		return { funds, now: serverTime, dated };
+	},
 	detect: detectLowFunds,
 	// The event as it would look now, low or not (its `reasons` say which limits it is below).
 	samples: (observation, params) => [lowFundsItem(observation, params)],

@@ -30,7 +30,7 @@ import {
 	sampleBase,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, Grace, MissingMarks } from '../state';
+import type { Detection, Grace, StoredState } from '../state';
 import { isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
@@ -39,17 +39,15 @@ export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
 export const properties: INodeProperties[] = [proxyFiltersProperty, outputOptionsProperty];
 
-/** Whose paid time a proxy is (to recognize a move): added_at, expires_at (ms), plan (its index). */
+/** Whose paid time a proxy is (to recognize a move): added_at, expires_at (ms), plan index. */
 export type IdTuple = [added: number | null, expires: number | null, plan: number | null];
 
-export interface NewProxyState {
-	v: typeof STATE_VERSION;
+/** `ids`: the names listed at the last poll, then those kept while missing; 0 once found moved. */
+export type NewProxyState = StoredState & {
 	event: 'newProxy';
-	/** The names listed at the last poll, then those kept while missing; 0 once found moved. */
 	ids: Record<string, IdTuple | 0>;
 	plans: string[];
-	gone?: MissingMarks;
-}
+};
 
 function isIdTuple(value: unknown, plans: number): boolean {
 	if (value === 0) return true;

@@ -30,7 +30,7 @@ import {
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, Grace, MissingMarks } from '../state';
+import type { Detection, Grace, MissingMarks, StoredState } from '../state';
 import {
 	GRACE_MS,
 	isTrusted,
@@ -67,16 +67,16 @@ export type KnownTuple = [
 	nickname?: string,
 ];
 
-export interface RemovedState {
-	v: typeof STATE_VERSION;
+/**
+ * `known`: proxy name => its record as last listed, kept while missing (`texts`: its table).
+ * `fresh`: names first listed within a grace period (a move's new name, listed beside the old).
+ */
+export type RemovedState = StoredState & {
 	event: 'proxyRemoved';
-	/** Proxy name => its record as last listed, kept while missing; `texts` those tuples refer to. */
 	known: Record<string, KnownTuple>;
 	texts: string[];
-	/** Names first listed within a grace period: a move's new name, listed while the old one was. */
 	fresh?: MissingMarks;
-	gone?: MissingMarks;
-}
+};
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const port = (value: unknown): number | null => (typeof value === 'number' ? value : null);

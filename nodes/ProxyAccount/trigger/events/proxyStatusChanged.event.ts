@@ -89,7 +89,7 @@ export function statusItem(
 
 /**
  * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one (a proxy not
- * stored is recorded quietly). A stored proxy missing from the list is kept while its grace period lasts.
+ * stored is recorded quietly). A stored proxy missing from the list is kept for its grace period.
  */
 export function detectStatusChanges(
 	previous: StatusState | null,

@@ -175,14 +175,10 @@ export function formatLike(ms: number | null | undefined, sample: unknown): stri
 
 const MAX_DATE_MS = 8.64e15;
 
-const isDigit = (code: number) => code >= 48 && code <= 57;
-
 /** The UTC offset a timestamp ends with (`-06:00`), in minutes; undefined without one. */
 function offsetMinutes(text: string): number | undefined {
-	const at = text.length - 6;
-	const sign = text.charCodeAt(at);
-	if (at < 0 || (sign !== 43 && sign !== 45) || text.charCodeAt(at + 3) !== 58) return undefined;
-	for (const i of [1, 2, 4, 5]) if (!isDigit(text.charCodeAt(at + i))) return undefined;
-	const minutes = Number(text.slice(at + 1, at + 3)) * 60 + Number(text.slice(at + 4));
-	return sign === 45 ? -minutes : minutes;
+	const match = /([+-])(\d\d):(\d\d)$/.exec(text);
+	if (match === null) return undefined;
+	const minutes = Number(match[2]) * 60 + Number(match[3]);
+	return match[1] === '-' ? -minutes : minutes;
 }

@@ -7,10 +7,7 @@
 const instants = new Map<string, number>();
 const INSTANT_CACHE_LIMIT = 200_000;
 
-/**
- * A timestamp's epoch milliseconds, or NaN when it is not one. The same instant written two ways
- * (with or without milliseconds, another UTC offset) gives the same number, so it compares equal.
- */
+/** A timestamp's epoch milliseconds (the same instant written two ways compares equal), or NaN. */
 export function epochMs(value: unknown): number {
 	if (typeof value !== 'string') return Number.NaN;
 	const known = instants.get(value);
@@ -21,15 +18,9 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
-/** The same as `epochMs`, not kept: for a timestamp that just changed (it is new, and read once). */
-export function newInstant(value: unknown): number {
-	return typeof value === 'string' ? Date.parse(value) : Number.NaN;
-}
-
 /**
- * Whether two instants are the same to the second: a service that writes a timestamp with
- * milliseconds once and without them the next time (truncated) still means the same instant.
- * An extension or a renewal moves an expiry by far more than a second.
+ * Whether two instants are the same to the second: the service writes a timestamp with
+ * milliseconds once and truncated the next time. An extension moves an expiry by far more.
  */
 export function sameSecond(a: number | null | undefined, b: number | null | undefined): boolean {
 	return (

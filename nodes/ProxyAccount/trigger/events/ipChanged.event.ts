@@ -21,7 +21,7 @@ import type { Detection, MapState } from '../state';
 import { loadInstantMapState } from '../state';
 import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
-import { formatLike, newInstant } from '../compact';
+import { formatLike } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -89,7 +89,7 @@ export function detectIpChanges(
 		BY_IP_CHANGE,
 		(proxy, before, unchanged) => {
 			if (unchanged) return before;
-			const current = newInstant(proxy.last_ip_change);
+			const current = instant(proxy.last_ip_change, Number.NaN);
 			// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
 			// unreadable one is not stored: the next readable one is recorded without an event).
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;

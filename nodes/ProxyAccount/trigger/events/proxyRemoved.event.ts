@@ -235,10 +235,7 @@ export function removedItem(
 		removed_at: new Date(now).toISOString(),
 		missing_since: new Date(missingSince).toISOString(),
 		expired: expiresInHours === null ? null : expiresInHours <= 0,
-		before: {
-			expires_at: expiresAt,
-			network_status: known.network_status ?? null,
-		},
+		before: { expires_at: expiresAt, network_status: known.network_status ?? null },
 		after: null,
 		record: { ...known, proxy_name: name, expires_in_hours: expiresInHours },
 	};

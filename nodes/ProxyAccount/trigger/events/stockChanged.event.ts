@@ -208,19 +208,18 @@ export function stockEventItem(
 	after: StockSide,
 	threshold?: number,
 ): IDataObject {
-	const item: IDataObject = {
+	return {
 		event: 'stock_changed',
 		change,
 		city: entry.city,
 		state: entry.state,
 		carrier,
 		carrier_name: carrierDisplayName(carrier),
+		...(change === 'reached_threshold' && threshold !== undefined ? { threshold } : {}),
+		before: { ...before },
+		after: { ...after },
+		record: stockOutput(entry),
 	};
-	if (change === 'reached_threshold' && threshold !== undefined) item.threshold = threshold;
-	item.before = { ...before };
-	item.after = { ...after };
-	item.record = stockOutput(entry);
-	return item;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { parseBoolean } from '../../helpers/framework/validation';
@@ -38,19 +38,6 @@ const BY_IP_CHANGE: PerProxyState<'ipChanged', 'ips'> = {
 	same: (a, b) => a.last_ip_change === b.last_ip_change,
 	is: isNumber,
 };
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Only Auto-Rotating Proxies',
-		name: 'onlyAutoRotating',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
-	},
-	proxyFiltersProperty,
-	outputOptionsProperty,
-];
 
 export function ipChangedItem(
 	proxy: ProxyRecord,
@@ -142,7 +129,18 @@ export const ipChanged: TriggerEventModule<IpChangedParams, IpState, ProxyObserv
 		description:
 			'The mobile IP of a proxy changes (its last_ip_change moves), e.g. by its automatic rotation',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Only Auto-Rotating Proxies',
+			name: 'onlyAutoRotating',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
+		},
+		proxyFiltersProperty,
+		outputOptionsProperty,
+	],
 	stateKeys: ['ips'],
 	readParameters: (ctx) => ({
 		event: 'ipChanged',

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/framework/validation';
 import type { FundsData } from '../../transport';
@@ -23,26 +23,6 @@ export interface FundsObservation {
 	now: number;
 	dated?: boolean;
 }
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Threshold',
-		name: 'fundsThreshold',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 50,
-		description:
-			'Trigger when the balance goes below this amount, in the account currency. 0 for no fixed threshold.',
-	},
-	{
-		displayName: 'Below Upcoming Renewals',
-		name: 'belowUpcomingRenewals',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to trigger when the balance goes below what the auto-renewals coming up will charge',
-	},
-];
 
 const cents = (amount: number) => Math.round(amount * 100);
 
@@ -136,7 +116,25 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 		description:
 			'The wallet balance goes below a threshold or below the upcoming renewals; once per drop',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Threshold',
+			name: 'fundsThreshold',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 50,
+			description:
+				'Trigger when the balance goes below this amount, in the account currency. 0 for no fixed threshold.',
+		},
+		{
+			displayName: 'Below Upcoming Renewals',
+			name: 'belowUpcomingRenewals',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to trigger when the balance goes below what the auto-renewals coming up will charge',
+		},
+	],
 	stateKeys: ['below'],
 	readParameters: readLowFundsParameters,
 	loadState: (staticData) =>

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
@@ -36,8 +36,6 @@ import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;
-
-export const properties: INodeProperties[] = [proxyFiltersProperty, outputOptionsProperty];
 
 /** Whose paid time a proxy is (to recognize a move): added_at, expires_at (ms), plan index. */
 export type IdTuple = [added: number | null, expires: number | null, plan: number | null];
@@ -283,7 +281,7 @@ export const newProxy: TriggerEventModule<NewProxyParams, NewProxyState, ProxyOb
 		description:
 			'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 	},
-	properties,
+	properties: [proxyFiltersProperty, outputOptionsProperty],
 	stateKeys: ['ids', 'plans', 'names', 'paid'],
 	readParameters: (ctx) => ({ event: 'newProxy', ...proxyEventParameters(ctx) }),
 	loadState: loadNewProxyState,

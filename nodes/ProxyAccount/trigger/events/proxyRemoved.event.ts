@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import type { ProxyFilters } from '../../helpers/framework/filters';
@@ -47,8 +47,6 @@ export interface RemovedParams {
 	event: 'proxyRemoved';
 	filters: ProxyFilters;
 }
-
-export const properties: INodeProperties[] = [proxyFiltersProperty];
 
 /**
  * What Proxy Removed stores of a proxy, in about 80 bytes: what its report shows (never the
@@ -381,7 +379,7 @@ export const proxyRemoved: TriggerEventModule<RemovedParams, RemovedState, Proxy
 		description:
 			'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
 	},
-	properties,
+	properties: [proxyFiltersProperty],
 	stateKeys: ['known', 'texts', 'fresh'],
 	readParameters: (ctx) => ({ event: 'proxyRemoved', filters: proxyFilters(ctx) }),
 	loadState: (staticData) =>

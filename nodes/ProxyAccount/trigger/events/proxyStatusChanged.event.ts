@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { filterText } from '../../helpers/framework/validation';
@@ -36,29 +36,6 @@ const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	field: 'status',
 	is: isText,
 };
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'From Status Name or ID',
-		name: 'fromStatus',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
-		default: '',
-		description:
-			'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'To Status Name or ID',
-		name: 'toStatus',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
-		default: '',
-		description:
-			'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	proxyFiltersProperty,
-	outputOptionsProperty,
-];
 
 /** Reads and checks the Proxy Status Changed parameters. */
 function readStatusParameters(ctx: IPollFunctions): StatusParams {
@@ -153,7 +130,28 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 		action: 'On Proxy Status Changed',
 		description: 'The network status of a proxy changes, e.g. from online to offline',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'From Status Name or ID',
+			name: 'fromStatus',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+			default: '',
+			description:
+				'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'To Status Name or ID',
+			name: 'toStatus',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+			default: '',
+			description:
+				'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		proxyFiltersProperty,
+		outputOptionsProperty,
+	],
 	stateKeys: ['status'],
 	readParameters: readStatusParameters,
 	loadState: (staticData) =>

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import { carrierDisplayName } from '../../helpers/framework/carriers';
@@ -59,55 +59,6 @@ export interface StockObservation {
 	now: number;
 	dated?: boolean;
 }
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Stock Change',
-		name: 'stockChange',
-		type: 'options',
-		default: 'becameAvailable',
-		options: [
-			{
-				name: 'Any Count Change',
-				value: 'anyChange',
-				description: 'Trigger whenever the count of a carrier in a city changes',
-			},
-			{
-				name: 'Became Available',
-				value: 'becameAvailable',
-				description:
-					'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
-			},
-			{
-				name: 'Reached Threshold',
-				value: 'reachedThreshold',
-				description:
-					'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
-			},
-		],
-	},
-	{
-		displayName: 'Threshold',
-		name: 'threshold',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 5,
-		displayOptions: { show: { stockChange: ['reachedThreshold'] } },
-		description: 'The count a carrier must reach in a city, e.g. 5',
-	},
-	{
-		displayName: 'Filters',
-		name: 'stockFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			carrierFilter('getStockCarriers', 'Only changes of these carriers'),
-			cityFilter('stock'),
-			stateFilter('cities'),
-		],
-	},
-];
 
 function readStockParameters(ctx: IPollFunctions): StockParams {
 	const node = ctx.getNode();
@@ -356,7 +307,54 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 		action: 'On Stock Changed',
 		description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Stock Change',
+			name: 'stockChange',
+			type: 'options',
+			default: 'becameAvailable',
+			options: [
+				{
+					name: 'Any Count Change',
+					value: 'anyChange',
+					description: 'Trigger whenever the count of a carrier in a city changes',
+				},
+				{
+					name: 'Became Available',
+					value: 'becameAvailable',
+					description:
+						'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
+				},
+				{
+					name: 'Reached Threshold',
+					value: 'reachedThreshold',
+					description:
+						'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
+				},
+			],
+		},
+		{
+			displayName: 'Threshold',
+			name: 'threshold',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			displayOptions: { show: { stockChange: ['reachedThreshold'] } },
+			description: 'The count a carrier must reach in a city, e.g. 5',
+		},
+		{
+			displayName: 'Filters',
+			name: 'stockFilters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				carrierFilter('getStockCarriers', 'Only changes of these carriers'),
+				cityFilter('stock'),
+				stateFilter('cities'),
+			],
+		},
+	],
 	stateKeys: ['stock'],
 	readParameters: readStockParameters,
 	loadState: (staticData) =>

@@ -45,9 +45,8 @@ export function instantToStore(value: unknown): number | null {
 }
 
 /**
- * A table of texts written once in the state, referred to by index. A text's parts (joined by PART)
- * are looked up part by part: building and hashing a text per proxy would cost more than the rest
- * of the detection at 10,000 proxies.
+ * A table of texts written once in the state, referred to by index, looked up part by part:
+ * building and hashing a text per proxy would cost more than the detection at 10,000 proxies.
  */
 export class TextTable {
 	readonly texts: string[] = [];
@@ -104,15 +103,9 @@ export function packIp(ip: unknown): number | string | null {
 	const known = packedIps.get(ip);
 	if (known !== undefined) return known;
 	const parts = ip.split('.');
-	let out: number | string = 0;
-	for (const part of parts) {
-		const byte = Number(part);
-		if (parts.length !== 4 || !/^\d{1,3}$/.test(part) || byte > 255) {
-			out = ip;
-			break;
-		}
-		out = (out as number) * 256 + byte;
-	}
+	const ipv4 =
+		parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
+	const out = ipv4 ? parts.reduce((sum, part) => sum * 256 + Number(part), 0) : ip;
 	if (packedIps.size >= INSTANT_CACHE_LIMIT) packedIps.clear();
 	packedIps.set(ip, out);
 	return out;
@@ -141,20 +134,14 @@ export function planParts(period: unknown, autoRenew: unknown): [string, string]
 		: null;
 }
 
-/**
- * A table seeded with the stored one, so stored indexes stay valid. It grows with the account's
- * distinct texts (statuses, carriers, plans, cities), never with the number of polls.
- */
+/** A table seeded with the stored one (stored indexes stay valid): it never grows with polls. */
 export function seededTable(stored: readonly string[] | undefined): TextTable {
 	const table = new TextTable();
 	if (stored !== undefined) for (const text of stored) table.ref(...text.split(PART));
 	return table;
 }
 
-/**
- * Epoch milliseconds written the way `sample` (a timestamp of the same reply) is: with its UTC
- * offset, so a `before` reads like the `after` beside it. ISO UTC when the sample has no offset.
- */
+/** Epoch ms written in the UTC offset of `sample` (so a `before` reads like its `after`), else ISO. */
 export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
 	const minutes = typeof sample === 'string' ? offsetMinutes(sample) : undefined;
 	// Not a date (null), or out of the range of dates (`isoOf` throws, as it always did).

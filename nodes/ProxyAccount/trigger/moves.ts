@@ -62,9 +62,8 @@ function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
 }
 
 /**
- * The moves among `vanished` (stored proxies missing from this list, or, with SAME_ADDED only,
- * still listed) and `appeared` (proxies new to the trigger), as new name => old name, added to
- * `moves`. Only unambiguous pairs; the rules are tried in order, each on what the earlier ones left.
+ * The unambiguous moves from `vanished` to `appeared`, as new name => old name, added to `moves`;
+ * the rules are tried in order, each on what the earlier ones left.
  */
 export function pairMoves(
 	vanished: Named[],

@@ -39,15 +39,13 @@ export interface TriggerEventModule<P extends EventParams, S extends StoredState
 	stateKeys: readonly string[];
 	/** Reads and checks its parameters before anything is sent. */
 	readParameters(ctx: IPollFunctions): P;
-	/** Its stored state, or null when there is none that can be trusted. */
 	loadState(staticData: IDataObject): S | null;
-	/** Observes the service once: one request to the one endpoint it needs. */
+	/** One request to the one endpoint it needs. */
 	observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<O>;
-	/** The events against the previous state, and the next state. Pure. */
+	/** Pure. */
 	detect(previous: S | null, observation: O, params: P): Detection<S>;
-	/** Current examples of the event, for "Fetch Test Event". */
+	/** Current examples of the event, for "Fetch Test Event"; `summary` when there is none. */
 	samples(observation: O, params: P, limit: number): IDataObject[];
-	/** One item describing the current state when there is no example either. */
 	summary(observation: O, params: P): IDataObject;
 }
 

@@ -48,10 +48,7 @@ export interface Detection<S> {
 
 const OWN_KEYS: readonly string[] = ['v', 'event', 'gone', 'clock', 'settle'];
 
-/**
- * The stored maps this process wrote (or already checked): loading them again needs no check, as
- * nothing changes them in between. A restart loads new objects, which are checked.
- */
+/** The stored maps this process wrote: loading them again needs no check (nothing changes them). */
 const trusted = new WeakSet<object>();
 
 export function isTrusted(value: unknown): boolean {
@@ -197,7 +194,6 @@ export function stillMissing(mark: MissingMark | undefined, now: number): Missin
 export interface Grace<T> {
 	/** In the order they are kept. */
 	missing: Iterable<[string, T]>;
-	/** The previous state's marks. */
 	marks: MissingMarks | undefined;
 	now: number;
 	/** Takes an entry whose grace period lasts into the next state. */

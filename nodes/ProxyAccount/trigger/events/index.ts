@@ -18,10 +18,8 @@ const EVENTS = [
 	lowFunds,
 ] as const;
 
-type Registered = (typeof EVENTS)[number];
-
 /** Any event's stored state (the union of the events' own). */
-export type TriggerState = NonNullable<ReturnType<Registered['loadState']>>;
+export type TriggerState = NonNullable<ReturnType<(typeof EVENTS)[number]['loadState']>>;
 
 /** The value of an event. */
 export type TriggerEvent = TriggerState['event'];

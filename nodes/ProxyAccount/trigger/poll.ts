@@ -4,7 +4,7 @@ import { asNodeError } from '../helpers/framework/itemLoop';
 import type { CallOptions } from '../transport';
 import { serviceNow } from './clock';
 import { TRIGGER } from './events';
-import type { AnyTriggerEvent, TriggerEvents } from './registry';
+import type { AnyTriggerEvent, Observed, TriggerEvents } from './registry';
 import { chosenEvent, stateKeys } from './registry';
 import type { MissingMarks, StoredState } from './state';
 import { commitState, nextSettle, sameJson, withoutMarks } from './state';
@@ -95,7 +95,7 @@ async function pollEvent(
 	// Only now that the service has answered is the stored state read, compared and replaced.
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = module.loadState(staticData);
-	const timed = observation as { now: number; dated?: boolean };
+	const timed = observation as Observed;
 	const clock = serviceNow(
 		stored?.clock,
 		timed.dated === false ? undefined : timed.now,

@@ -13,15 +13,12 @@ import { proxyOutput } from '../helpers/framework/output';
 import type { CallOptions, ProxyRecord } from '../transport';
 import { send } from '../transport';
 import type { OutputOptions } from './params';
+import type { Observed } from './registry';
 
 /* What the proxy events share: the one request, shared properties, the pieces of their items. */
 
-export interface ProxyObservation {
+export interface ProxyObservation extends Observed {
 	proxies: ProxyRecord[];
-	/** The service's clock when it answered (see clock.ts). */
-	now: number;
-	/** Whether the reply carried a `Date` header. */
-	dated?: boolean;
 }
 
 /** The Filters of the proxy events (declared alike by each, so the registry shows it once). */

@@ -30,6 +30,13 @@ export interface EventParams {
 	event: string;
 }
 
+/** What every observation holds: the service's time when it answered (see clock.ts). */
+export interface Observed {
+	now: number;
+	/** Whether the reply carried a `Date` header. */
+	dated?: boolean;
+}
+
 /** One event, with its own parameters (`P`), state (`S`) and observation (`O`). */
 export interface TriggerEventModule<P extends EventParams, S extends StoredState, O> {
 	event: EventInfo;

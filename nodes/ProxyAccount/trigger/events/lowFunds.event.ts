@@ -1,9 +1,9 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/framework/validation';
 import type { FundsData } from '../../transport';
 import { send } from '../../transport';
-import type { TriggerEventModule } from '../registry';
+import type { Observed, TriggerEventModule } from '../registry';
 import type { Detection, StoredState } from '../state';
 import { loadStored, STATE_VERSION } from '../state';
 
@@ -18,10 +18,8 @@ export interface LowFundsParams {
 /** `below`: whether the balance was below the limits at the last poll (an event was sent then). */
 export type LowFundsState = StoredState & { event: 'lowFunds'; below: boolean };
 
-export interface FundsObservation {
+export interface FundsObservation extends Observed {
 	funds: FundsData;
-	now: number;
-	dated?: boolean;
 }
 
 const cents = (amount: number) => Math.round(amount * 100);
@@ -76,38 +74,6 @@ export function detectLowFunds(
 	return { events, nextState: { v: STATE_VERSION, event: 'lowFunds', below } };
 }
 
-/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
-function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
-	const node = ctx.getNode();
-	const amount = parseAmount(
-		node,
-		undefined,
-		ctx.getNodeParameter('fundsThreshold', 0),
-		'Threshold',
-		'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
-	);
-	const belowUpcomingRenewals = parseBoolean(
-		node,
-		undefined,
-		ctx.getNodeParameter('belowUpcomingRenewals', false),
-		'Below Upcoming Renewals',
-	);
-	if (amount === 0 && !belowUpcomingRenewals) {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Threshold',
-			'is 0 and Below Upcoming Renewals is off, so the funds can never be low',
-			'Enter a threshold above 0, e.g. 50, or turn on Below Upcoming Renewals.',
-		);
-	}
-	return {
-		event: 'lowFunds',
-		threshold: amount > 0 ? amount : undefined,
-		belowUpcomingRenewals,
-	};
-}
-
 export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsObservation> = {
 	event: {
 		name: 'Low Funds',
@@ -136,7 +102,37 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 		},
 	],
 	stateKeys: ['below'],
-	readParameters: readLowFundsParameters,
+	/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
+	readParameters(ctx) {
+		const node = ctx.getNode();
+		const amount = parseAmount(
+			node,
+			undefined,
+			ctx.getNodeParameter('fundsThreshold', 0),
+			'Threshold',
+			'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
+		);
+		const belowUpcomingRenewals = parseBoolean(
+			node,
+			undefined,
+			ctx.getNodeParameter('belowUpcomingRenewals', false),
+			'Below Upcoming Renewals',
+		);
+		if (amount === 0 && !belowUpcomingRenewals) {
+			throw invalidParameter(
+				node,
+				undefined,
+				'Threshold',
+				'is 0 and Below Upcoming Renewals is off, so the funds can never be low',
+				'Enter a threshold above 0, e.g. 50, or turn on Below Upcoming Renewals.',
+			);
+		}
+		return {
+			event: 'lowFunds',
+			threshold: amount > 0 ? amount : undefined,
+			belowUpcomingRenewals,
+		};
+	},
 	loadState: (staticData) =>
 		loadStored<LowFundsState>(staticData, 'lowFunds', (data) =>
 			typeof data.below === 'boolean' ? { below: data.below } : null,

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import { carrierDisplayName } from '../../helpers/framework/carriers';
@@ -15,7 +15,7 @@ import type { StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
 import { ownValue } from '../proxies';
-import type { TriggerEventModule } from '../registry';
+import type { Observed, TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
 import { hasOwn, isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 
@@ -54,36 +54,8 @@ export interface StockSide {
 	status: string | null;
 }
 
-export interface StockObservation {
+export interface StockObservation extends Observed {
 	entries: StockEntry[];
-	now: number;
-	dated?: boolean;
-}
-
-function readStockParameters(ctx: IPollFunctions): StockParams {
-	const node = ctx.getNode();
-	const change = parseChoice(
-		node,
-		undefined,
-		ctx.getNodeParameter('stockChange', 'becameAvailable'),
-		'Stock Change',
-		STOCK_CHANGES,
-		'the options in the list',
-		'Open the node and pick a stock change from the list.',
-	);
-	const threshold =
-		change === 'reachedThreshold'
-			? parseWholeNumber(
-					node,
-					undefined,
-					ctx.getNodeParameter('threshold', 5),
-					'Threshold',
-					{ min: 1 },
-					'Enter the count a carrier must reach in a city, e.g. 5.',
-				)
-			: 1;
-	const filters = readPlaceFilters(node, undefined, collection(ctx, 'stockFilters'));
-	return { event: 'stockChanged', change, threshold, filters };
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {
@@ -356,7 +328,31 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 		},
 	],
 	stateKeys: ['stock'],
-	readParameters: readStockParameters,
+	readParameters(ctx) {
+		const node = ctx.getNode();
+		const change = parseChoice(
+			node,
+			undefined,
+			ctx.getNodeParameter('stockChange', 'becameAvailable'),
+			'Stock Change',
+			STOCK_CHANGES,
+			'the options in the list',
+			'Open the node and pick a stock change from the list.',
+		);
+		const threshold =
+			change === 'reachedThreshold'
+				? parseWholeNumber(
+						node,
+						undefined,
+						ctx.getNodeParameter('threshold', 5),
+						'Threshold',
+						{ min: 1 },
+						'Enter the count a carrier must reach in a city, e.g. 5.',
+					)
+				: 1;
+		const filters = readPlaceFilters(node, undefined, collection(ctx, 'stockFilters'));
+		return { event: 'stockChanged', change, threshold, filters };
+	},
 	loadState: (staticData) =>
 		loadStored<StockState>(staticData, 'stockChanged', (data) => {
 			const stock = stockMap(data.stock);

@@ -1,9 +1,7 @@
 /**
- * The service's clock (each reply's `Date` header), checked against this machine's: their offset
- * stays the same from poll to poll, so a reply running ahead of the accepted offset by more than
- * CLOCK_SLACK_MS is an outlier (a day ahead would report expiries a day early) and is dated by the
- * accepted offset, until a second reply in a row confirms it. A reply behind is taken as it is (it
- * can only delay an event). A reply without a `Date` header is dated by the accepted offset.
+ * The service's clock (each reply's `Date` header) against this machine's: a reply ahead of the
+ * accepted offset by more than CLOCK_SLACK_MS (a day ahead would report expiries a day early) is
+ * dated by that offset until a second reply confirms it; one behind can only delay an event.
  */
 
 /** [accepted offset, offset of the last reply that was not accepted (null: none)], in ms. */

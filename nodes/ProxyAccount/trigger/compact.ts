@@ -141,7 +141,7 @@ export function seededTable(stored: readonly string[] | undefined): TextTable {
 	return table;
 }
 
-/** Epoch ms written in the UTC offset of `sample` (so a `before` reads like its `after`), else ISO. */
+/** Epoch ms in the UTC offset of `sample` (a `before` reads like its `after`), else ISO. */
 export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
 	const minutes = typeof sample === 'string' ? offsetMinutes(sample) : undefined;
 	// Not a date (null), or out of the range of dates (`isoOf` throws, as it always did).

@@ -32,7 +32,7 @@ export interface ProxyEventParams<E extends string> {
 	output: OutputOptions;
 }
 
-/** The Filters and the Options (Simplify, Include Password) of an event that outputs proxy records. */
+/** The Filters and Options (Simplify, Include Password) of an event that outputs proxies. */
 export function proxyEventParameters(
 	ctx: IPollFunctions,
 ): Pick<ProxyEventParams<string>, 'filters' | 'output'> {

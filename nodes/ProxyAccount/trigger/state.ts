@@ -125,9 +125,8 @@ export function loadStored<S extends StoredState>(
 }
 
 /**
- * Whether a new baseline is still settling, and the service time of its first poll: a first reply
- * may be partial, so entries not stored join it without an event until GRACE_POLLS polls and
- * GRACE_MS, unless the event can tell they are new (e.g. a proxy added after that time).
+ * Whether a new baseline is still settling (a first reply may be partial: entries not stored join
+ * it quietly for GRACE_POLLS polls and GRACE_MS), and the service time of its first poll.
  */
 export function settling(previous: StoredState | null): { since: number } | undefined {
 	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
@@ -259,9 +258,8 @@ function sameState(a: object, b: object): boolean {
 }
 
 /**
- * Replaces the stored state with `next`, once a poll has succeeded. Leaves the static data
- * untouched (n8n has nothing to save) when `next` equals `previous` (as `loadState` read it) and
- * the static data holds no key but OWN_KEYS and `stateKeys` (the keys of every event's state).
+ * Replaces the stored state with `next`, once a poll succeeded; leaves it untouched (nothing for n8n
+ * to save) when `next` equals `previous` and no other key is there (`stateKeys`: every event's).
  */
 export function commitState(
 	staticData: IDataObject,

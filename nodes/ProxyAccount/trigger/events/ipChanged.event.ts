@@ -60,10 +60,7 @@ const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
 	matchesProxyFilters(proxy, params.filters) &&
 	(!params.onlyAutoRotating || proxy.auto_change === true);
 
-/**
- * IP Changed: a proxy's `last_ip_change` moved later than the stored one (rotation, Rotate IP, the
- * dashboard). A stored proxy missing from the list is kept while its grace period lasts.
- */
+/** IP Changed: a proxy's `last_ip_change` moved later than the stored one. */
 export function detectIpChanges(
 	previous: IpState | null,
 	observation: ProxyObservation,
@@ -91,10 +88,7 @@ export function detectIpChanges(
 	return { events, nextState };
 }
 
-/**
- * Items for "Fetch Test Event": the proxies that count, latest change first, each as if its IP had
- * changed from one rotation before; when none counts, one example from a real proxy.
- */
+/** "Fetch Test Event": the proxies that count, latest first, as if rotated now; else one. */
 export function ipChangedSamples(
 	observation: ProxyObservation,
 	params: IpChangedParams,

@@ -59,9 +59,8 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 }
 
 /**
- * Low Funds: one event when the balance goes below the limits, none while it stays below; it
- * re-arms once the balance is at or above every limit. The first poll emits when already low: the
- * condition is what the user wants to hear about, not only its change.
+ * Low Funds: one event when the balance goes below the limits; it re-arms once the balance is at or
+ * above every limit. The first poll emits when already low (the condition is what users want).
  */
 export function detectLowFunds(
 	previous: LowFundsState | null,

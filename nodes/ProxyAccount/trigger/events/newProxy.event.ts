@@ -158,11 +158,9 @@ export function newProxyItem(
 }
 
 /**
- * New Proxy: a listed name that is not stored (a stored name missing from the list is kept while
- * its grace period lasts). While a new baseline settles, a name a partial first reply left out
- * joins it quietly, unless the proxy was added after the first poll. A new name carrying a stored
- * proxy's paid time (moves.ts) is reported with `moved_from`; the old name stays stored while its
- * grace period lasts, without its paid time (0): it is found moved once.
+ * New Proxy: a listed name that is not stored. While a baseline settles, one a partial first reply
+ * left out joins it quietly, unless added since. A moved proxy (moves.ts) is reported with
+ * `moved_from`; its old name stays stored for its grace period with 0: it is found moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,

@@ -92,8 +92,7 @@ export function knownTuple(proxy: Record<string, unknown>, table: TextTable): Kn
 	const tuple: KnownTuple = [
 		instantToStore(proxy.expires_at),
 		instantToStore(proxy.added_at),
-		// Status, carrier, plan and the UTC offset the service writes timestamps with (so the report
-		// reads like the service); city and state.
+		// With the UTC offset the service writes timestamps in, so the report reads like the service.
 		table.ref(
 			text(proxy.network_status),
 			text(proxy.isp),
@@ -240,10 +239,8 @@ export function removedItem(
 }
 
 /**
- * Proxy Removed: a stored proxy missing from the list is kept, with its last record, while its
- * grace period lasts, then reported once (if it matches the filters) and forgotten. A proxy that
- * Change Location moved (a new name carrying its paid time, see moves.ts) is forgotten at once,
- * without an event.
+ * Proxy Removed: a stored proxy missing from the list is reported once its grace period is over; a
+ * proxy that Change Location moved (moves.ts) is forgotten at once, without an event.
  */
 export function detectRemoved(
 	previous: RemovedState | null,
@@ -289,9 +286,8 @@ function removedState(known: Record<string, KnownTuple>, texts: string[]): Remov
 }
 
 /**
- * The moves of this poll (new name => old name) among the stored proxies missing from the list:
- * to the proxies that appeared now (both rules), then to the names first listed lately (the
- * strong rule only, and only a name first listed after the old one).
+ * The moves of this poll (new name => old name) of the stored proxies missing from the list: to the
+ * proxies that appeared now (both rules), then to names first listed lately (the strong rule).
  */
 function removedMoves(
 	previous: RemovedState | null,
@@ -323,9 +319,8 @@ function removedMoves(
 }
 
 /**
- * The names first listed lately, with their marks: those that appeared now, and those still
- * listed whose grace period (counted like a missing entry's) lasts. A name paired with a move
- * leaves: it moved once. Undefined when there is none.
+ * The names first listed lately, with marks counted like a missing entry's: those that appeared
+ * now and those still within that period. A name paired with a move leaves (it moved once).
  */
 function freshNames(
 	previous: RemovedState | null,
@@ -351,10 +346,7 @@ function freshNames(
 	return any ? out : undefined;
 }
 
-/**
- * "Fetch Test Event": the proxies that expire first (most likely to go next), as if just removed,
- * missing since the shortest grace period (GRACE_MS) before now.
- */
+/** "Fetch Test Event": the proxies that expire first, as if removed after the grace period. */
 export function removedSamples(
 	observation: ProxyObservation,
 	params: RemovedParams,

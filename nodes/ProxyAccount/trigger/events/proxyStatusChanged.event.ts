@@ -37,7 +37,6 @@ const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	is: isText,
 };
 
-/** Reads and checks the Proxy Status Changed parameters. */
 function readStatusParameters(ctx: IPollFunctions): StatusParams {
 	const status = (name: string, label: string) =>
 		filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
@@ -64,10 +63,7 @@ export function statusItem(
 	};
 }
 
-/**
- * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one (a proxy not
- * stored is recorded quietly). A stored proxy missing from the list is kept for its grace period.
- */
+/** Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. */
 export function detectStatusChanges(
 	previous: StatusState | null,
 	observation: ProxyObservation,
@@ -96,9 +92,8 @@ function otherStatus(after: string, fromStatus: string): string {
 }
 
 /**
- * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
- * it could have changed from (emptied by the poll); else one real proxy as it is. Empty only when
- * the list is.
+ * "Fetch Test Event": proxies whose status fits To Status, each with a `before` it could have
+ * changed from; else one real proxy as it is. Empty only when the list is.
  */
 export function statusSamples(
 	observation: ProxyObservation,

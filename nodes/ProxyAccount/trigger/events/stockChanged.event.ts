@@ -100,7 +100,7 @@ export function stockChangeOf(
 	return happened ? KIND[change] : undefined;
 }
 
-/** The entries with one entry per city key (the first wins: a repeated one says nothing new), and those keys. */
+/** The entries with one per city key (the first wins: a repeat says nothing new), and the keys. */
 function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set<string> } {
 	const keys = new Set<string>();
 	const unique = entries.filter((entry) => {
@@ -146,9 +146,8 @@ export function stockEventItem(
 }
 
 /**
- * Stock Changed: compares every city and carrier (as discovered in the payload) with the stored
- * stock; a city or carrier not stored counts zero with an unknown status. A stored city missing
- * from the list is kept as it was while its grace period lasts (see `withGrace`).
+ * Stock Changed: compares every city and carrier (as in the payload) with the stored stock; one not
+ * stored counts zero with an unknown status. A city missing from the list is kept for its grace period.
  */
 export function detectStockChanges(
 	previous: StockState | null,
@@ -214,9 +213,8 @@ function sampleBefore(change: StockChange, side: StockSide, threshold: number): 
 }
 
 /**
- * Items for "Fetch Test Event": cities and carriers that match the filters and meet the chosen
- * change now, each with a `before` that would have made it happen (emptied by the poll); else one
- * real city as it is now. Empty only when the stock list is.
+ * "Fetch Test Event": cities and carriers that meet the filters and the chosen change now, each with
+ * a `before` that would have made it happen; else one real city as it is. Empty only when no city.
  */
 export function stockSamples(
 	entries: StockEntry[],

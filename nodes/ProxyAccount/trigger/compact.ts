@@ -1,7 +1,4 @@
-/*
- * Compact encodings of what the trigger stores (under 100 bytes a proxy or city at 10,000
- * proxies): instants as epoch milliseconds, repeated texts as indexes into one small table.
- */
+/* Compact encodings of the stored state: instants as epoch ms, repeated texts as table indexes. */
 
 /** Instants already read, by their text: a list repeats the same timestamps poll after poll. */
 const instants = new Map<string, number>();

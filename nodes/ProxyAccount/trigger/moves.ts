@@ -46,9 +46,6 @@ const SAME_EXPIRY_AND_PLAN: Rule = {
 	fits: () => true,
 };
 
-/** Both rules, strongest first. */
-export const RULES: readonly Rule[] = [SAME_ADDED, SAME_EXPIRY_AND_PLAN];
-
 function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
 	const out = new Map<string, Named[]>();
 	for (const entry of entries) {
@@ -68,7 +65,7 @@ function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
 export function pairMoves(
 	vanished: Named[],
 	appeared: Named[],
-	rules: readonly Rule[] = RULES,
+	rules: readonly Rule[] = [SAME_ADDED, SAME_EXPIRY_AND_PLAN],
 	moves: Map<string, string> = new Map(),
 ): Map<string, string> {
 	if (vanished.length === 0 || appeared.length === 0) return moves;

@@ -13,14 +13,10 @@ import { commitState, nextSettle, sameJson, withoutMarks } from './state';
 export const SAMPLE_LIMIT = 5;
 
 /**
- * The missing marks this process last stored, by trigger (workflow and node).
- *
- * n8n 2.x saves static data only when a poll emits, so after a restart the state can be an older
- * one. Its entries are fine (the lost polls emitted nothing), but not its marks: an entry marked
- * missing then may have come back meanwhile, and counting on from the old mark could forget it too
- * early and report it again. So marks are used only when they are exactly the ones this process
- * stored last; otherwise they restart. The durable scheduler too can hand over an older state, and
- * nothing tells a node so (docs/trigger.md, Restarts).
+ * The missing marks this process last stored, by trigger. After a restart n8n can hand over an
+ * older state (docs/trigger.md, Restarts): its entries are fine, but an entry marked missing then
+ * may have come back meanwhile, and counting on from that mark could forget it too early and report
+ * it again. So marks count on only when they are the ones this process stored last.
  */
 const storedMarks = new Map<string, MissingMarks | undefined>();
 
@@ -58,7 +54,6 @@ export async function pollTrigger(
 	}
 }
 
-/** What every test event says of itself. */
 const SAMPLE_NOTE =
 	'A test event, made up from the account as it is now: it reports no real change, so its before is empty. Extend, Buy, Change Location, Set Auto-Renew and Remove refuse to act on it (a Dry Run previews).';
 

@@ -83,10 +83,7 @@ export function stateKeys(trigger: TriggerEvents): string[] {
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/**
- * Every event's properties, each shown only for the events that declare it (one declared alike by
- * several is listed once, after those of one event).
- */
+/** Every event's properties, shown for the events that declare it (one shared by several last). */
 function eventProperties(trigger: TriggerEvents): INodeProperties[] {
 	const shown: Array<{ property: INodeProperties; events: string[] }> = [];
 	for (const module of trigger.events) {

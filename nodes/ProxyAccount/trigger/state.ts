@@ -6,19 +6,14 @@ import { isClockState } from './clock';
 import { instantToStore } from './compact';
 
 /**
- * What the trigger remembers between polls (the workflow's static data), layout `v`: a state of
- * another layout or event is not trusted and the next poll records a new baseline. Version 2 added
- * the missing marks (`gone`); version 3 compact records (compact.ts), `clock` and `settle`. Each
- * event's loader converts older layouts, so upgrading neither starts a baseline nor emits anything.
+ * The layout of the stored state (another layout or event starts a new baseline). Version 2 added
+ * `gone`; 3 compact records, `clock` and `settle`. Loaders convert older layouts quietly.
  */
 export const STATE_VERSION = 3;
 
 const READABLE_VERSIONS: readonly unknown[] = [1, 2, STATE_VERSION];
 
-/**
- * The grace period of a stored entry missing from the latest list (lists are sometimes partial):
- * it is kept until missing from GRACE_POLLS polls in a row AND for GRACE_MS (service's clock).
- */
+/** A stored entry missing from the list is kept until missing GRACE_POLLS polls AND GRACE_MS. */
 export const GRACE_POLLS = 3;
 export const GRACE_MS = 3_600_000;
 
@@ -40,7 +35,7 @@ export interface StoredState {
 	settle?: MissingMark;
 }
 
-/** What an event's detection returns: the events found, and the state to store once the poll succeeded. */
+/** The events found, and the state to store once the poll succeeded. */
 export interface Detection<S> {
 	events: IDataObject[];
 	nextState: S;
@@ -132,7 +127,7 @@ export function settling(previous: StoredState | null): { since: number } | unde
 	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
 }
 
-/** The settling of the next state: started by a baseline, over after GRACE_POLLS polls and GRACE_MS. */
+/** The next state's settling: started by a baseline, over after GRACE_POLLS polls and GRACE_MS. */
 export function nextSettle(previous: StoredState | null, now: number): MissingMark | undefined {
 	if (previous === null) return [1, now];
 	return previous.settle === undefined ? undefined : stillMissing(previous.settle, now);
@@ -223,7 +218,7 @@ export function withGrace<S extends StoredState, T>(grace: Grace<T>, build: () =
 	return nextState;
 }
 
-/** The stored state of an event that keeps one map (proxy name or city key => value) in field `K`. */
+/** The state of an event that keeps one map (proxy name or city key => value) in field `K`. */
 export type MapState<E extends string, K extends string, T = string> = StoredState & {
 	event: E;
 } & { [field in K]: Record<string, T> };
@@ -251,7 +246,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 	return true;
 }
 
-/** Whether two states are equal (see `sameJson`): the own fields first (a mark that changed answers at once). */
+/** Whether two states are equal: the own fields first (a mark that changed answers at once). */
 function sameState(a: object, b: object): boolean {
 	const field = (state: object, key: string) => (state as Record<string, unknown>)[key];
 	return OWN_KEYS.every((key) => sameJson(field(a, key), field(b, key))) && sameJson(a, b);

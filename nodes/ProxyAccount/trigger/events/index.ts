@@ -21,7 +21,6 @@ const EVENTS = [
 /** Any event's stored state (the union of the events' own). */
 export type TriggerState = NonNullable<ReturnType<(typeof EVENTS)[number]['loadState']>>;
 
-/** The value of an event. */
 export type TriggerEvent = TriggerState['event'];
 
 export const TRIGGER = defineTrigger([...EVENTS], stockChanged);

@@ -49,10 +49,8 @@ export interface RemovedParams {
 }
 
 /**
- * What Proxy Removed stores of a proxy, in about 80 bytes: what its report shows (never the
- * username nor the password) and what recognizes a move. Instants as epoch ms, an IPv4 address as
- * one number, shared texts (status, carrier, plan, UTC offset; city and state) as table indexes.
- * [expires_at, added_at, profile, place, server_ip, h_port, s_port, nickname (left out when null)]
+ * What Proxy Removed stores of a proxy (about 80 bytes): what its report shows (never the username
+ * nor the password) and what recognizes a move; shared texts as table indexes (compact.ts).
  */
 export type KnownTuple = [
 	expires: number | null,

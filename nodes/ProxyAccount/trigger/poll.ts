@@ -99,9 +99,8 @@ async function pollEvent(
 	timed.now = clock.now;
 	const key = triggerKey(ctx);
 	const previous = comparedState(stored, key);
-	const detection = module.detect(previous, observation, params);
-	const { events } = detection;
-	const nextState: StoredState = { ...detection.nextState, clock: clock.clock };
+	const { events, nextState: detected } = module.detect(previous, observation, params);
+	const nextState: StoredState = { ...detected, clock: clock.clock };
 	const settle = nextSettle(previous, clock.now);
 	if (settle === undefined) delete nextState.settle;
 	else nextState.settle = settle;

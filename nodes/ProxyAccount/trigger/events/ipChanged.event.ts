@@ -31,7 +31,6 @@ export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 /** Proxy name => its last `last_ip_change` (epoch milliseconds). */
 export type IpState = MapState<'ipChanged', 'ips', number>;
 
-/** A stored instant is made from `last_ip_change` alone. */
 const BY_IP_CHANGE: PerProxyState<'ipChanged', 'ips'> = {
 	event: 'ipChanged',
 	field: 'ips',

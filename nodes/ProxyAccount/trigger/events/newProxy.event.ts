@@ -122,8 +122,7 @@ function sameTuple(a: IdTuple | 0 | undefined, b: IdTuple): boolean {
 	return a !== undefined && a !== 0 && a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 }
 
-/** A proxy new to the trigger: its name, its paid time and its record. */
-type Appeared = [string, Identity, ProxyRecord];
+type Appeared = [name: string, paidTime: Identity, proxy: ProxyRecord];
 
 /** A stored tuple is made from these fields of the record (see `idTuple`). */
 const BY_ID: PerProxy = {

@@ -182,8 +182,7 @@ function readKnown(data: IDataObject): Pick<RemovedState, 'known' | 'texts' | 'f
 	return { known: known as RemovedState['known'], texts, ...extra };
 }
 
-/** A stored proxy: its name and tuple. */
-type Named = [string, KnownTuple];
+type Named = [name: string, tuple: KnownTuple];
 
 /** A stored tuple is made from these fields of the record (see `knownTuple`). */
 const BY_RECORD: PerProxy = {

@@ -30,7 +30,6 @@ export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 /** Proxy name => its last `network_status`. */
 export type StatusState = MapState<'proxyStatusChanged', 'status'>;
 
-/** The stored value is the status itself: nothing else to read. */
 const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	event: 'proxyStatusChanged',
 	field: 'status',

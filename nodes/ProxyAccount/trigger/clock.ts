@@ -12,11 +12,7 @@ export const CLOCK_SLACK_MS = 10 * 60_000;
 export function isClockState(value: unknown): value is ClockState {
 	if (!Array.isArray(value) || value.length !== 2) return false;
 	const [offset, candidate] = value as unknown[];
-	return (
-		typeof offset === 'number' &&
-		Number.isFinite(offset) &&
-		(candidate === null || (typeof candidate === 'number' && Number.isFinite(candidate)))
-	);
+	return Number.isFinite(offset) && (candidate === null || Number.isFinite(candidate));
 }
 
 const near = (a: number, b: number | null) => b !== null && Math.abs(a - b) <= CLOCK_SLACK_MS;

@@ -65,13 +65,7 @@ export function stringMap(value: unknown): Record<string, string> | undefined {
 function isMark(mark: unknown): mark is MissingMark {
 	if (!Array.isArray(mark) || mark.length !== 2) return false;
 	const [polls, since] = mark as unknown[];
-	return (
-		typeof polls === 'number' &&
-		Number.isInteger(polls) &&
-		polls >= 1 &&
-		typeof since === 'number' &&
-		Number.isFinite(since)
-	);
+	return Number.isInteger(polls) && (polls as number) >= 1 && Number.isFinite(since);
 }
 
 /** Marks by key (the map itself): undefined when there are none, null when damaged. */
@@ -95,10 +89,7 @@ function commonFields(staticData: IDataObject): Pick<StoredState, 'clock' | 'set
 }
 
 /** The fields of one event's stored state (all but the common ones). */
-export type StateFields<S extends StoredState> = Omit<
-	S,
-	'v' | 'event' | 'gone' | 'clock' | 'settle'
->;
+export type StateFields<S extends StoredState> = Omit<S, keyof StoredState>;
 
 /**
  * The stored state for `event`, or null when none can be trusted (first poll, another event or
@@ -225,10 +216,8 @@ export type MapState<E extends string, K extends string, T = string> = StoredSta
 
 /** The same state with its missing marks restarted: a missing entry counts from the next poll on. */
 export function withoutMarks<S extends StoredState>(state: S): S {
-	if (state.gone === undefined) return state;
-	const copy = { ...state };
-	delete copy.gone;
-	return copy;
+	const { gone, ...rest } = state;
+	return gone === undefined ? state : (rest as S);
 }
 
 /** Whether two JSON values are equal, key order aside. */
@@ -240,9 +229,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 	const right = b as Record<string, unknown>;
 	const keys = Object.keys(left);
 	if (keys.length !== Object.keys(right).length) return false;
-	for (const key of keys) {
-		if (!hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
-	}
+	for (const key of keys) if (!hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
 	return true;
 }
 

@@ -10,9 +10,8 @@ import { readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/fil
 import { FILTER_NODE } from '../harness/filter-node';
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport/schemas';
 import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
-import { detectRemoved, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
+import { detectRemoved, knownRecord, knownTuple, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { TextTable } from '../../nodes/ProxyAccount/trigger/compact';
-import { knownRecord, knownTuple } from '../../nodes/ProxyAccount/trigger/knownProxy';
 import { commitState, loadState } from '../harness/trigger-state';
 import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';

@@ -1,17 +1,10 @@
-/*
- * Compact encodings of what the trigger stores: instants as epoch milliseconds, repeated texts as
- * indexes into one small table. The static data of an event stays under 100 bytes per proxy (or
- * city) at 10,000 proxies, and every poll at 10,000 proxies does its work in a few milliseconds.
- */
+/* Compact encodings of the stored state: instants as epoch ms, repeated texts as table indexes. */
 
 /** Instants already read, by their text: a list repeats the same timestamps poll after poll. */
 const instants = new Map<string, number>();
 const INSTANT_CACHE_LIMIT = 200_000;
 
-/**
- * A timestamp's epoch milliseconds, or NaN when it is not one. The same instant written two ways
- * (with or without milliseconds, another UTC offset) gives the same number, so it compares equal.
- */
+/** A timestamp's epoch milliseconds (the same instant written two ways compares equal), or NaN. */
 export function epochMs(value: unknown): number {
 	if (typeof value !== 'string') return Number.NaN;
 	const known = instants.get(value);
@@ -22,15 +15,9 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
-/** The same as `epochMs`, not kept: for a timestamp that just changed (it is new, and read once). */
-export function newInstant(value: unknown): number {
-	return typeof value === 'string' ? Date.parse(value) : Number.NaN;
-}
-
 /**
- * Whether two instants are the same to the second: a service that writes a timestamp with
- * milliseconds once and without them the next time (truncated) still means the same instant.
- * An extension or a renewal moves an expiry by far more than a second.
+ * Whether two instants are the same to the second: the service writes a timestamp with
+ * milliseconds once and truncated the next time. An extension moves an expiry by far more.
  */
 export function sameSecond(a: number | null | undefined, b: number | null | undefined): boolean {
 	return (
@@ -55,10 +42,8 @@ export function instantToStore(value: unknown): number | null {
 }
 
 /**
- * A table of texts written once in the state, referred to by index. Each text is made of parts
- * (joined by PART), looked up part by part (no text is built to look one up: at 10,000 proxies a
- * poll, building and hashing a text each costs more than the rest of the detection). Seeded from
- * the stored table each poll, so it never grows with the number of polls.
+ * A table of texts written once in the state, referred to by index, looked up part by part:
+ * building and hashing a text per proxy would cost more than the detection at 10,000 proxies.
  */
 export class TextTable {
 	readonly texts: string[] = [];
@@ -115,15 +100,9 @@ export function packIp(ip: unknown): number | string | null {
 	const known = packedIps.get(ip);
 	if (known !== undefined) return known;
 	const parts = ip.split('.');
-	let out: number | string = 0;
-	for (const part of parts) {
-		const byte = Number(part);
-		if (parts.length !== 4 || !/^\d{1,3}$/.test(part) || byte > 255) {
-			out = ip;
-			break;
-		}
-		out = (out as number) * 256 + byte;
-	}
+	const ipv4 =
+		parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
+	const out = ipv4 ? parts.reduce((sum, part) => sum * 256 + Number(part), 0) : ip;
 	if (packedIps.size >= INSTANT_CACHE_LIMIT) packedIps.clear();
 	packedIps.set(ip, out);
 	return out;
@@ -142,8 +121,7 @@ export function unpackIp(packed: number | string | null): string | null {
 
 /** A proxy's plan as one text: its period and auto-renew (null when either is missing). */
 export function planOf(period: unknown, autoRenew: unknown): string | null {
-	const parts = planParts(period, autoRenew);
-	return parts === null ? null : parts.join(PART);
+	return planParts(period, autoRenew)?.join(PART) ?? null;
 }
 
 /** The parts of a plan (null when either is missing). */
@@ -153,21 +131,14 @@ export function planParts(period: unknown, autoRenew: unknown): [string, string]
 		: null;
 }
 
-/**
- * A table seeded with the stored one, so the stored indexes stay valid (entries kept while missing
- * keep theirs). It holds the distinct texts of the account (statuses, carriers, plans, cities):
- * it grows with them, never with the number of polls.
- */
+/** A table seeded with the stored one (stored indexes stay valid): it never grows with polls. */
 export function seededTable(stored: readonly string[] | undefined): TextTable {
 	const table = new TextTable();
 	if (stored !== undefined) for (const text of stored) table.ref(...text.split(PART));
 	return table;
 }
 
-/**
- * Epoch milliseconds written the way `sample` (a timestamp of the same reply) is: with its UTC
- * offset, so a `before` reads like the `after` beside it. ISO UTC when the sample has no offset.
- */
+/** Epoch ms in the UTC offset of `sample` (a `before` reads like its `after`), else ISO. */
 export function formatLike(ms: number | null | undefined, sample: unknown): string | null {
 	const minutes = typeof sample === 'string' ? offsetMinutes(sample) : undefined;
 	// Not a date (null), or out of the range of dates (`isoOf` throws, as it always did).
@@ -179,14 +150,10 @@ export function formatLike(ms: number | null | undefined, sample: unknown): stri
 
 const MAX_DATE_MS = 8.64e15;
 
-const isDigit = (code: number) => code >= 48 && code <= 57;
-
 /** The UTC offset a timestamp ends with (`-06:00`), in minutes; undefined without one. */
 function offsetMinutes(text: string): number | undefined {
-	const at = text.length - 6;
-	const sign = text.charCodeAt(at);
-	if (at < 0 || (sign !== 43 && sign !== 45) || text.charCodeAt(at + 3) !== 58) return undefined;
-	for (const i of [1, 2, 4, 5]) if (!isDigit(text.charCodeAt(at + i))) return undefined;
-	const minutes = Number(text.slice(at + 1, at + 3)) * 60 + Number(text.slice(at + 4));
-	return sign === 45 ? -minutes : minutes;
+	const match = /([+-])(\d\d):(\d\d)$/.exec(text);
+	if (match === null) return undefined;
+	const minutes = Number(match[2]) * 60 + Number(match[3]);
+	return match[1] === '-' ? -minutes : minutes;
 }

@@ -1,28 +1,12 @@
 /**
- * Change Location (`POST /v1/proxies/swap/{name}`) moves a proxy: the same proxy, with the same paid
- * time, comes back under a new name and port (its carrier, city and server IP may change). To the
- * trigger that looks like a proxy missing from the list while a new one appears. This module tells
- * such a move from a removal and a purchase, from what the two records carry.
- *
- * What a move keeps is only partly published: the service's reference (account-operations.md, #11)
- * says the name and port change, the server IP may, and `copy_settings` carries over the rotation,
- * authentication and whitelist settings; it says nothing of `added_at`, the expiry, the period or
- * auto-renew. A move that keeps the paid time keeps the expiry; the simulator also keeps `added_at`.
- * So two rules are tried in turn:
- * 1. strong: the same `added_at`, and an expiry no earlier than the one stored (the proxy may have
- *    been extended or auto-renewed since it was stored, also at polls that n8n 2.x did not save:
- *    after a restart the stored expiry can be older than the one the moved proxy carries);
- * 2. fallback (the service gave the moved proxy a new `added_at`): the same expiry, period and
- *    auto-renew.
- *
- * A pair is taken only when it is unambiguous under the rule: the vanished proxy is the only one
- * that matches the new proxy, and the new proxy the only one that matches the vanished proxy. When
- * two proxies vanish and two (or one) appear with the same paid time, nothing says which went where,
- * so none of them is paired: the vanished ones are reported removed when their grace period ends,
- * the new ones are new. A wrong pairing would hide a real removal, which is worse than a missed move.
- * One wrong pairing remains possible: a removal and a purchase within one grace period whose
- * expiries fall on the same second, with the same period and auto-renew, look exactly like a move
- * that got a new `added_at` (docs/trigger.md, "The residual ambiguity").
+ * Change Location (`POST /v1/proxies/swap/{name}`) gives a proxy, with its paid time, a new name
+ * and port: to the trigger, a proxy missing while a new one appears. The service documents only
+ * part of what a move keeps (docs/trigger.md, "Moved proxies"), so two rules are tried in turn:
+ * 1. strong: the same `added_at`, and an expiry no earlier than the one stored (extended or renewed
+ *    since, maybe at polls a restart lost);
+ * 2. fallback (a new `added_at`): the same expiry, period and auto-renew.
+ * A pair is taken only when each is the other's only match: a wrong pairing would hide a real
+ * removal, which is worse than a missed move ("The residual ambiguity" in docs/trigger.md).
  */
 
 /** What says whose paid time a proxy is: instants as epoch ms, `plan` its period and auto-renew. */
@@ -62,9 +46,6 @@ const SAME_EXPIRY_AND_PLAN: Rule = {
 	fits: () => true,
 };
 
-/** Both rules, strongest first. */
-export const RULES: readonly Rule[] = [SAME_ADDED, SAME_EXPIRY_AND_PLAN];
-
 function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
 	const out = new Map<string, Named[]>();
 	for (const entry of entries) {
@@ -78,14 +59,13 @@ function groups(entries: Iterable<Named>, rule: Rule): Map<string, Named[]> {
 }
 
 /**
- * The moves among `vanished` (stored proxies missing from this list, or, with SAME_ADDED only,
- * still listed) and `appeared` (proxies new to the trigger), as new name => old name, added to
- * `moves`. Only unambiguous pairs; the rules are tried in order, each on what the earlier ones left.
+ * The unambiguous moves from `vanished` to `appeared`, as new name => old name, added to `moves`;
+ * the rules are tried in order, each on what the earlier ones left.
  */
 export function pairMoves(
 	vanished: Named[],
 	appeared: Named[],
-	rules: readonly Rule[] = RULES,
+	rules: readonly Rule[] = [SAME_ADDED, SAME_EXPIRY_AND_PLAN],
 	moves: Map<string, string> = new Map(),
 ): Map<string, string> {
 	if (vanished.length === 0 || appeared.length === 0) return moves;

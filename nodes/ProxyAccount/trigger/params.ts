@@ -5,12 +5,7 @@ import { readProxyFilters } from '../helpers/framework/filters';
 import { includePasswordOf } from '../helpers/framework/output';
 import { switchOption } from '../helpers/framework/validation';
 
-/*
- * The parameter readers the events share. Each event reads and checks its own parameters in its
- * own module (see registry.ts).
- */
-
-export type { ProxyFilters };
+/* The parameter readers the events share (each event reads its own in its module). */
 
 export interface OutputOptions {
 	simplify: boolean;
@@ -30,16 +25,6 @@ export function proxyFilters(ctx: IPollFunctions): ProxyFilters {
 	return readProxyFilters(ctx.getNode(), undefined, collection(ctx, 'proxyFilters'));
 }
 
-/** The Options of the events that output a proxy record (Simplify, Include Password). */
-export function outputOptions(ctx: IPollFunctions): OutputOptions {
-	const options = collection(ctx, 'options');
-	const node = ctx.getNode();
-	return {
-		simplify: switchOption(node, undefined, options, 'simplify', 'Simplify', true),
-		includePassword: includePasswordOf(node, undefined, options),
-	};
-}
-
 /** The parameters of an event that outputs proxy records: its Filters and its Options, besides its own. */
 export interface ProxyEventParams<E extends string> {
 	event: E;
@@ -47,9 +32,16 @@ export interface ProxyEventParams<E extends string> {
 	output: OutputOptions;
 }
 
-/** The Filters and the Options of an event that outputs proxy records. */
+/** The Filters and Options (Simplify, Include Password) of an event that outputs proxies. */
 export function proxyEventParameters(
 	ctx: IPollFunctions,
 ): Pick<ProxyEventParams<string>, 'filters' | 'output'> {
-	return { filters: proxyFilters(ctx), output: outputOptions(ctx) };
+	const filters = proxyFilters(ctx);
+	const options = collection(ctx, 'options');
+	const node = ctx.getNode();
+	const simplify = switchOption(node, undefined, options, 'simplify', 'Simplify', true);
+	return {
+		filters,
+		output: { simplify, includePassword: includePasswordOf(node, undefined, options) },
+	};
 }

@@ -13,18 +13,12 @@ import { proxyOutput } from '../helpers/framework/output';
 import type { CallOptions, ProxyRecord } from '../transport';
 import { send } from '../transport';
 import type { OutputOptions } from './params';
+import type { Observed } from './registry';
 
-/*
- * What the proxy events (Proxy Expiring, Proxy Status Changed, New Proxy, Proxy Removed, IP
- * Changed) share: the one request, the shared properties, and the pieces of their items.
- */
+/* What the proxy events share: the one request, shared properties, the pieces of their items. */
 
-export interface ProxyObservation {
+export interface ProxyObservation extends Observed {
 	proxies: ProxyRecord[];
-	/** The service's clock when it answered (checked against the previous replies, see clock.ts). */
-	now: number;
-	/** Whether the reply carried its time (a `Date` header). */
-	dated?: boolean;
 }
 
 /** The Filters of the proxy events (declared alike by each, so the registry shows it once). */
@@ -62,23 +56,14 @@ export const outputOptionsProperty: INodeProperties = {
 	],
 };
 
-/** The proxies with one record per name (the first wins), and the set of those names. */
-export function listedProxies(proxies: ProxyRecord[]): {
-	unique: ProxyRecord[];
-	names: Set<string>;
-} {
+/** The proxies with one record per name (the first wins: a repeated record says nothing new). */
+export function uniqueProxies(proxies: ProxyRecord[]): ProxyRecord[] {
 	const names = new Set<string>();
-	const unique = proxies.filter((proxy) => {
+	return proxies.filter((proxy) => {
 		if (names.has(proxy.proxy_name)) return false;
 		names.add(proxy.proxy_name);
 		return true;
 	});
-	return { unique, names };
-}
-
-/** The proxies with one record per name (the first wins: a repeated record says nothing new). */
-export function uniqueProxies(proxies: ProxyRecord[]): ProxyRecord[] {
-	return listedProxies(proxies).unique;
 }
 
 export function ownValue<T>(map: Record<string, T>, key: string): T | undefined {
@@ -115,9 +100,7 @@ export function sampleBase(observation: ProxyObservation, filters: ProxyFilters)
 	return matching.length > 0 ? matching : unique;
 }
 
-/**
- * The members every proxy event has alike: the one request (`GET /v1/proxies`) and the item describing the account when there is no example (`name`: the event's output name).
- */
+/** What every proxy event has alike: the one request and the summary item (`name`: the event's). */
 export function proxyEvent(name: string) {
 	return {
 		async observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<ProxyObservation> {

@@ -11,11 +11,9 @@ import type { Detection, StoredState } from './state';
 import { sameJson } from './state';
 
 /*
- * How the trigger is put together from its events. Each `events/<event>.event.ts` exports one
- * `TriggerEventModule`: its dropdown entry, its bare properties, its parameter reader, its state
- * loader, its one request and its pure detection (and its "Fetch Test Event" samples);
- * `events/index.ts` lists the events once. Everything else (the Event dropdown, display options,
- * subtitle, description, event names, dispatch) is derived here.
+ * How the trigger is put together from its events (one `TriggerEventModule` per
+ * `events/<event>.event.ts`, listed in `events/index.ts`): the Event dropdown, display options,
+ * subtitle, description and dispatch are derived here.
  */
 
 /** What an event shows: its entry in the Event dropdown. */
@@ -32,31 +30,32 @@ export interface EventParams {
 	event: string;
 }
 
-/**
- * One event. Its methods take its own parameters (`P`), state (`S`) and observation (`O`); the
- * registry only passes along what the same event returned.
- */
+/** What every observation holds: the service's time when it answered (see clock.ts). */
+export interface Observed {
+	now: number;
+	/** Whether the reply carried a `Date` header. */
+	dated?: boolean;
+}
+
+/** One event, with its own parameters (`P`), state (`S`) and observation (`O`). */
 export interface TriggerEventModule<P extends EventParams, S extends StoredState, O> {
 	event: EventInfo;
 	/** Declared bare: the registry shows them only for this event. */
 	properties: INodeProperties[];
-	/** The keys its state writes besides `v`, `event` and `gone`. */
+	/** The keys its state writes besides the common ones. */
 	stateKeys: readonly string[];
 	/** Reads and checks its parameters before anything is sent. */
 	readParameters(ctx: IPollFunctions): P;
-	/** Its stored state, or null when there is none that can be trusted. */
 	loadState(staticData: IDataObject): S | null;
-	/** Observes the service once: one request to the one endpoint it needs. */
+	/** One request to the one endpoint it needs. */
 	observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<O>;
-	/** The events against the previous state, and the next state. Pure. */
+	/** Pure. */
 	detect(previous: S | null, observation: O, params: P): Detection<S>;
-	/** Current examples of the event, for "Fetch Test Event". */
+	/** Current examples of the event, for "Fetch Test Event"; `summary` when there is none. */
 	samples(observation: O, params: P, limit: number): IDataObject[];
-	/** One item describing the current state when there is no example either. */
 	summary(observation: O, params: P): IDataObject;
 }
 
-/** Any event, as the registry holds it. */
 export type AnyTriggerEvent = TriggerEventModule<EventParams, StoredState, unknown>;
 
 export interface TriggerEvents {
@@ -77,26 +76,16 @@ export function defineTrigger(
 	return { defaultEvent: selected.event.value, events };
 }
 
-/** The keys any event's state writes (besides `v`, `event` and `gone`). */
+/** The keys any event's state writes (besides the common ones). */
 export function stateKeys(trigger: TriggerEvents): string[] {
 	return trigger.events.flatMap((module) => [...module.stateKeys]);
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/** One property and the events it shows for. */
-interface Shown {
-	property: INodeProperties;
-	events: string[];
-}
-
-/**
- * Every event's properties, each shown only for the events that declare it: a property that several
- * events declare alike (e.g. the proxy Filters) is listed once and shown for all of them. Properties
- * of one event come first, in the order of the events, then those that several events share.
- */
+/** Every event's properties, shown for the events that declare it (one shared by several last). */
 function eventProperties(trigger: TriggerEvents): INodeProperties[] {
-	const shown: Shown[] = [];
+	const shown: Array<{ property: INodeProperties; events: string[] }> = [];
 	for (const module of trigger.events) {
 		for (const property of module.properties) {
 			const same = shown.find((entry) => sameJson(entry.property, property));

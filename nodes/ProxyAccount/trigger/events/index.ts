@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { defineTrigger } from '../registry';
 import { ipChanged } from './ipChanged.event';
 import { lowFunds } from './lowFunds.event';
@@ -20,16 +18,9 @@ const EVENTS = [
 	lowFunds,
 ] as const;
 
-type Registered = (typeof EVENTS)[number];
-
 /** Any event's stored state (the union of the events' own). */
-export type TriggerState = Registered extends infer M
-	? M extends { loadState(staticData: IDataObject): infer S | null }
-		? S
-		: never
-	: never;
+export type TriggerState = NonNullable<ReturnType<(typeof EVENTS)[number]['loadState']>>;
 
-/** The value of an event. */
 export type TriggerEvent = TriggerState['event'];
 
 export const TRIGGER = defineTrigger([...EVENTS], stockChanged);

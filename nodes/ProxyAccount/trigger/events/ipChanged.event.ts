@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { parseBoolean } from '../../helpers/framework/validation';
@@ -21,7 +21,7 @@ import type { Detection, MapState } from '../state';
 import { loadInstantMapState } from '../state';
 import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
-import { formatLike, newInstant } from '../compact';
+import { formatLike } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -31,45 +31,12 @@ export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 /** Proxy name => its last `last_ip_change` (epoch milliseconds). */
 export type IpState = MapState<'ipChanged', 'ips', number>;
 
-/** A stored instant is made from `last_ip_change` alone. */
 const BY_IP_CHANGE: PerProxyState<'ipChanged', 'ips'> = {
 	event: 'ipChanged',
 	field: 'ips',
 	same: (a, b) => a.last_ip_change === b.last_ip_change,
 	is: isNumber,
 };
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Only Auto-Rotating Proxies',
-		name: 'onlyAutoRotating',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
-	},
-	proxyFiltersProperty,
-	outputOptionsProperty,
-];
-
-/** Reads and checks the IP Changed parameters. */
-export function readIpChangedParameters(ctx: IPollFunctions): IpChangedParams {
-	return {
-		event: 'ipChanged',
-		onlyAutoRotating: parseBoolean(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('onlyAutoRotating', true),
-			'Only Auto-Rotating Proxies',
-		),
-		...proxyEventParameters(ctx),
-	};
-}
-
-/** The stored IP Changed state, or null. */
-export function loadIpState(staticData: IDataObject): IpState | null {
-	return loadInstantMapState<IpState>(staticData, 'ipChanged', 'ips');
-}
 
 export function ipChangedItem(
 	proxy: ProxyRecord,
@@ -88,20 +55,11 @@ export function ipChangedItem(
 	};
 }
 
-/** The item of a proxy whose `last_ip_change` moved on from `before` (epoch ms). */
-const changedItem = (proxy: ProxyRecord, before: number, output: OutputOptions, now: number) =>
-	ipChangedItem(proxy, formatLike(before, proxy.last_ip_change), output, now);
-
 const counts = (proxy: ProxyRecord, params: IpChangedParams) =>
 	matchesProxyFilters(proxy, params.filters) &&
 	(!params.onlyAutoRotating || proxy.auto_change === true);
 
-/**
- * IP Changed: a proxy's `last_ip_change` moved later than the stored one (by its automatic rotation,
- * a Rotate IP, or the dashboard). With Only Auto-Rotating Proxies, only proxies with `auto_change`
- * on are reported. A stored proxy missing from the list is kept while its grace period lasts (see
- * `keepMissing`): when it comes back, only a later change than the one kept is reported.
- */
+/** IP Changed: a proxy's `last_ip_change` moved later than the stored one. */
 export function detectIpChanges(
 	previous: IpState | null,
 	observation: ProxyObservation,
@@ -114,23 +72,22 @@ export function detectIpChanges(
 		BY_IP_CHANGE,
 		(proxy, before, unchanged) => {
 			if (unchanged) return before;
-			const current = newInstant(proxy.last_ip_change);
+			const current = instant(proxy.last_ip_change, Number.NaN);
 			// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
 			// unreadable one is not stored: the next readable one is recorded without an event).
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;
 			if (!(current > before)) return before;
-			if (counts(proxy, params))
-				events.push(changedItem(proxy, before, params.output, observation.now));
+			if (counts(proxy, params)) {
+				const was = formatLike(before, proxy.last_ip_change);
+				events.push(ipChangedItem(proxy, was, params.output, observation.now));
+			}
 			return current;
 		},
 	);
 	return { events, nextState };
 }
 
-/**
- * Items for "Fetch Test Event": the proxies that count, latest change first, each as if its IP had
- * changed from one rotation before; when none counts, one example from a real proxy.
- */
+/** "Fetch Test Event": the proxies that count, latest first, as if rotated now; else one. */
 export function ipChangedSamples(
 	observation: ProxyObservation,
 	params: IpChangedParams,
@@ -165,10 +122,30 @@ export const ipChanged: TriggerEventModule<IpChangedParams, IpState, ProxyObserv
 		description:
 			'The mobile IP of a proxy changes (its last_ip_change moves), e.g. by its automatic rotation',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Only Auto-Rotating Proxies',
+			name: 'onlyAutoRotating',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
+		},
+		proxyFiltersProperty,
+		outputOptionsProperty,
+	],
 	stateKeys: ['ips'],
-	readParameters: readIpChangedParameters,
-	loadState: loadIpState,
+	readParameters: (ctx) => ({
+		event: 'ipChanged',
+		onlyAutoRotating: parseBoolean(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('onlyAutoRotating', true),
+			'Only Auto-Rotating Proxies',
+		),
+		...proxyEventParameters(ctx),
+	}),
+	loadState: (staticData) => loadInstantMapState<IpState>(staticData, 'ipChanged', 'ips'),
 	...proxyEvent('ip_changed'),
 	detect: detectIpChanges,
 	samples: ipChangedSamples,

@@ -1,10 +1,10 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { invalidParameter, parseAmount, parseBoolean } from '../../helpers/framework/validation';
-import type { CallOptions, FundsData } from '../../transport';
+import type { FundsData } from '../../transport';
 import { send } from '../../transport';
-import type { TriggerEventModule } from '../registry';
-import type { Detection, MissingMarks } from '../state';
+import type { Observed, TriggerEventModule } from '../registry';
+import type { Detection, StoredState } from '../state';
 import { loadStored, STATE_VERSION } from '../state';
 
 export interface LowFundsParams {
@@ -15,41 +15,12 @@ export interface LowFundsParams {
 	belowUpcomingRenewals: boolean;
 }
 
-export interface LowFundsState {
-	v: typeof STATE_VERSION;
-	event: 'lowFunds';
-	/** Whether the balance was below the limits at the last poll (an event was sent on the way down). */
-	below: boolean;
-	/** Never set: the funds have no entries to keep while missing. */
-	gone?: MissingMarks;
-}
+/** `below`: whether the balance was below the limits at the last poll (an event was sent then). */
+export type LowFundsState = StoredState & { event: 'lowFunds'; below: boolean };
 
-export interface FundsObservation {
+export interface FundsObservation extends Observed {
 	funds: FundsData;
-	/** The service's clock when it answered. */
-	now: number;
-	dated?: boolean;
 }
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Threshold',
-		name: 'fundsThreshold',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 50,
-		description:
-			'Trigger when the balance goes below this amount, in the account currency. 0 for no fixed threshold.',
-	},
-	{
-		displayName: 'Below Upcoming Renewals',
-		name: 'belowUpcomingRenewals',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to trigger when the balance goes below what the auto-renewals coming up will charge',
-	},
-];
 
 const cents = (amount: number) => Math.round(amount * 100);
 
@@ -88,10 +59,8 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 }
 
 /**
- * Low Funds: one event when the balance goes below the limits (Threshold and/or the upcoming
- * renewals), none while it stays below, and the trigger re-arms once the balance is at or above
- * every limit again. Without a stored state (the first poll) a balance that is already low emits
- * once: the condition is what the user wants to hear about, not only its change.
+ * Low Funds: one event when the balance goes below the limits; it re-arms once the balance is at or
+ * above every limit. The first poll emits when already low (the condition is what users want).
  */
 export function detectLowFunds(
 	previous: LowFundsState | null,
@@ -104,53 +73,6 @@ export function detectLowFunds(
 	return { events, nextState: { v: STATE_VERSION, event: 'lowFunds', below } };
 }
 
-/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
-export function readLowFundsParameters(ctx: IPollFunctions): LowFundsParams {
-	const node = ctx.getNode();
-	const amount = parseAmount(
-		node,
-		undefined,
-		ctx.getNodeParameter('fundsThreshold', 0),
-		'Threshold',
-		'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
-	);
-	const belowUpcomingRenewals = parseBoolean(
-		node,
-		undefined,
-		ctx.getNodeParameter('belowUpcomingRenewals', false),
-		'Below Upcoming Renewals',
-	);
-	if (amount === 0 && !belowUpcomingRenewals) {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Threshold',
-			'is 0 and Below Upcoming Renewals is off, so the funds can never be low',
-			'Enter a threshold above 0, e.g. 50, or turn on Below Upcoming Renewals.',
-		);
-	}
-	return {
-		event: 'lowFunds',
-		threshold: amount > 0 ? amount : undefined,
-		belowUpcomingRenewals,
-	};
-}
-
-/** The stored Low Funds state, or null. */
-export function loadLowFundsState(staticData: IDataObject): LowFundsState | null {
-	return loadStored<LowFundsState>(staticData, 'lowFunds', (data) =>
-		typeof data.below === 'boolean' ? { below: data.below } : null,
-	);
-}
-
-async function observeFunds(
-	ctx: IPollFunctions,
-	requestOptions: CallOptions,
-): Promise<FundsObservation> {
-	const { result: funds, serverTime, dated } = await send(ctx, 'getFunds', requestOptions);
-	return { funds, now: serverTime, dated };
-}
-
 export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsObservation> = {
 	event: {
 		name: 'Low Funds',
@@ -159,11 +81,65 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 		description:
 			'The wallet balance goes below a threshold or below the upcoming renewals; once per drop',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Threshold',
+			name: 'fundsThreshold',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 50,
+			description:
+				'Trigger when the balance goes below this amount, in the account currency. 0 for no fixed threshold.',
+		},
+		{
+			displayName: 'Below Upcoming Renewals',
+			name: 'belowUpcomingRenewals',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to trigger when the balance goes below what the auto-renewals coming up will charge',
+		},
+	],
 	stateKeys: ['below'],
-	readParameters: readLowFundsParameters,
-	loadState: loadLowFundsState,
-	observe: observeFunds,
+	/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
+	readParameters(ctx) {
+		const node = ctx.getNode();
+		const amount = parseAmount(
+			node,
+			undefined,
+			ctx.getNodeParameter('fundsThreshold', 0),
+			'Threshold',
+			'Enter the balance below which to trigger, in the account currency, e.g. 50 (0 for none).',
+		);
+		const belowUpcomingRenewals = parseBoolean(
+			node,
+			undefined,
+			ctx.getNodeParameter('belowUpcomingRenewals', false),
+			'Below Upcoming Renewals',
+		);
+		if (amount === 0 && !belowUpcomingRenewals) {
+			throw invalidParameter(
+				node,
+				undefined,
+				'Threshold',
+				'is 0 and Below Upcoming Renewals is off, so the funds can never be low',
+				'Enter a threshold above 0, e.g. 50, or turn on Below Upcoming Renewals.',
+			);
+		}
+		return {
+			event: 'lowFunds',
+			threshold: amount > 0 ? amount : undefined,
+			belowUpcomingRenewals,
+		};
+	},
+	loadState: (staticData) =>
+		loadStored<LowFundsState>(staticData, 'lowFunds', (data) =>
+			typeof data.below === 'boolean' ? { below: data.below } : null,
+		),
+	async observe(ctx, requestOptions) {
+		const { result: funds, serverTime, dated } = await send(ctx, 'getFunds', requestOptions);
+		return { funds, now: serverTime, dated };
+	},
 	detect: detectLowFunds,
 	// The event as it would look now, low or not (its `reasons` say which limits it is below).
 	samples: (observation, params) => [lowFundsItem(observation, params)],

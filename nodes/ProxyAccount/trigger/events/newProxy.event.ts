@@ -1,18 +1,20 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../../common/objects';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import type { ProxyRecord } from '../../transport';
-import { seededTable } from '../compact';
+import type { TextTable } from '../compact';
+import {
+	instantToStore,
+	planOf,
+	planParts,
+	readTable,
+	seededTable,
+	storedInstant,
+	tableText,
+} from '../compact';
 import type { Identity } from '../moves';
 import { pairMoves, SAME_ADDED } from '../moves';
-import type { IdTuple, NewProxyState } from '../newProxyState';
-import {
-	identityOf,
-	idTuple,
-	loadNewProxyState,
-	sameTuple,
-	storedIdentity,
-} from '../newProxyState';
 import type { OutputOptions, ProxyEventParams } from '../params';
 import { proxyEventParameters } from '../params';
 import type { ProxyObservation } from '../proxies';
@@ -28,20 +30,99 @@ import {
 	sampleBase,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, Grace } from '../state';
-import { settling, STATE_VERSION, withGrace } from '../state';
+import type { Detection, Grace, StoredState } from '../state';
+import { isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
-export type { NewProxyState };
-export { loadNewProxyState };
+/** Whose paid time a proxy is (to recognize a move): added_at, expires_at (ms), plan index. */
+export type IdTuple = [added: number | null, expires: number | null, plan: number | null];
 
-export const properties: INodeProperties[] = [proxyFiltersProperty, outputOptionsProperty];
+/** `ids`: the names listed at the last poll, then those kept while missing; 0 once found moved. */
+export type NewProxyState = StoredState & {
+	event: 'newProxy';
+	ids: Record<string, IdTuple | 0>;
+	plans: string[];
+};
 
-/** A proxy new to the trigger: its name, its paid time and its record. */
-type Appeared = [string, Identity, ProxyRecord];
+function isIdTuple(value: unknown, plans: number): boolean {
+	if (value === 0) return true;
+	if (!Array.isArray(value) || value.length !== 3) return false;
+	const [added, expires, plan] = value as unknown[];
+	return (
+		storedInstant(added) &&
+		storedInstant(expires) &&
+		(plan === null || (typeof plan === 'number' && Number.isInteger(plan) && plan < plans))
+	);
+}
+
+/** A version 1 or 2 state: `names`, and `paid` tuples of timestamps (left out before moves). */
+function upgradeNewProxy(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'> | null {
+	const names = data.names;
+	if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) return null;
+	const paid = data.paid === undefined ? {} : data.paid;
+	if (!isRecord(paid)) return null;
+	const plans: string[] = [];
+	const ids: Record<string, IdTuple | 0> = {};
+	for (const name of names as string[]) {
+		const tuple = Object.prototype.hasOwnProperty.call(paid, name) ? paid[name] : undefined;
+		if (!Array.isArray(tuple) || tuple.length !== 4) {
+			ids[name] = 0;
+			continue;
+		}
+		const [expiresAt, addedAt, period, autoRenew] = tuple as unknown[];
+		const plan = planOf(period, autoRenew);
+		if (plan !== null && !plans.includes(plan)) plans.push(plan);
+		ids[name] = [
+			instantToStore(addedAt),
+			instantToStore(expiresAt),
+			plan === null ? null : plans.indexOf(plan),
+		];
+	}
+	return { ids, plans };
+}
+
+/** The stored New Proxy state (older layouts converted), or null. */
+export function loadNewProxyState(staticData: IDataObject): NewProxyState | null {
+	return loadStored<NewProxyState>(staticData, 'newProxy', (data) => {
+		const { ids } = data;
+		if (ids === undefined) return upgradeNewProxy(data);
+		const plans = readTable(data.plans);
+		if (plans === null) return null;
+		if (!isTrusted(ids)) {
+			if (!isRecord(ids)) return null;
+			for (const name in ids) if (!isIdTuple(ids[name], plans.length)) return null;
+		}
+		return { ids: ids as NewProxyState['ids'], plans };
+	});
+}
+
+/** A proxy's identity, as the moves compare it. */
+export function identityOf(proxy: ProxyRecord): Identity {
+	return {
+		added: instantToStore(proxy.added_at),
+		expires: instantToStore(proxy.expires_at),
+		plan: planOf(proxy.period, proxy.auto_renew),
+	};
+}
+
+/** What New Proxy stores of a listed proxy, its plan added to `table`. */
+function idTuple(proxy: ProxyRecord, table: TextTable): IdTuple {
+	const plan = planParts(proxy.period, proxy.auto_renew);
+	return [
+		instantToStore(proxy.added_at),
+		instantToStore(proxy.expires_at),
+		plan === null ? null : table.ref(...plan),
+	];
+}
+
+function sameTuple(a: IdTuple | 0 | undefined, b: IdTuple): boolean {
+	return a !== undefined && a !== 0 && a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+}
+
+type Appeared = [name: string, paidTime: Identity, proxy: ProxyRecord];
 
 /** A stored tuple is made from these fields of the record (see `idTuple`). */
 const BY_ID: PerProxy = {
@@ -53,15 +134,7 @@ const BY_ID: PerProxy = {
 	is: isTuple,
 };
 
-/** Reads and checks the New Proxy parameters. */
-export function readNewProxyParameters(ctx: IPollFunctions): NewProxyParams {
-	return { event: 'newProxy', ...proxyEventParameters(ctx) };
-}
-
-/**
- * The item of a new proxy. `movedFrom` is the name it had before Change Location moved it (the
- * same proxy and paid time under a new name), null for a proxy new to the account.
- */
+/** The item of a new proxy; `movedFrom` is its name before Change Location moved it. */
 export function newProxyItem(
 	proxy: ProxyRecord,
 	output: OutputOptions,
@@ -84,17 +157,9 @@ export function newProxyItem(
 }
 
 /**
- * New Proxy: a proxy name is listed that is not stored. A stored name missing from the list is
- * kept while its grace period lasts (see `withGrace`), so its return is not new; once it is
- * forgotten, its return is. While a new baseline settles (see `settling`), a name a partial first
- * reply left out joins it without an event, unless the proxy was added after the first poll.
- *
- * A new name that carries the paid time of a stored proxy (see moves.ts) is that proxy moved by
- * Change Location: it is still reported (its name and port are new), with `moved_from` set to the
- * old name: one missing from the list, or, when one reply lists both names, one still listed that
- * has the very same `added_at`. The old name stays stored while its grace period lasts (so a
- * partial list that hid it does not make its return new), but loses its paid time: it is found
- * moved once.
+ * New Proxy: a listed name that is not stored. While a baseline settles, one a partial first reply
+ * left out joins it quietly, unless added since. A moved proxy (moves.ts) is reported with
+ * `moved_from`; its old name stays stored for its grace period with 0: it is found moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,
@@ -161,17 +226,18 @@ function identities(
 	plans: readonly string[],
 ): Array<[string, Identity]> {
 	const out: Array<[string, Identity]> = [];
-	for (const [name, tuple] of entries) {
-		const id = storedIdentity(tuple, plans);
-		if (id !== null) out.push([name, id]);
-	}
+	for (const [name, tuple] of entries)
+		if (tuple !== 0)
+			out.push([
+				name,
+				{ added: tuple[0], expires: tuple[1], plan: tableText(plans, tuple[2]) ?? null },
+			]);
 	return out;
 }
 
 /**
- * The moves of this poll, new name => old name: stored proxies missing from the list paired with
- * the new ones (both rules of moves.ts), then, for a reply that lists both names, stored proxies
- * still listed with the very same `added_at` (the strong rule only, on their stored paid time).
+ * The moves of this poll, new name => old name: stored proxies missing from the list (both rules),
+ * then stored proxies still listed with the very same `added_at` (the strong rule only).
  */
 function findMoves(
 	previous: NewProxyState | null,
@@ -212,9 +278,9 @@ export const newProxy: TriggerEventModule<NewProxyParams, NewProxyState, ProxyOb
 		description:
 			'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 	},
-	properties,
+	properties: [proxyFiltersProperty, outputOptionsProperty],
 	stateKeys: ['ids', 'plans', 'names', 'paid'],
-	readParameters: readNewProxyParameters,
+	readParameters: (ctx) => ({ event: 'newProxy', ...proxyEventParameters(ctx) }),
 	loadState: loadNewProxyState,
 	...proxyEvent('new_proxy'),
 	detect: detectNewProxies,

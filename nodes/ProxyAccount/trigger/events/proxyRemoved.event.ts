@@ -1,15 +1,24 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
+import type { ProxyFilters } from '../../helpers/framework/filters';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { hoursUntil } from '../../helpers/framework/time';
 import type { ProxyRecord } from '../../transport';
-import { seededTable, TextTable } from '../compact';
-import type { KnownTuple, RemovedState } from '../knownProxy';
-import { knownIdentity, knownRecord, knownTuple, readKnown, sameKnown } from '../knownProxy';
+import {
+	formatLike,
+	instantToStore,
+	packIp,
+	PART,
+	planOf,
+	readTable,
+	seededTable,
+	tableText,
+	TextTable,
+	unpackIp,
+} from '../compact';
 import type { Identity } from '../moves';
 import { pairMoves, SAME_ADDED } from '../moves';
-import type { ProxyFilters } from '../params';
 import { proxyFilters } from '../params';
 import type { ProxyObservation } from '../proxies';
 import {
@@ -21,8 +30,16 @@ import {
 	uniqueProxies,
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
-import type { Detection, Grace, MissingMarks } from '../state';
-import { GRACE_MS, loadStored, STATE_VERSION, stillMissing, withGrace } from '../state';
+import type { Detection, Grace, MissingMarks, StoredState } from '../state';
+import {
+	GRACE_MS,
+	isTrusted,
+	loadStored,
+	marksMap,
+	STATE_VERSION,
+	stillMissing,
+	withGrace,
+} from '../state';
 import type { PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
@@ -31,12 +48,141 @@ export interface RemovedParams {
 	filters: ProxyFilters;
 }
 
-export type { RemovedState };
+/**
+ * What Proxy Removed stores of a proxy (about 80 bytes): what its report shows (never the username
+ * nor the password) and what recognizes a move; shared texts as table indexes (compact.ts).
+ */
+export type KnownTuple = [
+	expires: number | null,
+	added: number | null,
+	profile: number,
+	place: number,
+	ip: number | string | null,
+	hPort: number | null,
+	sPort: number | null,
+	nickname?: string,
+];
 
-export const properties: INodeProperties[] = [proxyFiltersProperty];
+/**
+ * `known`: proxy name => its record as last listed, kept while missing (`texts`: its table).
+ * `fresh`: names first listed within a grace period (a move's new name, listed beside the old).
+ */
+export type RemovedState = StoredState & {
+	event: 'proxyRemoved';
+	known: Record<string, KnownTuple>;
+	texts: string[];
+	fresh?: MissingMarks;
+};
 
-/** A stored proxy: its name and tuple. */
-type Named = [string, KnownTuple];
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const port = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+/** The UTC offset a timestamp is written with ('-06:00', 'Z'), or ''. */
+function offsetOf(timestamp: string): string {
+	if (timestamp.endsWith('Z')) return 'Z';
+	const sign = timestamp.charAt(timestamp.length - 6);
+	return sign === '+' || sign === '-' ? timestamp.slice(-6) : '';
+}
+
+/** A record (as listed, or as an older version stored it) as a tuple, its texts added to `table`. */
+export function knownTuple(proxy: Record<string, unknown>, table: TextTable): KnownTuple {
+	const autoRenew = proxy.auto_renew === true ? '1' : proxy.auto_renew === false ? '0' : '';
+	const tuple: KnownTuple = [
+		instantToStore(proxy.expires_at),
+		instantToStore(proxy.added_at),
+		// With the UTC offset the service writes timestamps in, so the report reads like the service.
+		table.ref(
+			text(proxy.network_status),
+			text(proxy.isp),
+			text(proxy.period),
+			autoRenew,
+			offsetOf(text(proxy.expires_at)),
+		),
+		table.ref(text(proxy.city), text(proxy.state)),
+		packIp(proxy.server_ip),
+		port(proxy.h_port),
+		port(proxy.s_port),
+	];
+	if (typeof proxy.nickname === 'string') tuple.push(proxy.nickname);
+	return tuple;
+}
+
+function sameKnown(a: KnownTuple | undefined, b: KnownTuple): boolean {
+	if (a === undefined || a.length !== b.length) return false;
+	for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+}
+
+/** The record of a stored proxy, as its report shows it. */
+export function knownRecord(
+	name: string,
+	tuple: KnownTuple,
+	texts: readonly string[],
+): IDataObject {
+	const [status, isp, period, autoRenew, offset] = (tableText(texts, tuple[2]) ?? '').split(PART);
+	const [city, state] = (tableText(texts, tuple[3]) ?? '').split(PART);
+	const written = `T${offset ?? ''}`;
+	return {
+		proxy_name: name,
+		nickname: tuple[7] ?? null,
+		isp: isp ?? '',
+		city: city ?? '',
+		state: state ?? '',
+		period: period ?? '',
+		added_at: formatLike(tuple[1], written),
+		expires_at: formatLike(tuple[0], written),
+		network_status: status ?? '',
+		server_ip: unpackIp(tuple[4]),
+		h_port: tuple[5],
+		s_port: tuple[6],
+		auto_renew: autoRenew === '1' ? true : autoRenew === '0' ? false : null,
+	};
+}
+
+/** A stored proxy's identity, as the moves compare it. */
+function knownIdentity(tuple: KnownTuple, texts: readonly string[]): Identity {
+	const [, , period, autoRenew] = (tableText(texts, tuple[2]) ?? '').split(PART);
+	return {
+		added: tuple[1],
+		expires: tuple[0],
+		plan: planOf(period, autoRenew === '1' ? true : autoRenew === '0' ? false : undefined),
+	};
+}
+
+const isNum = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const orNull = (value: unknown, check: (v: unknown) => boolean) => value === null || check(value);
+
+function isKnownTuple(value: unknown, size: number): boolean {
+	if (!Array.isArray(value) || value.length < 7 || value.length > 8) return false;
+	const [expires, added, profile, place, ip, hPort, sPort, nickname] = value as unknown[];
+	const index = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < size;
+	return (
+		orNull(expires, isNum) &&
+		orNull(added, isNum) &&
+		index(profile) &&
+		index(place) &&
+		orNull(ip, (v) => isNum(v) || typeof v === 'string') &&
+		orNull(hPort, isNum) &&
+		orNull(sPort, isNum) &&
+		(value.length === 7 || typeof nickname === 'string')
+	);
+}
+
+/** The version 3 fields of a stored Proxy Removed state, or null when damaged. */
+function readKnown(data: IDataObject): Pick<RemovedState, 'known' | 'texts' | 'fresh'> | null {
+	const { known } = data;
+	const texts = readTable(data.texts);
+	const fresh = marksMap(data.fresh);
+	if (texts === null || fresh === null) return null;
+	if (!isTrusted(known)) {
+		if (!isRecord(known)) return null;
+		for (const name in known) if (!isKnownTuple(known[name], texts.length)) return null;
+	}
+	const extra = fresh === undefined ? {} : { fresh };
+	return { known: known as RemovedState['known'], texts, ...extra };
+}
+
+type Named = [name: string, tuple: KnownTuple];
 
 /** A stored tuple is made from these fields of the record (see `knownTuple`). */
 const BY_RECORD: PerProxy = {
@@ -56,11 +202,6 @@ const BY_RECORD: PerProxy = {
 	is: Array.isArray,
 };
 
-/** Reads and checks the Proxy Removed parameters. */
-export function readRemovedParameters(ctx: IPollFunctions): RemovedParams {
-	return { event: 'proxyRemoved', filters: proxyFilters(ctx) };
-}
-
 /** A version 1 or 2 state: `known` records (objects of plain values), converted to tuples. */
 function upgradeRemoved(data: IDataObject): Pick<RemovedState, 'known' | 'texts'> | null {
 	if (!isRecord(data.known)) return null;
@@ -71,13 +212,6 @@ function upgradeRemoved(data: IDataObject): Pick<RemovedState, 'known' | 'texts'
 		known[name] = knownTuple(item, table);
 	}
 	return { known, texts: table.texts };
-}
-
-/** The stored Proxy Removed state (older layouts converted), or null. */
-export function loadRemovedState(staticData: IDataObject): RemovedState | null {
-	return loadStored<RemovedState>(staticData, 'proxyRemoved', (data) =>
-		data.texts === undefined ? upgradeRemoved(data) : readKnown(data),
-	);
 }
 
 /** The event item of a removed proxy: the last record known and when the removal was detected. */
@@ -95,26 +229,15 @@ export function removedItem(
 		removed_at: new Date(now).toISOString(),
 		missing_since: new Date(missingSince).toISOString(),
 		expired: expiresInHours === null ? null : expiresInHours <= 0,
-		before: {
-			expires_at: expiresAt,
-			network_status: known.network_status ?? null,
-		},
+		before: { expires_at: expiresAt, network_status: known.network_status ?? null },
 		after: null,
 		record: { ...known, proxy_name: name, expires_in_hours: expiresInHours },
 	};
 }
 
 /**
- * Proxy Removed: a stored proxy missing from the list is kept, with its last known record, while
- * its grace period lasts (GRACE_POLLS polls in a row AND GRACE_MS, see `stillMissing`); a partial
- * or empty list therefore reports nothing, and a proxy that comes back is not reported. When the
- * grace period is over the proxy is reported once (if it matches the filters) and forgotten.
- * Listed proxies are recorded as they are now; the baseline reports nothing.
- *
- * A stored proxy that Change Location moved is not removed: when a proxy the trigger did not know
- * appears (at this poll, or lately while the old name was still listed) carrying its paid time (see
- * moves.ts), the missing one is forgotten at once, without an event. Ambiguous pairs are not
- * taken: those proxies are reported as before.
+ * Proxy Removed: a stored proxy missing from the list is reported once its grace period is over; a
+ * proxy that Change Location moved (moves.ts) is forgotten at once, without an event.
  */
 export function detectRemoved(
 	previous: RemovedState | null,
@@ -160,9 +283,8 @@ function removedState(known: Record<string, KnownTuple>, texts: string[]): Remov
 }
 
 /**
- * The moves of this poll (new name => old name) among the stored proxies missing from the list:
- * to the proxies that appeared now (both rules), then to the names first listed lately (the
- * strong rule only, and only a name first listed after the old one).
+ * The moves of this poll (new name => old name) of the stored proxies missing from the list: to the
+ * proxies that appeared now (both rules), then to names first listed lately (the strong rule).
  */
 function removedMoves(
 	previous: RemovedState | null,
@@ -194,9 +316,8 @@ function removedMoves(
 }
 
 /**
- * The names first listed lately, with their marks: those that appeared now, and those still
- * listed whose grace period (counted like a missing entry's) lasts. A name paired with a move
- * leaves: it moved once. Undefined when there is none.
+ * The names first listed lately, with marks counted like a missing entry's: those that appeared
+ * now and those still within that period. A name paired with a move leaves (it moved once).
  */
 function freshNames(
 	previous: RemovedState | null,
@@ -222,12 +343,7 @@ function freshNames(
 	return any ? out : undefined;
 }
 
-/**
- * "Fetch Test Event" for Proxy Removed: items shaped like a real event, for the proxies that
- * expire first (those most likely to go next), as if they had just been removed: missing since the
- * shortest grace period before now (GRACE_MS; a real event comes at least that long after a proxy
- * went missing, and after GRACE_POLLS polls).
- */
+/** "Fetch Test Event": the proxies that expire first, as if removed after the grace period. */
 export function removedSamples(
 	observation: ProxyObservation,
 	params: RemovedParams,
@@ -252,10 +368,13 @@ export const proxyRemoved: TriggerEventModule<RemovedParams, RemovedState, Proxy
 		description:
 			'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
 	},
-	properties,
+	properties: [proxyFiltersProperty],
 	stateKeys: ['known', 'texts', 'fresh'],
-	readParameters: readRemovedParameters,
-	loadState: loadRemovedState,
+	readParameters: (ctx) => ({ event: 'proxyRemoved', filters: proxyFilters(ctx) }),
+	loadState: (staticData) =>
+		loadStored<RemovedState>(staticData, 'proxyRemoved', (data) =>
+			data.texts === undefined ? upgradeRemoved(data) : readKnown(data),
+		),
 	...proxyEvent('proxy_removed'),
 	detect: detectRemoved,
 	samples: removedSamples,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { filterText } from '../../helpers/framework/validation';
@@ -19,7 +19,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadStringMapState } from '../state';
+import { loadMapState, stringMap } from '../state';
 
 export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
@@ -30,59 +30,21 @@ export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 /** Proxy name => its last `network_status`. */
 export type StatusState = MapState<'proxyStatusChanged', 'status'>;
 
-/** The stored value is the status itself: nothing else to read. */
 const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	event: 'proxyStatusChanged',
 	field: 'status',
 	is: isText,
 };
 
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'From Status Name or ID',
-		name: 'fromStatus',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
-		default: '',
-		description:
-			'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'To Status Name or ID',
-		name: 'toStatus',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
-		default: '',
-		description:
-			'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	proxyFiltersProperty,
-	outputOptionsProperty,
-];
-
-/** Reads and checks the Proxy Status Changed parameters. */
-export function readStatusParameters(ctx: IPollFunctions): StatusParams {
+function readStatusParameters(ctx: IPollFunctions): StatusParams {
+	const status = (name: string, label: string) =>
+		filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
 	return {
 		event: 'proxyStatusChanged',
-		fromStatus: filterText(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('fromStatus', ''),
-			'From Status Name or ID',
-		).toLowerCase(),
-		toStatus: filterText(
-			ctx.getNode(),
-			undefined,
-			ctx.getNodeParameter('toStatus', ''),
-			'To Status Name or ID',
-		).toLowerCase(),
+		fromStatus: status('fromStatus', 'From Status Name or ID'),
+		toStatus: status('toStatus', 'To Status Name or ID'),
 		...proxyEventParameters(ctx),
 	};
-}
-
-/** The stored Proxy Status Changed state, or null. */
-export function loadStatusState(staticData: IDataObject): StatusState | null {
-	return loadStringMapState<StatusState>(staticData, 'proxyStatusChanged', 'status');
 }
 
 export function statusItem(
@@ -100,12 +62,7 @@ export function statusItem(
 	};
 }
 
-/**
- * Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. A proxy
- * that was not stored is recorded without an event. A stored proxy missing from the list is kept
- * as it was while its grace period lasts (see `keepMissing`), so when it comes back it is
- * compared with the status it had before it went missing.
- */
+/** Proxy Status Changed: a listed proxy's `network_status` differs from the stored one. */
 export function detectStatusChanges(
 	previous: StatusState | null,
 	observation: ProxyObservation,
@@ -134,9 +91,8 @@ function otherStatus(after: string, fromStatus: string): string {
 }
 
 /**
- * Items for "Fetch Test Event": proxies whose current status fits To Status, each with a `before`
- * status it could have changed from (emptied by the poll: a test event reports no real change); when
- * none fits, one example from a real proxy as it is. Empty only when the list is.
+ * "Fetch Test Event": proxies whose status fits To Status, each with a `before` it could have
+ * changed from; else one real proxy as it is. Empty only when the list is.
  */
 export function statusSamples(
 	observation: ProxyObservation,
@@ -149,27 +105,16 @@ export function statusSamples(
 				matchesProxyFilters(proxy, params.filters) &&
 				(params.toStatus === '' || proxy.network_status.trim().toLowerCase() === params.toStatus),
 		)
-		.slice(0, limit)
-		.map((proxy) =>
-			statusItem(
-				proxy,
-				otherStatus(proxy.network_status, params.fromStatus),
-				params.output,
-				observation.now,
-			),
-		);
-	if (found.length > 0) return found;
-	const [proxy] = sampleBase(observation, params.filters);
-	if (!proxy) return [];
-	// The proxy as it is: a test event never shows a status the proxy does not have.
-	return [
+		.slice(0, limit);
+	const base = found.length > 0 ? found : sampleBase(observation, params.filters).slice(0, 1);
+	return base.map((proxy) =>
 		statusItem(
 			proxy,
 			otherStatus(proxy.network_status, params.fromStatus),
 			params.output,
 			observation.now,
 		),
-	];
+	);
 }
 
 export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, ProxyObservation> = {
@@ -179,10 +124,32 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 		action: 'On Proxy Status Changed',
 		description: 'The network status of a proxy changes, e.g. from online to offline',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'From Status Name or ID',
+			name: 'fromStatus',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+			default: '',
+			description:
+				'Only changes away from this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'To Status Name or ID',
+			name: 'toStatus',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getNetworkStatusesOrAny' },
+			default: '',
+			description:
+				'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		proxyFiltersProperty,
+		outputOptionsProperty,
+	],
 	stateKeys: ['status'],
 	readParameters: readStatusParameters,
-	loadState: loadStatusState,
+	loadState: (staticData) =>
+		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', stringMap),
 	...proxyEvent('proxy_status_changed'),
 	detect: detectStatusChanges,
 	samples: statusSamples,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import { carrierDisplayName } from '../../helpers/framework/carriers';
@@ -11,25 +11,23 @@ import {
 } from '../../helpers/framework/filters';
 import { stockOutput } from '../../helpers/framework/output';
 import { parseChoice, parseWholeNumber } from '../../helpers/framework/validation';
-import type { CallOptions, StockEntry } from '../../transport';
+import type { StockEntry } from '../../transport';
 import { getStock } from '../../transport';
 import { collection } from '../params';
 import { ownValue } from '../proxies';
-import type { TriggerEventModule } from '../registry';
-import type { Detection, MapState, StateFields } from '../state';
-import { isTrusted, loadStored, nextMapState, settling } from '../state';
+import type { Observed, TriggerEventModule } from '../registry';
+import type { Detection, MapState } from '../state';
+import { hasOwn, isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
 const STOCK_CHANGES: readonly StockChange[] = ['becameAvailable', 'anyChange', 'reachedThreshold'];
 
-export type StockFilters = PlaceFilters;
-
 export interface StockParams {
 	event: 'stockChanged';
 	change: StockChange;
 	threshold: number;
-	filters: StockFilters;
+	filters: PlaceFilters;
 }
 
 /** One city: its status and the carriers with a count above zero (a missing carrier counts 0). */
@@ -43,98 +41,21 @@ export type StockState = MapState<'stockChanged', 'stock', CityState>;
 
 export type StockChangeKind = 'became_available' | 'count_changed' | 'reached_threshold';
 
+/** The `change` an item reports for each Stock Change. */
+const KIND: Record<StockChange, StockChangeKind> = {
+	becameAvailable: 'became_available',
+	anyChange: 'count_changed',
+	reachedThreshold: 'reached_threshold',
+};
+
 export interface StockSide {
 	count: number;
-	/** The city's status; null when the city was not in the previous stock. */
+	/** Null when the city was not in the previous stock. */
 	status: string | null;
 }
 
-export interface StockObservation {
+export interface StockObservation extends Observed {
 	entries: StockEntry[];
-	/** The service's clock when it answered. */
-	now: number;
-	dated?: boolean;
-}
-
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Stock Change',
-		name: 'stockChange',
-		type: 'options',
-		default: 'becameAvailable',
-		options: [
-			{
-				name: 'Any Count Change',
-				value: 'anyChange',
-				description: 'Trigger whenever the count of a carrier in a city changes',
-			},
-			{
-				name: 'Became Available',
-				value: 'becameAvailable',
-				description:
-					'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
-			},
-			{
-				name: 'Reached Threshold',
-				value: 'reachedThreshold',
-				description:
-					'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
-			},
-		],
-	},
-	{
-		displayName: 'Threshold',
-		name: 'threshold',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 5,
-		displayOptions: { show: { stockChange: ['reachedThreshold'] } },
-		description: 'The count a carrier must reach in a city, e.g. 5',
-	},
-	{
-		displayName: 'Filters',
-		name: 'stockFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			carrierFilter('getStockCarriers', 'Only changes of these carriers'),
-			cityFilter('stock'),
-			stateFilter('cities'),
-		],
-	},
-];
-
-/** Reads and checks the Stock Changed parameters. */
-export function readStockParameters(ctx: IPollFunctions): StockParams {
-	const node = ctx.getNode();
-	const change = parseChoice(
-		node,
-		undefined,
-		ctx.getNodeParameter('stockChange', 'becameAvailable'),
-		'Stock Change',
-		STOCK_CHANGES,
-		'the options in the list',
-		'Open the node and pick a stock change from the list.',
-	);
-	const threshold =
-		change === 'reachedThreshold'
-			? parseWholeNumber(
-					node,
-					undefined,
-					ctx.getNodeParameter('threshold', 5),
-					'Threshold',
-					{ min: 1 },
-					'Enter the count a carrier must reach in a city, e.g. 5.',
-				)
-			: 1;
-	const filters = collection(ctx, 'stockFilters');
-	return {
-		event: 'stockChanged',
-		change,
-		threshold,
-		filters: readPlaceFilters(ctx.getNode(), undefined, filters),
-	};
 }
 
 function stockMap(value: unknown): Record<string, CityState> | undefined {
@@ -143,26 +64,12 @@ function stockMap(value: unknown): Record<string, CityState> | undefined {
 	const out: Array<[string, CityState]> = [];
 	for (const [key, item] of Object.entries(value)) {
 		if (!isRecord(item) || typeof item.s !== 'string' || !isRecord(item.c)) return undefined;
-		const counts: Array<[string, number]> = [];
-		for (const [carrier, count] of Object.entries(item.c)) {
-			if (typeof count !== 'number' || !Number.isFinite(count)) return undefined;
-			counts.push([carrier, count]);
-		}
-		out.push([key, { s: item.s, c: Object.fromEntries(counts) }]);
+		const counts = Object.entries(item.c);
+		if (counts.some(([, count]) => typeof count !== 'number' || !Number.isFinite(count)))
+			return undefined;
+		out.push([key, { s: item.s, c: Object.fromEntries(counts) as Record<string, number> }]);
 	}
 	return Object.fromEntries(out);
-}
-
-/** The stored Stock Changed state, or null. */
-export function loadStockState(staticData: IDataObject): StockState | null {
-	return loadStored<StockState>(
-		staticData,
-		'stockChanged',
-		(data): StateFields<StockState> | null => {
-			const stock = stockMap(data.stock);
-			return stock ? { stock } : null;
-		},
-	);
 }
 
 /** A city's key in the state: the same city name may exist in two states. */
@@ -184,19 +91,16 @@ export function stockChangeOf(
 	change: StockChange,
 	threshold: number,
 ): StockChangeKind | undefined {
-	switch (change) {
-		case 'becameAvailable':
-			return !isAvailable(before) && isAvailable(after) ? 'became_available' : undefined;
-		case 'anyChange':
-			return before.count !== after.count ? 'count_changed' : undefined;
-		case 'reachedThreshold':
-			return before.count < threshold && after.count >= threshold ? 'reached_threshold' : undefined;
-		default:
-			return undefined;
-	}
+	const happened =
+		change === 'becameAvailable'
+			? !isAvailable(before) && isAvailable(after)
+			: change === 'anyChange'
+				? before.count !== after.count
+				: change === 'reachedThreshold' && before.count < threshold && after.count >= threshold;
+	return happened ? KIND[change] : undefined;
 }
 
-/** The entries with one entry per city key (the first wins), and the set of those keys. */
+/** The entries with one per city key (the first wins: a repeat says nothing new), and the keys. */
 function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set<string> } {
 	const keys = new Set<string>();
 	const unique = entries.filter((entry) => {
@@ -208,7 +112,6 @@ function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set
 	return { unique, keys };
 }
 
-/** Stock entries with one entry per city key (the first wins, as a repeated entry says nothing new). */
 export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
 	return listedEntries(entries).unique;
 }
@@ -228,40 +131,37 @@ export function stockEventItem(
 	after: StockSide,
 	threshold?: number,
 ): IDataObject {
-	const item: IDataObject = {
+	return {
 		event: 'stock_changed',
 		change,
 		city: entry.city,
 		state: entry.state,
 		carrier,
 		carrier_name: carrierDisplayName(carrier),
+		...(change === 'reached_threshold' && threshold !== undefined ? { threshold } : {}),
+		before: { ...before },
+		after: { ...after },
+		record: stockOutput(entry),
 	};
-	if (change === 'reached_threshold' && threshold !== undefined) item.threshold = threshold;
-	item.before = { ...before };
-	item.after = { ...after };
-	item.record = stockOutput(entry);
-	return item;
 }
 
 /**
- * Stock Changed: compares the stock of every city (and every carrier, as discovered in the payload)
- * with the stored stock. Without a previous state it only records the baseline. A city or a
- * carrier missing from the stored stock counts zero with an unknown status. A stored city missing
- * from the current stock is kept as it was while its grace period lasts (see `keepMissing`), so
- * when it comes back it is compared with what it was before it went missing.
+ * Stock Changed: compares every city and carrier (as in the payload) with the stored stock; one not
+ * stored counts zero with an unknown status. A city missing from the list is kept for its grace period.
  */
 export function detectStockChanges(
 	previous: StockState | null,
 	observation: StockObservation,
 	params: StockParams,
 ): Detection<StockState> {
-	const next: Array<[string, CityState]> = [];
+	const next: Record<string, CityState> = {};
 	const events: IDataObject[] = [];
 	const { unique, keys } = listedEntries(observation.entries);
 	const absorbing = settling(previous) !== undefined;
 	for (const entry of unique) {
 		const key = cityKey(entry);
-		next.push([key, cityState(entry)]);
+		// A city key holds `|`: never an array index nor `__proto__`, so the map keeps the list's order.
+		next[key] = cityState(entry);
 		if (!previous || !matchesStockPlace(entry, params.filters)) continue;
 		const before = ownValue(previous.stock, key);
 		// A new baseline settling: a city a partial (or empty) first reply left out joins it quietly.
@@ -286,7 +186,17 @@ export function detectStockChanges(
 				);
 		}
 	}
-	const nextState = nextMapState(previous, 'stockChanged', 'stock', keys, observation.now, next);
+	const stored = previous?.stock;
+	const missing: Array<[string, CityState]> = [];
+	for (const key in stored)
+		if (!keys.has(key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
+	const keep = (key: string, city: CityState) => {
+		next[key] = city;
+	};
+	const nextState = withGrace<StockState, CityState>(
+		{ missing, marks: previous?.gone, now: observation.now, keep },
+		() => ({ v: STATE_VERSION, event: 'stockChanged', stock: next }),
+	);
 	return { events, nextState };
 }
 
@@ -303,23 +213,15 @@ function sampleBefore(change: StockChange, side: StockSide, threshold: number): 
 }
 
 /**
- * Items for "Fetch Test Event", shaped exactly like real events: cities and carriers that match the
- * filters and meet the chosen change's condition now, each with a `before` that would have made the
- * change happen (emptied by the poll: a test event reports no real change). When none does, one
- * example from a real city (matching the filters when one does) as it is now. Empty only when the
- * stock list is.
+ * "Fetch Test Event": cities and carriers that meet the filters and the chosen change now, each with
+ * a `before` that would have made it happen; else one real city as it is. Empty only when no city.
  */
 export function stockSamples(
 	entries: StockEntry[],
 	params: StockParams,
 	limit: number,
 ): IDataObject[] {
-	const kind: StockChangeKind =
-		params.change === 'becameAvailable'
-			? 'became_available'
-			: params.change === 'reachedThreshold'
-				? 'reached_threshold'
-				: 'count_changed';
+	const kind = KIND[params.change];
 	const unique = uniqueEntries(entries);
 	const out: IDataObject[] = [];
 	for (const entry of unique) {
@@ -368,14 +270,6 @@ function stockSummary(observation: StockObservation, params: StockParams): IData
 	};
 }
 
-async function observeStock(
-	ctx: IPollFunctions,
-	requestOptions: CallOptions,
-): Promise<StockObservation> {
-	const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
-	return { entries, now: serverTime, dated };
-}
-
 export const stockChanged: TriggerEventModule<StockParams, StockState, StockObservation> = {
 	event: {
 		name: 'Stock Changed',
@@ -383,11 +277,89 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 		action: 'On Stock Changed',
 		description: 'The stock of a city changes for a carrier, e.g. proxies come back in stock',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Stock Change',
+			name: 'stockChange',
+			type: 'options',
+			default: 'becameAvailable',
+			options: [
+				{
+					name: 'Any Count Change',
+					value: 'anyChange',
+					description: 'Trigger whenever the count of a carrier in a city changes',
+				},
+				{
+					name: 'Became Available',
+					value: 'becameAvailable',
+					description:
+						'Trigger when a city gets proxies for a carrier: its count goes from zero to above zero, or the city\u2019s status turns available',
+				},
+				{
+					name: 'Reached Threshold',
+					value: 'reachedThreshold',
+					description:
+						'Trigger when the count of a carrier in a city goes from below the threshold to at or above it',
+				},
+			],
+		},
+		{
+			displayName: 'Threshold',
+			name: 'threshold',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			displayOptions: { show: { stockChange: ['reachedThreshold'] } },
+			description: 'The count a carrier must reach in a city, e.g. 5',
+		},
+		{
+			displayName: 'Filters',
+			name: 'stockFilters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				carrierFilter('getStockCarriers', 'Only changes of these carriers'),
+				cityFilter('stock'),
+				stateFilter('cities'),
+			],
+		},
+	],
 	stateKeys: ['stock'],
-	readParameters: readStockParameters,
-	loadState: loadStockState,
-	observe: observeStock,
+	readParameters(ctx) {
+		const node = ctx.getNode();
+		const change = parseChoice(
+			node,
+			undefined,
+			ctx.getNodeParameter('stockChange', 'becameAvailable'),
+			'Stock Change',
+			STOCK_CHANGES,
+			'the options in the list',
+			'Open the node and pick a stock change from the list.',
+		);
+		const threshold =
+			change === 'reachedThreshold'
+				? parseWholeNumber(
+						node,
+						undefined,
+						ctx.getNodeParameter('threshold', 5),
+						'Threshold',
+						{ min: 1 },
+						'Enter the count a carrier must reach in a city, e.g. 5.',
+					)
+				: 1;
+		const filters = readPlaceFilters(node, undefined, collection(ctx, 'stockFilters'));
+		return { event: 'stockChanged', change, threshold, filters };
+	},
+	loadState: (staticData) =>
+		loadStored<StockState>(staticData, 'stockChanged', (data) => {
+			const stock = stockMap(data.stock);
+			return stock ? { stock } : null;
+		}),
+	async observe(ctx, requestOptions) {
+		const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
+		return { entries, now: serverTime, dated };
+	},
 	detect: detectStockChanges,
 	samples: (observation, params, limit) => stockSamples(observation.entries, params, limit),
 	summary: stockSummary,

@@ -154,7 +154,6 @@ export function classifyResponse<S extends z.ZodTypeAny>(
 	const base = {
 		kind: 'http' as const,
 		status,
-		contentType,
 		retryAfterSeconds,
 		...rateLimitOf(headers),
 	};

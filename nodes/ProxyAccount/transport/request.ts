@@ -14,22 +14,17 @@ import { parseRateLimit } from './rateLimit';
 import type { ResponseData, StockEntry } from './schemas';
 import { carrierCounts, describeIssue, fastAcceptance, responseSchemas } from './schemas';
 
-export interface RetryPolicy {
+const DEFAULT_RETRY = {
 	/** Upper bound on the time spent retrying one request, waits included. */
-	budgetMs: number;
-	/** Attempts at most, the first included. */
-	maxAttempts: number;
-	/** First backoff step; it doubles each attempt, with jitter, up to `maxDelayMs`. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = {
 	budgetMs: 30_000,
+	/** Attempts at most, the first included. */
 	maxAttempts: 5,
+	/** First backoff step; it doubles each attempt, with jitter, up to `maxDelayMs`. */
 	baseDelayMs: 500,
 	maxDelayMs: 8_000,
 };
+
+type RetryPolicy = typeof DEFAULT_RETRY;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -96,34 +91,30 @@ function filledPath(ctx: ProxyAccountContext, path: string, call: Call): string 
 	);
 }
 
+/** A header by its lower-case name (n8n gives them lower-cased). */
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const value = headers[name] ?? headers[name.toLowerCase()];
+	const value = headers?.[name];
 	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
-function dateOf(headers: IDataObject | undefined): number {
-	const date = headerValue(headers, 'date');
-	return date ? Date.parse(date) : Number.NaN;
-}
-
-function serverTimeOf(headers: IDataObject | undefined): number {
-	const parsed = dateOf(headers);
-	return Number.isNaN(parsed) ? Date.now() : parsed;
+/** The service's clock (the reply's `date`), or this machine's when it has none (`dated` false). */
+function clockOf(headers: IDataObject | undefined): { serverTime: number; dated: boolean } {
+	const date = Date.parse(headerValue(headers, 'date') ?? '');
+	return Number.isNaN(date)
+		? { serverTime: Date.now(), dated: false }
+		: { serverTime: date, dated: true };
 }
 
 /** The reply's rate-limit facts, as a field to spread into a result (none when it has none). */
 function rateLimitOf(headers: IDataObject | undefined): { rateLimit?: RateLimitFacts } {
-	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTimeOf(headers));
+	const { serverTime } = clockOf(headers);
+	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTime);
 	return rateLimit === undefined ? {} : { rateLimit };
 }
 
 /** The origin a `location` header points at (relative to the request), or null when unreadable. */
-function redirectOrigin(
-	location: string | undefined,
-	requestUrl: string | undefined,
-): string | null {
+function redirectOrigin(location: string | undefined, requestUrl: string): string | null {
 	if (location === undefined || location.trim() === '') return null;
 	try {
 		const origin = new URL(location.trim(), requestUrl).origin;
@@ -133,71 +124,54 @@ function redirectOrigin(
 	}
 }
 
-type Classified<T> = { ok: true; body: T } | { ok: false; failure: RequestFailure };
-
 /** Turns one HTTP response into validated data or a failure. */
-export function classifyResponse<S extends z.ZodTypeAny>(
+function classifyResponse(
 	response: IN8nHttpFullResponse,
-	schema: S,
-	requestUrl?: string,
-): Classified<z.infer<S>> {
+	schema: z.ZodTypeAny,
+	requestUrl: string,
+): { body: unknown } | { failure: RequestFailure } {
 	const status = response.statusCode;
 	const headers = response.headers as IDataObject | undefined;
 	const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
 	const raw = response.body;
 	const text =
 		typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
-	const retryAfterSeconds = parseRetryAfter(
-		headerValue(headers, 'retry-after'),
-		serverTimeOf(headers),
-	);
-	const base = {
-		kind: 'http' as const,
-		status,
-		retryAfterSeconds,
-		...rateLimitOf(headers),
-	};
+	const retryAfter = headerValue(headers, 'retry-after');
+	const retryAfterSeconds = parseRetryAfter(retryAfter, clockOf(headers).serverTime);
+	const base = { kind: 'http' as const, status, retryAfterSeconds, ...rateLimitOf(headers) };
 
 	// A redirect is never followed (the API key and the body would go to another address): it is
 	// a failure that names where it pointed, by origin only.
 	if (status >= 300 && status < 400) {
-		return {
-			ok: false,
-			failure: {
-				...base,
-				redirectTo: redirectOrigin(headerValue(headers, 'location'), requestUrl),
-			},
-		};
+		const redirectTo = redirectOrigin(headerValue(headers, 'location'), requestUrl);
+		return { failure: { ...base, redirectTo } };
 	}
 
 	const trimmed = text.trimStart();
 	if (contentType.includes('text/html') || /^<(!doctype|html|head|body)/i.test(trimmed)) {
 		const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
-		return { ok: false, failure: { ...base, bodyProblem: 'html', pageTitle: title } };
+		return { failure: { ...base, bodyProblem: 'html', pageTitle: title } };
 	}
 	if (trimmed === '') {
-		return { ok: false, failure: { ...base, bodyProblem: 'empty' } };
+		return { failure: { ...base, bodyProblem: 'empty' } };
 	}
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
 	} catch {
-		return { ok: false, failure: { ...base, bodyProblem: 'malformed' } };
+		return { failure: { ...base, bodyProblem: 'malformed' } };
 	}
 	const isObject = json !== null && typeof json === 'object' && !Array.isArray(json);
 	const okFlag = isObject ? (json as { ok?: unknown }).ok : undefined;
 	if (status < 200 || status >= 300 || okFlag === false) {
-		return { ok: false, failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
+		return { failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
 	}
-	if (fastAcceptance.get(schema)?.(json)) return { ok: true, body: json as z.infer<S> };
+	if (fastAcceptance.get(schema)?.(json)) return { body: json };
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) {
-		return {
-			ok: false,
-			failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) },
-		};
+		return { failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) } };
 	}
-	return { ok: true, body: parsed.data };
+	return { body: parsed.data };
 }
 
 /** Whether trying again could help, and is safe for the money. */
@@ -286,8 +260,6 @@ export async function send<N extends EndpointName>(
 				continue;
 			}
 		}
-		const linkKey =
-			call.limitedKey === undefined ? [] : [call.limitedKey, encodeURIComponent(call.limitedKey)];
 		throw toNodeApiError(ctx.getNode(), failure, {
 			endpoint,
 			chargesMoney: entry.idempotency === 'sent-once' && entry.money === 'charges',
@@ -300,11 +272,13 @@ export async function send<N extends EndpointName>(
 			timeoutMs,
 			key,
 			walletUse: entry.walletUse,
+			// The Limited keys as typed and as encoded in the path; an empty one is never looked for.
 			secrets: [
 				connection.apiKey,
-				connection.limitedKey,
-				encodeURIComponent(connection.limitedKey),
-				...linkKey,
+				...[connection.limitedKey, call.limitedKey ?? ''].flatMap((k) => [
+					k,
+					encodeURIComponent(k),
+				]),
 			],
 		});
 	}
@@ -332,21 +306,14 @@ async function attemptOnce(
 		if (answer === DEADLINE)
 			return { failure: { kind: 'network', reason: 'timeout', code: 'DEADLINE' } };
 		const classified = classifyResponse(answer, responseSchemas[entry.schema], options.url);
-		if (!classified.ok) return { failure: classified.failure };
+		if ('failure' in classified) return classified;
 		const body = classified.body as { data?: unknown; message?: string };
 		const mismatch = entry.check?.(body.data as never, input);
 		if (mismatch) return { failure: { kind: 'schema', status: answer.statusCode, ...mismatch } };
 		const headers = answer.headers as IDataObject;
-		const serverTime = serverTimeOf(headers);
-		const dated = !Number.isNaN(dateOf(headers));
+		const clock = clockOf(headers);
 		return {
-			reply: {
-				result: body.data,
-				message: body.message,
-				serverTime,
-				dated,
-				...rateLimitOf(headers),
-			},
+			reply: { result: body.data, message: body.message, ...clock, ...rateLimitOf(headers) },
 		};
 	} catch (error) {
 		return { failure: classifyThrown(error) };

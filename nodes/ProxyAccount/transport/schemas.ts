@@ -11,6 +11,8 @@ import { isRecord } from '../common/objects';
  */
 
 const timestamp = z.string();
+const isInt = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isInteger(value);
 const int = z.number().int();
 const money = z.number();
 /** An object with these documented fields, that keeps the others (`passthrough`). */
@@ -46,9 +48,6 @@ export const proxyRecordSchema = object({
 
 export type ProxyRecord = z.infer<typeof proxyRecordSchema>;
 
-/** Fields of a stock entry that are not carrier counts. */
-const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
-
 const stockEntrySchema = object({
 	city: z.string(),
 	state: z.string(),
@@ -57,12 +56,11 @@ const stockEntrySchema = object({
 	visible: z.boolean(),
 });
 
-export type RawStockEntry = z.infer<typeof stockEntrySchema>;
+/** Fields of a stock entry that are not carrier counts. */
+const STOCK_ENTRY_FIELDS = Object.keys(stockEntrySchema.shape);
 
-export interface StockEntry extends RawStockEntry {
-	/** Carrier counts found in the entry: every integer field that is not a documented one. */
-	carriers: Record<string, number>;
-}
+/** A stock entry with its `carriers`: counts by carrier (see `carrierCounts`). */
+export type StockEntry = z.infer<typeof stockEntrySchema> & { carriers: Record<string, number> };
 
 /**
  * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
@@ -71,8 +69,7 @@ export interface StockEntry extends RawStockEntry {
 export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const [key, value] of Object.entries(entry)) {
-		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
-		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
+		if (!STOCK_ENTRY_FIELDS.includes(key) && isInt(value)) counts[key] = value;
 	}
 	return counts;
 }
@@ -159,11 +156,7 @@ export const responseSchemas = {
 	/** `proxy_name` may be the old name, the new one, or absent. */
 	swap: envelope(object({ proxy_name: z.string().optional() })),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
-	remove: object({
-		ok: z.literal(true),
-		message: z.string().optional(),
-		data: z.unknown().optional(),
-	}),
+	remove: envelope(z.unknown().optional()),
 	/** `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
 	funds: envelope(
 		object({
@@ -271,7 +264,7 @@ export function describeIssue(
 	return { field, issue: `is invalid (${String(issue.message)})` };
 }
 
-export function formatIssuePath(path: Array<string | number>): string {
+function formatIssuePath(path: Array<string | number>): string {
 	let out = '';
 	for (const part of path) {
 		if (typeof part === 'number') out += `[${part}]`;
@@ -281,19 +274,15 @@ export function formatIssuePath(path: Array<string | number>): string {
 }
 
 /*
- * Fast acceptance of the proxy list. zod's passthrough parse copies every record, which for a
- * 10,000-proxy account costs several times the JSON parse itself (zod 4, at `zod/v4` in the zod
- * n8n provides, is faster but still copies: bench/breakdown.ts measures all three). The check below
- * only looks: a body it accepts is used as is; anything else goes through zod, which names the
- * field at fault.
+ * Fast acceptance of the proxy list. zod's passthrough parse copies every record, several times the
+ * cost of the JSON parse at 10,000 proxies (zod 4 too: bench/breakdown.ts). The check below only
+ * looks: a body it accepts is used as is; anything else goes through zod, which names the field.
  */
-const isInt = (value: unknown) => typeof value === 'number' && Number.isInteger(value);
 const isText = (value: unknown) => typeof value === 'string';
 
 /**
- * Whether a value is a proxy record as `proxyRecordSchema` accepts it, without copying it: every
- * documented field with its type, written out (a loop over the fields costs several times more at
- * 10,000 records). test/unit/schemas-fast.test.ts checks it against the schema field by field.
+ * Whether a value is a proxy record as `proxyRecordSchema` accepts it, without copying it. Written
+ * out field by field: a loop costs several times more (test/unit/schemas-fast.test.ts checks it).
  */
 export function isProxyRecord(value: unknown): boolean {
 	if (!isRecord(value)) return false;

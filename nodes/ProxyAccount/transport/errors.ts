@@ -2,11 +2,9 @@ import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { quotedSentence, sentences, textOf } from '../common/wording';
-import type { ChangeNote, FailureKind, RequestFailure, RequestInfo, WalletUse } from './failures';
+import type { ChangeNote, FailureKind, RequestFailure, RequestInfo } from './failures';
 import { failureKind, mayHaveActed } from './failures';
 import type { RateLimitFacts } from './rateLimit';
-
-const DEFAULT_WALLET_USE: WalletUse = { what: 'this request' };
 
 function redact(text: string, secrets: string[]): string {
 	let out = text;
@@ -48,10 +46,9 @@ const quoted = (said: string | undefined) =>
 	said ? `The service said: ${quotedSentence(said)}` : undefined;
 const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
-const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
 /** A fix that only a read gets: a charge or a change says what may have happened instead. */
-const ifRead = (f: Facts, fix: string) =>
+const ifRead = (fix: string) => (f: Facts) =>
 	f.info.chargesMoney || f.info.change ? '' : sentences(f.retried, fix);
 const pasteMasterKey = (f: Facts) =>
 	sentences(
@@ -88,21 +85,17 @@ const TABLE: Record<FailureKind, Entry> = {
 	timeout: {
 		message: (f) =>
 			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
-		fix: (f) =>
-			ifRead(
-				f,
-				'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
-			),
+		fix: ifRead(
+			'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
+		),
 		cause: 'temporarily-unavailable',
 	},
 	'connection-closed': {
 		message: (f) =>
 			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
-		fix: (f) =>
-			ifRead(
-				f,
-				'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
-			),
+		fix: ifRead(
+			'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
+		),
 		cause: 'temporarily-unavailable',
 	},
 	cancelled: {
@@ -151,14 +144,14 @@ const TABLE: Record<FailureKind, Entry> = {
 	'wallet-short': {
 		message: (f) => {
 			const { diff } = wallet(f);
-			const { what } = walletUse(f);
+			const what = f.info.walletUse?.what ?? 'this request';
 			return typeof diff === 'number'
 				? `The wallet is ${formatMoney(diff)} short for ${what}`
 				: `The wallet does not hold enough funds for ${what}`;
 		},
 		fix: (f) => {
 			const { funds } = wallet(f);
-			const { less } = walletUse(f);
+			const less = f.info.walletUse?.less;
 			return sentences(
 				typeof funds === 'number' && `The wallet holds ${formatMoney(funds)}.`,
 				`Top up the wallet in the Proxy Account dashboard${less === undefined ? '' : `, or ${less}`}.`,

@@ -76,10 +76,7 @@ const TABLE: Record<FailureKind, Entry> = {
 	'tls-failed': {
 		message: (f) => `Could not open a secure (TLS) connection to ${f.info.baseUrl}`,
 		fix: () =>
-			sentences(
-				'Nothing was sent.',
-				`${CHECK_BASE_URL}: an address that does not use HTTPS needs http://, and one with a certificate n8n does not trust needs a trusted certificate.`,
-			),
+			`Nothing was sent. ${CHECK_BASE_URL}: an address that does not use HTTPS needs http://, and one with a certificate n8n does not trust needs a trusted certificate.`,
 		cause: 'configuration-invalid',
 	},
 	timeout: {

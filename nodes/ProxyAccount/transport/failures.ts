@@ -129,38 +129,13 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
 	}
 }
 
-/** Every way a request can fail, as the user is told about it. */
-export type FailureKind =
-	| 'connection-refused'
-	| 'address-unknown'
-	| 'tls-failed'
-	| 'timeout'
-	| 'connection-closed'
-	| 'cancelled'
-	| 'network'
-	| 'redirect'
-	| 'web-page'
-	| 'proxy-not-found'
-	| 'wallet-short'
-	| 'input-refused'
-	| 'refused'
-	| 'key-refused'
-	| 'key-not-allowed'
-	| 'limited-key-refused'
-	| 'rate-limited'
-	| 'unreadable'
-	| 'server-trouble'
-	| 'no-endpoint'
-	| 'client-refused'
-	| 'unexpected-shape';
-
 /**
  * What a business refusal (`ok: false`, status below 500) is about. Decided from the status and
  * from structured `data` first. The service's wording is only a last hint, and never for a request
  * that moves money: there an unrecognised refusal stays a plain refusal, quoted as the service
  * worded it.
  */
-function refusalKind(status: number, body: ErrorBody, info: RequestInfo): FailureKind {
+function refusalKind(status: number, body: ErrorBody, info: RequestInfo) {
 	const { data } = body;
 	if ((isRecord(data) && ('diff' in data || 'funds' in data)) || status === 402)
 		return 'wallet-short';
@@ -177,7 +152,8 @@ function refusalKind(status: number, body: ErrorBody, info: RequestInfo): Failur
 	return 'refused';
 }
 
-export function failureKind(failure: RequestFailure, info: RequestInfo): FailureKind {
+/** What kind of failure this is for the user: each kind has its message and fix in errors.ts. */
+export function failureKind(failure: RequestFailure, info: RequestInfo) {
 	if (failure.kind === 'schema') return 'unexpected-shape';
 	if (failure.kind === 'network') {
 		const byReason = {
@@ -205,6 +181,9 @@ export function failureKind(failure: RequestFailure, info: RequestInfo): Failure
 	if (status === 404) return 'no-endpoint';
 	return 'client-refused';
 }
+
+/** Every way a request can fail, as the user is told about it. */
+export type FailureKind = ReturnType<typeof failureKind>;
 
 /**
  * Whether the service may have acted on a request that failed this way. Only a refusal is certain:

@@ -59,12 +59,8 @@ export interface Reply<T> {
 
 type AnyEndpoint = Endpoint<string, keyof typeof responseSchemas, unknown>;
 
-type Call = CallOptions & {
-	proxyName?: string;
-	limitedKey?: string;
-	body?: unknown;
-	key?: RequestKey;
-};
+type Call = CallOptions &
+	Partial<{ proxyName: string; limitedKey: string; body: unknown; key: RequestKey }>;
 
 /**
  * The request's path below the base URL, each name encoded as one segment. A proxy name is opaque
@@ -98,19 +94,13 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** The service's clock (the reply's `date`), or this machine's when it has none (`dated` false). */
-function clockOf(headers: IDataObject | undefined): { serverTime: number; dated: boolean } {
+/** The service's clock (the reply's `date`, else this machine's) and the reply's rate limit. */
+function headerFacts(headers: IDataObject | undefined): Omit<Reply<unknown>, 'result' | 'message'> {
 	const date = Date.parse(headerValue(headers, 'date') ?? '');
-	return Number.isNaN(date)
-		? { serverTime: Date.now(), dated: false }
-		: { serverTime: date, dated: true };
-}
-
-/** The reply's rate-limit facts, as a field to spread into a result (none when it has none). */
-function rateLimitOf(headers: IDataObject | undefined): { rateLimit?: RateLimitFacts } {
-	const { serverTime } = clockOf(headers);
+	const dated = !Number.isNaN(date);
+	const serverTime = dated ? date : Date.now();
 	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTime);
-	return rateLimit === undefined ? {} : { rateLimit };
+	return rateLimit === undefined ? { serverTime, dated } : { serverTime, dated, rateLimit };
 }
 
 /** The origin a `location` header points at (relative to the request), or null when unreadable. */
@@ -136,9 +126,9 @@ function classifyResponse(
 	const raw = response.body;
 	const text =
 		typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
-	const retryAfter = headerValue(headers, 'retry-after');
-	const retryAfterSeconds = parseRetryAfter(retryAfter, clockOf(headers).serverTime);
-	const base = { kind: 'http' as const, status, retryAfterSeconds, ...rateLimitOf(headers) };
+	const { serverTime, rateLimit } = headerFacts(headers);
+	const retryAfterSeconds = parseRetryAfter(headerValue(headers, 'retry-after'), serverTime);
+	const base = { kind: 'http' as const, status, retryAfterSeconds, rateLimit };
 
 	// A redirect is never followed (the API key and the body would go to another address): it is
 	// a failure that names where it pointed, by origin only.
@@ -310,11 +300,8 @@ async function attemptOnce(
 		const body = classified.body as { data?: unknown; message?: string };
 		const mismatch = entry.check?.(body.data as never, input);
 		if (mismatch) return { failure: { kind: 'schema', status: answer.statusCode, ...mismatch } };
-		const headers = answer.headers as IDataObject;
-		const clock = clockOf(headers);
-		return {
-			reply: { result: body.data, message: body.message, ...clock, ...rateLimitOf(headers) },
-		};
+		const facts = headerFacts(answer.headers as IDataObject);
+		return { reply: { result: body.data, message: body.message, ...facts } };
 	} catch (error) {
 		return { failure: classifyThrown(error) };
 	}

@@ -11,10 +11,7 @@ function keyOf(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
-/**
- * Whether a request is the rotation link of this credential's Limited key
- * (`/v1/proxies/changeip/{limitedApiKey}/{proxyName}`): its path carries the Limited key.
- */
+/** Whether a request is the rotation link of this credential's Limited key (in its path). */
 function isRotationLink(url: string, limitedKey: string): boolean {
 	if (limitedKey === '') return false;
 	let path: string;

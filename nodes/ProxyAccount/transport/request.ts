@@ -62,10 +62,7 @@ type AnyEndpoint = Endpoint<string, keyof typeof responseSchemas, unknown>;
 type Call = CallOptions &
 	Partial<{ proxyName: string; limitedKey: string; body: unknown; key: RequestKey }>;
 
-/**
- * The request's path below the base URL, each name encoded as one segment. A proxy name is opaque
- * and may hold any character, but it is checked first: an empty one, `.` or `..` is refused.
- */
+/** The path below the base URL, each name encoded as a segment; an empty, . or .. name refused. */
 function filledPath(ctx: ProxyAccountContext, path: string, call: Call): string {
 	const { proxyName = '', itemIndex = 0 } = call;
 	const refused = proxyName.trim() === '' || proxyName === '.' || proxyName === '..';
@@ -186,10 +183,9 @@ function backoffMs(attempt: number, policy: RetryPolicy): number {
 }
 
 /**
- * Sends one endpoint of the catalogue through n8n's authenticated HTTP helper, as its entry says,
- * validates the answer against its schema and maps every failure to a NodeApiError. Reads are
- * retried within a bounded time; anything else is never repeated once it may have reached the
- * service.
+ * Sends one endpoint of the catalogue as its entry says, holds the answer to its schema and turns
+ * every failure into a NodeApiError. Reads are retried within a bounded time; anything else is
+ * never repeated once it may have reached the service.
  */
 export async function send<N extends EndpointName>(
 	ctx: ProxyAccountContext,
@@ -324,10 +320,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof
 	}
 }
 
-/**
- * `GET /v1/stock`, the cheapest read, with each entry's carrier counts. With `key: 'none'` it is
- * sent without any key: a probe of the Base URL for a credential that has no master key.
- */
+/** `GET /v1/stock`, the cheapest read, with each entry's carrier counts (`key: 'none'`: no key). */
 export async function getStock(ctx: ProxyAccountContext, args: SendArgs<'getStock'> = {}) {
 	const { result, serverTime, dated } = await send(ctx, 'getStock', args);
 	const entries: StockEntry[] = result.map((entry) => ({

@@ -3,11 +3,9 @@ import { z } from 'zod';
 import { isRecord } from '../common/objects';
 
 /**
- * Response schemas of the Proxy Account API (interface document, sections 2 and 4).
- *
- * Every object keeps fields the document does not list (`passthrough`): the live service adds
- * fields such as `country` or `ipv4`, and users should see them. A documented field that is
- * missing or has the wrong type fails validation, and the transport names it.
+ * Response schemas of the Proxy Account API (interface document, sections 2 and 4). Every object
+ * keeps fields the document does not list (`passthrough`): the live service adds some (`country`,
+ * `ipv4`) and users should see them. A documented field missing or mistyped fails, named.
  */
 
 const timestamp = z.string();
@@ -62,10 +60,7 @@ const STOCK_ENTRY_FIELDS = Object.keys(stockEntrySchema.shape);
 /** A stock entry with its `carriers`: counts by carrier (see `carrierCounts`). */
 export type StockEntry = z.infer<typeof stockEntrySchema> & { carriers: Record<string, number> };
 
-/**
- * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
- * the documented ones is a count, so a new carrier needs no release.
- */
+/** Carrier counts: any integer field but the documented ones, so a new carrier needs no release. */
 export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const [key, value] of Object.entries(entry)) {
@@ -185,14 +180,12 @@ export type ResponseData<K extends keyof typeof responseSchemas> = z.infer<
 
 export type FundsData = ResponseData<'funds'>;
 
-/** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
+/** An error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
 export const errorBodySchema = object({
 	ok: z.boolean().optional(),
 	message: z.unknown().optional(),
 	data: z.unknown().optional(),
-	type: z.unknown().optional(),
 	title: z.unknown().optional(),
-	status: z.unknown().optional(),
 	detail: z.unknown().optional(),
 });
 

@@ -79,21 +79,15 @@ export async function getConnection(
 			`Open the credential and enter the Base URL, ${EXAMPLE_URL}.`,
 		);
 	}
-	if (!/^https?:\/\//i.test(rawUrl)) {
+	const hasScheme = /^https?:\/\//i.test(rawUrl);
+	if (!hasScheme || !URL.canParse(rawUrl)) {
+		const problem = hasScheme ? 'is not a valid address' : 'must start with http:// or https://';
 		throw refuse(
-			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
+			`The Base URL in the Proxy Account credential ${problem} (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
 			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
-	let parsed: URL;
-	try {
-		parsed = new URL(rawUrl);
-	} catch {
-		throw refuse(
-			`The Base URL in the Proxy Account credential is not a valid address (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
-			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
-		);
-	}
+	const parsed = new URL(rawUrl);
 	if (parsed.username !== '' || parsed.password !== '') {
 		// Never repeated: the part before the @ is a password.
 		throw refuse(

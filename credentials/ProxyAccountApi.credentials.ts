@@ -67,10 +67,9 @@ export class ProxyAccountApi implements ICredentialType {
 	];
 
 	/**
-	 * The master key as a bearer header (trimmed, so a key pasted with a trailing newline still
-	 * authenticates), on every request but the rotation link: that request carries the Limited key
-	 * in its path and goes without the master key. A credential with no master key sends none.
-	 * A function rather than a generic block: a generic block adds its header to every request.
+	 * The master key, trimmed, as a bearer header on every request but the rotation link (which
+	 * carries the Limited key in its path); none without a master key. A function: a generic block
+	 * would add its header to every request.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -27,16 +27,14 @@ const TEST_NODE: INode = {
 export const LIMITED_ONLY_MESSAGE =
 	'The service at the Base URL answers. This credential has only a Limited API Key, which is not tried here: the only request it allows, the rotation link, rotates an IP. Rotate IP uses it when Use Rotation Link is on; every other operation needs the master API key.';
 
-/** The transport's request for n8n's legacy helper (all a credential test has), key as a bearer. */
+/** The stock read (it has no body) for n8n's legacy helper, all a credential test has. */
 function legacyRequest(options: IHttpRequestOptions, apiKey: string): IDataObject {
-	const body = options.body;
 	const headers = { ...(options.headers ?? {}) };
 	if (apiKey !== '') headers.Authorization = `Bearer ${apiKey}`;
 	return {
 		method: options.method ?? 'GET',
 		uri: options.url,
 		headers,
-		...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
 		json: false,
 		resolveWithFullResponse: true,
 		// The status and the body are the transport's to judge, as for every request.

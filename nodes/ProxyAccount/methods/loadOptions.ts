@@ -5,9 +5,7 @@ import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);
-	const keys: string[] = [];
-	for (const entry of entries)
-		for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
+	const keys = [...new Set(entries.flatMap((entry) => Object.keys(entry.carriers)))];
 	const unknown = keys.some((key) => !hasKnownDisplayName(key));
 	// Only a carrier with no known display name costs a second request.
 	const isps = unknown

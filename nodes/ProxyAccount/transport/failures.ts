@@ -85,15 +85,12 @@ function findCode(error: unknown): { code: string; message: string } {
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
 		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) {
-			return {
-				code: candidate.code,
-				message: typeof candidate.message === 'string' ? candidate.message : '',
-			};
+			const message = typeof candidate.message === 'string' ? candidate.message : '';
+			return { code: candidate.code, message };
 		}
 		current = candidate.cause;
 	}
-	const message = error instanceof Error ? error.message : '';
-	return { code: '', message };
+	return { code: '', message: error instanceof Error ? error.message : '' };
 }
 
 /** Classifies an exception thrown by the HTTP helper (no HTTP response was received). */

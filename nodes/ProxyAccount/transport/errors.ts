@@ -23,8 +23,6 @@ function seconds(ms: number): string {
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-// ----- what kind of failure ---------------------------------------------------------------------------
-
 /** What a message and its fix can draw on. */
 interface Facts {
 	failure: RequestFailure;
@@ -258,8 +256,6 @@ function outcomeNote(failure: RequestFailure, charges: boolean, change?: ChangeN
 		? `${change.what} may have been made: the request may have reached the service, so it was not sent again. ${change.check} before you run it again.`
 		: 'The extension may have been applied: the request may have reached the service, so it was not sent again. Check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.';
 }
-
-// ----- the node error --------------------------------------------------------------------------------
 
 /** What an operation may ask of a request error it caught: never by parsing its text. */
 export interface RequestErrorFacts {

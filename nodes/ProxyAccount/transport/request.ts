@@ -203,10 +203,9 @@ export async function send<N extends EndpointName>(
 	// A read may take its whole timeout at least once, and never more than its budget in all.
 	const budgetMs = Math.max(policy.budgetMs, timeoutMs);
 	const started = Date.now();
-	const url = `${connection.baseUrl}${path}`;
 	const options: IHttpRequestOptions = {
 		method: entry.method,
-		url,
+		url: `${connection.baseUrl}${path}`,
 		headers: { Accept: 'application/json' },
 		// The body is read as text so an HTML page or a cut-off reply can be told apart from JSON.
 		encoding: 'text',

@@ -234,25 +234,18 @@ export function describeIssue(
 	);
 	const field = formatIssuePath(path);
 	const actual = valueAt(body, path);
+	if (issue.code === 'invalid_type' && actual === undefined) return { field, issue: 'is missing' };
 	if (issue.code === 'invalid_type') {
-		return {
-			field,
-			issue:
-				actual === undefined
-					? 'is missing'
-					: `should be ${String(issue.expected)} but is ${typeName(actual, issue.expected)}`,
-		};
+		const actualType = typeName(actual, issue.expected);
+		return { field, issue: `should be ${String(issue.expected)} but is ${actualType}` };
 	}
-	const single =
-		Array.isArray(issue.values) && issue.values.length === 1 ? issue.values[0] : undefined;
-	if (
-		issue.code === 'invalid_literal' ||
-		(issue.code === 'invalid_value' && single !== undefined)
-	) {
-		return {
-			field,
-			issue: `should be ${JSON.stringify(issue.code === 'invalid_literal' ? issue.expected : single)}`,
-		};
+	if (issue.code === 'invalid_literal') {
+		return { field, issue: `should be ${JSON.stringify(issue.expected)}` };
+	}
+	// zod 4 names the one allowed value in `values`.
+	const values = Array.isArray(issue.values) ? issue.values : [];
+	if (issue.code === 'invalid_value' && values.length === 1 && values[0] !== undefined) {
+		return { field, issue: `should be ${JSON.stringify(values[0])}` };
 	}
 	return { field, issue: `is invalid (${String(issue.message)})` };
 }

@@ -204,12 +204,8 @@ function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 function typeName(value: unknown, expected: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'array';
-	if (typeof value === 'number')
-		return Number.isNaN(value)
-			? 'nan'
-			: expected === 'integer' && !Number.isInteger(value)
-				? 'float'
-				: 'number';
+	if (typeof value === 'number' && Number.isNaN(value)) return 'nan';
+	if (typeof value === 'number' && expected === 'integer' && !isInt(value)) return 'float';
 	return typeof value;
 }
 

@@ -7,9 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 /** A credential field as text, spaces and line breaks around a pasted key removed. */
-function keyOf(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
+const keyOf = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** Whether a request is the rotation link of this credential's Limited key (in its path). */
 function isRotationLink(url: string, limitedKey: string): boolean {

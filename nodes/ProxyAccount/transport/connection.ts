@@ -48,11 +48,7 @@ const trimmedText = (value: unknown) => (typeof value === 'string' ? value.trim(
 
 /** The credential's fields, trimmed (spaces and line breaks around a pasted value); empty when absent. */
 export async function readCredential(ctx: ProxyAccountContext, itemIndex = 0): Promise<Connection> {
-	const credentials = await ctx.getCredentials<{
-		baseUrl?: unknown;
-		apiKey?: unknown;
-		limitedApiKey?: unknown;
-	}>(CREDENTIAL_TYPE, itemIndex);
+	const credentials = await ctx.getCredentials<Record<string, unknown>>(CREDENTIAL_TYPE, itemIndex);
 	return {
 		baseUrl: trimmedText(credentials.baseUrl),
 		apiKey: trimmedText(credentials.apiKey),

@@ -6,17 +6,12 @@ import type { ChangeNote, FailureKind, RequestFailure, RequestInfo } from './fai
 import { failureKind, mayHaveActed } from './failures';
 import type { RateLimitFacts } from './rateLimit';
 
-function redact(text: string, secrets: string[]): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (secret.length >= 4) out = out.split(secret).join('***');
-	}
-	return out;
-}
+/** The text with each secret (of 4 characters or more) masked. */
+const redact = (text: string, secrets: string[]) =>
+	secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('***') : out), text);
 
-function formatMoney(amount: number): string {
-	return Number.isInteger(amount) ? String(amount) : amount.toFixed(2);
-}
+const formatMoney = (amount: number) =>
+	Number.isInteger(amount) ? String(amount) : amount.toFixed(2);
 
 function seconds(ms: number): string {
 	const s = ms / 1000;

@@ -7,14 +7,9 @@ import type {
 } from 'n8n-workflow';
 
 /** A credential field as text, spaces and line breaks around a pasted key removed. */
-function keyOf(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
+const keyOf = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/**
- * Whether a request is the rotation link of this credential's Limited key
- * (`/v1/proxies/changeip/{limitedApiKey}/{proxyName}`): its path carries the Limited key.
- */
+/** Whether a request is the rotation link of this credential's Limited key (in its path). */
 function isRotationLink(url: string, limitedKey: string): boolean {
 	if (limitedKey === '') return false;
 	let path: string;
@@ -70,10 +65,9 @@ export class ProxyAccountApi implements ICredentialType {
 	];
 
 	/**
-	 * The master key as a bearer header (trimmed, so a key pasted with a trailing newline still
-	 * authenticates), on every request but the rotation link: that request carries the Limited key
-	 * in its path and goes without the master key. A credential with no master key sends none.
-	 * A function rather than a generic block: a generic block adds its header to every request.
+	 * The master key, trimmed, as a bearer header on every request but the rotation link (which
+	 * carries the Limited key in its path); none without a master key. A function: a generic block
+	 * would add its header to every request.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

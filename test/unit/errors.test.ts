@@ -37,7 +37,7 @@ const LINK: RequestInfo = {
 };
 
 const network = (reason: Extract<RequestFailure, { kind: 'network' }>['reason'], code = 'X'): RequestFailure => ({ kind: 'network', reason, code });
-const http = (status: number, fields: Partial<Extract<RequestFailure, { kind: 'http' }>> = {}): RequestFailure => ({ kind: 'http', status, contentType: 'application/json', ...fields });
+const http = (status: number, fields: Partial<Extract<RequestFailure, { kind: 'http' }>> = {}): RequestFailure => ({ kind: 'http', status, ...fields });
 const refusal = (status: number, message?: string, data?: unknown): RequestFailure => http(status, { body: { ok: false, message, data } });
 const schema: RequestFailure = { kind: 'schema', status: 200, field: 'data[3].expires_at', issue: 'is missing' };
 
@@ -61,7 +61,7 @@ describe('failureKind', () => {
 		['another network error', 'network', network('other', 'EHOSTUNREACH'), READ],
 		['a redirect', 'redirect', http(301, { redirectTo: 'https://elsewhere.example' }), READ],
 		['a redirect to an unreadable place', 'redirect', http(302, { redirectTo: null }), READ],
-		['a web page', 'web-page', http(502, { bodyProblem: 'html', contentType: 'text/html', pageTitle: 'Bad Gateway' }), READ],
+		['a web page', 'web-page', http(502, { bodyProblem: 'html', pageTitle: 'Bad Gateway' }), READ],
 		['404 ok:false for one proxy', 'proxy-not-found', refusal(404, 'Not found'), { ...READ, proxyName: 'PRX-1' }],
 		['404 ok:false naming a proxy', 'proxy-not-found', refusal(404, 'Proxy PRX-1 does not exist'), READ],
 		['404 ok:false about something else', 'no-endpoint', refusal(404, 'Not found'), READ],

@@ -42,10 +42,10 @@ describe('quoted text that ends a sentence', () => {
 			secrets: [],
 			proxyName: 'PRX-9',
 		};
-		const ended = toNodeApiError(NODE, { kind: 'http', status: 404, contentType: 'application/json', body: { ok: false, message: 'Proxy name is not valid.' } }, info);
+		const ended = toNodeApiError(NODE, { kind: 'http', status: 404, body: { ok: false, message: 'Proxy name is not valid.' } }, info);
 		expect(ended.description).toContain('The service said: \u201cProxy name is not valid.\u201d');
 		expect(ended.description).not.toContain('\u201d.');
-		const plain = toNodeApiError(NODE, { kind: 'http', status: 404, contentType: 'application/json', body: { ok: false, message: 'Proxy name is not valid' } }, info);
+		const plain = toNodeApiError(NODE, { kind: 'http', status: 404, body: { ok: false, message: 'Proxy name is not valid' } }, info);
 		expect(plain.description).toContain('The service said: \u201cProxy name is not valid\u201d.');
 	});
 });

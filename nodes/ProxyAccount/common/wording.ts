@@ -28,10 +28,7 @@ export function quotedSentence(text: string): string {
 	return /[.!?…]$/.test(text.trim()) ? quoted : `${quoted}.`;
 }
 
-/**
- * Sentences joined into one text: empty parts are left out, the rest separated by one space.
- * Every message and fix of the transport's failures is built with it.
- */
+/** Sentences joined into one text: empty parts left out, the rest separated by one space. */
 export function sentences(...parts: Array<string | false | undefined | null>): string {
 	return parts
 		.filter((part): part is string => typeof part === 'string')

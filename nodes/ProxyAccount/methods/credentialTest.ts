@@ -13,9 +13,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ProxyAccountContext } from '../transport';
 import { getStock, requestErrorFacts } from '../transport';
 
-/** How long the credential test waits for the service. */
-export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
-
 /** The node the transport's messages are about: the credential test has none of its own. */
 const TEST_NODE: INode = {
 	id: 'proxy-account-credential-test',
@@ -30,19 +27,14 @@ const TEST_NODE: INode = {
 export const LIMITED_ONLY_MESSAGE =
 	'The service at the Base URL answers. This credential has only a Limited API Key, which is not tried here: the only request it allows, the rotation link, rotates an IP. Rotate IP uses it when Use Rotation Link is on; every other operation needs the master API key.';
 
-/**
- * The transport's request, as n8n's legacy request helper (the one a credential test has) takes
- * it: with the master key as a bearer header, and with no key when there is none.
- */
+/** The stock read (it has no body) for n8n's legacy helper, all a credential test has. */
 function legacyRequest(options: IHttpRequestOptions, apiKey: string): IDataObject {
-	const body = options.body;
 	const headers = { ...(options.headers ?? {}) };
 	if (apiKey !== '') headers.Authorization = `Bearer ${apiKey}`;
 	return {
 		method: options.method ?? 'GET',
 		uri: options.url,
 		headers,
-		...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
 		json: false,
 		resolveWithFullResponse: true,
 		// The status and the body are the transport's to judge, as for every request.
@@ -55,21 +47,17 @@ function legacyRequest(options: IHttpRequestOptions, apiKey: string): IDataObjec
 }
 
 /**
- * Tests a Proxy Account credential with the same request, checks and messages as the nodes: the
- * Base URL is checked before anything is sent (scheme, no user:password@, no ? or #, `/v1` removed
- * whatever its case), then the stock list is read once (the cheapest read: no proxy data, no
- * charge) without following redirects, and every failure is told as the nodes tell it (refused
- * connection, unknown host, TLS, timeout, wrong path, wrong key) without the key.
+ * Tests a credential with the same checks, request and messages as the nodes: the stock list, the
+ * cheapest read (no proxy data, no charge), read once within 15 s by default.
  *
- * A credential with only a Limited key cannot be tested without rotating an IP (the rotation link
- * is the only request that key allows), and that is never done to test a credential. Its Base URL
- * is checked instead: the stock list is asked for without any key, and a service that answers,
- * even to ask for a key, passes with a message that the Limited key itself was not tried.
+ * A Limited key cannot be tried without rotating an IP (the only request it allows), which a test
+ * never does: for a credential with only that key, the stock list is asked for without any key, and
+ * a service that answers, even to ask for a key, passes with a message that the key was not tried.
  */
 export async function testConnection(
 	ctx: ICredentialTestFunctions,
 	data: ICredentialDataDecryptedObject,
-	timeoutMs = CREDENTIAL_TEST_TIMEOUT_MS,
+	timeoutMs = 15_000,
 ): Promise<INodeCredentialTestResult> {
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
 	const limitedOnly =

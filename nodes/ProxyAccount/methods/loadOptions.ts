@@ -5,9 +5,7 @@ import { carrierDisplayName, carrierKey, hasKnownDisplayName } from '../helpers/
 
 async function carrierNames(ctx: ILoadOptionsFunctions) {
 	const { entries } = await getStock(ctx);
-	const keys: string[] = [];
-	for (const entry of entries)
-		for (const key of Object.keys(entry.carriers)) if (!keys.includes(key)) keys.push(key);
+	const keys = [...new Set(entries.flatMap((entry) => Object.keys(entry.carriers)))];
 	const unknown = keys.some((key) => !hasKnownDisplayName(key));
 	// Only a carrier with no known display name costs a second request.
 	const isps = unknown
@@ -81,9 +79,12 @@ export async function getCities(this: ILoadOptionsFunctions): Promise<INodePrope
 /** The network statuses the service is known to send, then any other seen on the account's proxies. */
 const KNOWN_STATUSES = ['online', 'offline'];
 
-async function networkStatuses(ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+/** Network statuses for a filter: known ones and the ones the account's proxies show now. */
+export async function getNetworkStatuses(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const seen = new Set(KNOWN_STATUSES);
-	for (const proxy of (await send(ctx, 'listProxies')).result) {
+	for (const proxy of (await send(this, 'listProxies')).result) {
 		const status = String(proxy.network_status).trim().toLowerCase();
 		if (status !== '') seen.add(status);
 	}
@@ -96,19 +97,12 @@ async function networkStatuses(ctx: ILoadOptionsFunctions): Promise<INodePropert
 	}));
 }
 
-/** Network statuses for a filter: known ones and the ones the account's proxies show now. */
-export async function getNetworkStatuses(
-	this: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
-	return await networkStatuses(this);
-}
-
 /** The same, with Any first (no condition on the status). */
 export async function getNetworkStatusesOrAny(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	return [
 		{ name: 'Any', value: '', description: 'Any network status' },
-		...(await networkStatuses(this)),
+		...(await getNetworkStatuses.call(this)),
 	];
 }

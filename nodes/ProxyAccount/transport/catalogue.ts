@@ -1,7 +1,6 @@
 /*
- * Every endpoint of the service, declared once: the 5 of the interface document (proxy-account-api.md)
- * and the 12 account operations (account-operations.md). `send` (request.ts) reads an entry and makes
- * the request; only the stock read, which adds carrier counts, has a named wrapper (`getStock`).
+ * Every endpoint of the service, declared once: the 5 of proxy-account-api.md and the 12 of
+ * account-operations.md. `send` (request.ts) reads an entry and makes the request.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,24 +12,10 @@ import type { QuoteData, ResponseData, responseSchemas } from './schemas';
 export const PERIODS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
 export type Period = (typeof PERIODS)[number];
 
-export interface QuoteLine {
-	isp: string;
-	location: string;
-	interval: number;
-	period: string;
-}
-
-export interface AllocateLine {
-	proxy_name: string;
-	interval: number;
-	period: string;
-}
-
-export interface AutoRenewLine {
-	proxy_name: string;
-	auto_renew: boolean;
-	interval: number;
-}
+/** The lines of a quote or a purchase, of an extension, of auto-renew settings, as sent. */
+export type QuoteLine = { isp: string; location: string; interval: number; period: string };
+export type AllocateLine = { proxy_name: string; interval: number; period: string };
+export type AutoRenewLine = { proxy_name: string; auto_renew: boolean; interval: number };
 
 type SchemaKey = keyof typeof responseSchemas;
 
@@ -59,11 +44,8 @@ export interface Endpoint<P extends string, K extends SchemaKey, B> {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	/** Below the base URL; `{proxyName}` (and `{limitedApiKey}`) are filled in, each encoded. */
 	path: P;
-	/** Its reply, a key of `responseSchemas`. */
 	schema: K;
-	/** Whether it is retried (`read`) or never sent again once it may have reached the service. */
 	idempotency: Idempotency;
-	/** What it does to money or paid time. */
 	money: MoneyEffect;
 	/** The JSON body, built from what the caller passes as `body`. */
 	body?: (input: B) => IDataObject;
@@ -73,7 +55,6 @@ export interface Endpoint<P extends string, K extends SchemaKey, B> {
 	change?: ChangeNote;
 	/** Paid from the wallet: what a wallet that is short is short for. */
 	walletUse?: WalletUse;
-	/** The key it carries when not the master key (see `RequestKey`). */
 	key?: RequestKey;
 }
 

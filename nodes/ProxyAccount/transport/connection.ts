@@ -1,14 +1,10 @@
-/*
- * The connection a request is made on: the n8n context it needs, and the credential read and checked
- * before anything is sent (Base URL, master key, Limited key). Nothing here sends a request.
- */
+/* The context a request needs, and the credential read and checked before anything is sent. */
 import type { IHttpRequestOptions, INode, Logger } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * What a Proxy Account request needs of the context it is made from: the node, the credential,
- * n8n's authenticated HTTP helper and the logger. Every n8n context of the nodes has these (an
- * execution, a poll, a dropdown); the credential test builds its own (methods/credentialTest.ts).
+ * What a request needs of its n8n context: every context of the nodes has it (an execution, a poll,
+ * a dropdown); the credential test builds its own (methods/credentialTest.ts).
  */
 export interface ProxyAccountContext {
 	getNode(): INode;
@@ -24,11 +20,10 @@ export interface ProxyAccountContext {
 
 export const CREDENTIAL_TYPE = 'proxyAccountApi';
 
+/** The credential's fields; a key is empty when there is none. Neither key is ever shown. */
 interface Connection {
 	baseUrl: string;
-	/** The master key; empty when the request needs none and the credential has none. */
 	apiKey: string;
-	/** The Limited key, empty when there is none: kept out of every message. */
 	limitedKey: string;
 }
 
@@ -52,15 +47,8 @@ function shownBaseUrl(raw: string, keys: string[]): string {
 const trimmedText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** The credential's fields, trimmed (spaces and line breaks around a pasted value); empty when absent. */
-export async function readCredential(
-	ctx: ProxyAccountContext,
-	itemIndex = 0,
-): Promise<{ baseUrl: string; apiKey: string; limitedKey: string }> {
-	const credentials = await ctx.getCredentials<{
-		baseUrl?: unknown;
-		apiKey?: unknown;
-		limitedApiKey?: unknown;
-	}>(CREDENTIAL_TYPE, itemIndex);
+export async function readCredential(ctx: ProxyAccountContext, itemIndex = 0): Promise<Connection> {
+	const credentials = await ctx.getCredentials<Record<string, unknown>>(CREDENTIAL_TYPE, itemIndex);
 	return {
 		baseUrl: trimmedText(credentials.baseUrl),
 		apiKey: trimmedText(credentials.apiKey),
@@ -87,21 +75,15 @@ export async function getConnection(
 			`Open the credential and enter the Base URL, ${EXAMPLE_URL}.`,
 		);
 	}
-	if (!/^https?:\/\//i.test(rawUrl)) {
+	const hasScheme = /^https?:\/\//i.test(rawUrl);
+	if (!hasScheme || !URL.canParse(rawUrl)) {
+		const problem = hasScheme ? 'is not a valid address' : 'must start with http:// or https://';
 		throw refuse(
-			`The Base URL in the Proxy Account credential must start with http:// or https:// (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
+			`The Base URL in the Proxy Account credential ${problem} (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
 			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
 		);
 	}
-	let parsed: URL;
-	try {
-		parsed = new URL(rawUrl);
-	} catch {
-		throw refuse(
-			`The Base URL in the Proxy Account credential is not a valid address (it is ${shownBaseUrl(rawUrl, [apiKey, limitedKey])})`,
-			`Open the credential and enter the full address, ${EXAMPLE_URL}.`,
-		);
-	}
+	const parsed = new URL(rawUrl);
 	if (parsed.username !== '' || parsed.password !== '') {
 		// Never repeated: the part before the @ is a password.
 		throw refuse(

@@ -1,38 +1,22 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { quotedSentence, sentences, textOf } from '../common/wording';
-import type { ChangeNote, FailureKind, RequestFailure, RequestInfo, WalletUse } from './failures';
+import type { ChangeNote, FailureKind, RequestFailure, RequestInfo } from './failures';
 import { failureKind, mayHaveActed } from './failures';
 import type { RateLimitFacts } from './rateLimit';
 
-const DEFAULT_WALLET_USE: WalletUse = { what: 'this request' };
+/** The text with each secret (of 4 characters or more) masked. */
+const redact = (text: string, secrets: string[]) =>
+	secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('***') : out), text);
 
-function redact(text: string, secrets: string[]): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (secret.length >= 4) out = out.split(secret).join('***');
-	}
-	return out;
-}
-
-function formatMoney(amount: number): string {
-	return Number.isInteger(amount) ? String(amount) : amount.toFixed(2);
-}
+const formatMoney = (amount: number) =>
+	Number.isInteger(amount) ? String(amount) : amount.toFixed(2);
 
 function seconds(ms: number): string {
 	const s = ms / 1000;
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
-
-// ----- what kind of failure ---------------------------------------------------------------------------
-
-type ErrorCause =
-	| 'rate-limited'
-	| 'temporarily-unavailable'
-	| 'credential-invalid'
-	| 'configuration-invalid'
-	| 'node-defect';
 
 /** What a message and its fix can draw on. */
 interface Facts {
@@ -48,20 +32,22 @@ interface Facts {
 interface Entry {
 	message: (f: Facts) => string;
 	fix: (f: Facts) => string;
-	cause?: ErrorCause | ((f: Facts) => ErrorCause | undefined);
+	cause?: Failure['cause'] | ((f: Facts) => Failure['cause']);
 }
 
 const quoted = (said: string | undefined) =>
 	said ? `The service said: ${quotedSentence(said)}` : undefined;
 const http = (f: Facts) => f.failure as Extract<RequestFailure, { kind: 'http' }>;
 const wallet = (f: Facts) => (http(f).body?.data ?? {}) as { diff?: unknown; funds?: unknown };
-const walletUse = (f: Facts) => f.info.walletUse ?? DEFAULT_WALLET_USE;
 const CHECK_BASE_URL = 'Check the Base URL in the Proxy Account credential';
 /** A fix that only a read gets: a charge or a change says what may have happened instead. */
-const ifRead = (f: Facts, fix: string) =>
+const ifRead = (fix: string) => (f: Facts) =>
 	f.info.chargesMoney || f.info.change ? '' : sentences(f.retried, fix);
-const PASTE_MASTER_KEY =
-	'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.';
+const pasteMasterKey = (f: Facts) =>
+	sentences(
+		'Open the Proxy Account credential and paste the master API key again from the API section of the dashboard.',
+		quoted(f.said),
+	);
 
 const TABLE: Record<FailureKind, Entry> = {
 	'connection-refused': {
@@ -83,30 +69,23 @@ const TABLE: Record<FailureKind, Entry> = {
 	'tls-failed': {
 		message: (f) => `Could not open a secure (TLS) connection to ${f.info.baseUrl}`,
 		fix: () =>
-			sentences(
-				'Nothing was sent.',
-				`${CHECK_BASE_URL}: an address that does not use HTTPS needs http://, and one with a certificate n8n does not trust needs a trusted certificate.`,
-			),
+			`Nothing was sent. ${CHECK_BASE_URL}: an address that does not use HTTPS needs http://, and one with a certificate n8n does not trust needs a trusted certificate.`,
 		cause: 'configuration-invalid',
 	},
 	timeout: {
 		message: (f) =>
 			`The Proxy Account service did not answer within ${seconds(f.info.timeoutMs)} (${f.info.endpoint})`,
-		fix: (f) =>
-			ifRead(
-				f,
-				'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
-			),
+		fix: ifRead(
+			'The service is slow or unreachable right now; try again later, or raise Timeout (Seconds).',
+		),
 		cause: 'temporarily-unavailable',
 	},
 	'connection-closed': {
 		message: (f) =>
 			`The connection to the Proxy Account service closed before its answer arrived (${f.info.endpoint})`,
-		fix: (f) =>
-			ifRead(
-				f,
-				'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
-			),
+		fix: ifRead(
+			'Try again later; if it keeps happening, check proxies or firewalls between n8n and the service.',
+		),
 		cause: 'temporarily-unavailable',
 	},
 	cancelled: {
@@ -155,14 +134,14 @@ const TABLE: Record<FailureKind, Entry> = {
 	'wallet-short': {
 		message: (f) => {
 			const { diff } = wallet(f);
-			const { what } = walletUse(f);
+			const what = f.info.walletUse?.what ?? 'this request';
 			return typeof diff === 'number'
 				? `The wallet is ${formatMoney(diff)} short for ${what}`
 				: `The wallet does not hold enough funds for ${what}`;
 		},
 		fix: (f) => {
 			const { funds } = wallet(f);
-			const { less } = walletUse(f);
+			const less = f.info.walletUse?.less;
 			return sentences(
 				typeof funds === 'number' && `The wallet holds ${formatMoney(funds)}.`,
 				`Top up the wallet in the Proxy Account dashboard${less === undefined ? '' : `, or ${less}`}.`,
@@ -185,12 +164,12 @@ const TABLE: Record<FailureKind, Entry> = {
 	},
 	'key-refused': {
 		message: () => 'The Proxy Account API key was not accepted',
-		fix: (f) => sentences(PASTE_MASTER_KEY, quoted(f.said)),
+		fix: pasteMasterKey,
 		cause: 'credential-invalid',
 	},
 	'key-not-allowed': {
 		message: () => 'The Proxy Account API key is not allowed to do this',
-		fix: (f) => sentences(PASTE_MASTER_KEY, quoted(f.said)),
+		fix: pasteMasterKey,
 		cause: 'credential-invalid',
 	},
 	'limited-key-refused': {
@@ -257,26 +236,21 @@ const TABLE: Record<FailureKind, Entry> = {
 	},
 };
 
-/** What a failed request that moves money says about the money, always and only from `mayHaveActed`. */
-function moneyNote(failure: RequestFailure): string {
-	if (failure.kind === 'network' && !mayHaveActed(failure))
-		return 'Nothing was sent, so nothing was charged.';
-	return mayHaveActed(failure)
-		? 'The extension may have been applied: the request may have reached the service, so it was not sent again. Check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.'
-		: 'The service refused the request before acting on it, so nothing was charged.';
-}
-
-/** What a failed change says about the proxy, always and only from `mayHaveActed` (as `moneyNote`). */
-function changeNote(failure: RequestFailure, change: ChangeNote, charges: boolean): string {
+/**
+ * What a failed charge or change says it may have done, always and only from `mayHaveActed`: a
+ * charge without a change note is the extension.
+ */
+function outcomeNote(failure: RequestFailure, charges: boolean, change?: ChangeNote): string {
 	const nothing = charges ? 'nothing was charged' : 'nothing was changed';
-	if (failure.kind === 'network' && !mayHaveActed(failure))
-		return `Nothing was sent, so ${nothing}.`;
-	return mayHaveActed(failure)
+	if (!mayHaveActed(failure)) {
+		return failure.kind === 'network'
+			? `Nothing was sent, so ${nothing}.`
+			: `The service refused the request before acting on it, so ${nothing}.`;
+	}
+	return change
 		? `${change.what} may have been made: the request may have reached the service, so it was not sent again. ${change.check} before you run it again.`
-		: `The service refused the request before acting on it, so ${nothing}.`;
+		: 'The extension may have been applied: the request may have reached the service, so it was not sent again. Check the proxies\u2019 expiry dates (Proxy Account > Get or Get Many) before you run the extension again, so nothing is paid twice.';
 }
-
-// ----- the node error --------------------------------------------------------------------------------
 
 /** What an operation may ask of a request error it caught: never by parsing its text. */
 export interface RequestErrorFacts {
@@ -298,17 +272,12 @@ export function requestErrorFacts(error: unknown): RequestErrorFacts | undefined
 	return error instanceof NodeApiError ? factsOf.get(error) : undefined;
 }
 
-/** Failures that come from one item's input: said of a single-proxy request, they name the item. */
-const ITEM_INPUT_KINDS: ReadonlySet<FailureKind> = new Set([
-	'proxy-not-found',
-	'input-refused',
-	'client-refused',
-]);
-
 /** ` [item N]` when a single-proxy request failed on its item's input; empty otherwise. */
 function ofItem(kind: FailureKind, info: RequestInfo): string {
-	if (!ITEM_INPUT_KINDS.has(kind) || info.proxyName === undefined) return '';
-	return info.itemIndex === undefined ? '' : ` [item ${info.itemIndex}]`;
+	const itemInput = ['proxy-not-found', 'input-refused', 'client-refused'].includes(kind);
+	return itemInput && info.proxyName !== undefined && info.itemIndex !== undefined
+		? ` [item ${info.itemIndex}]`
+		: '';
 }
 
 /** Builds the node error for a failed request: message, how to fix it, never a secret. */
@@ -334,8 +303,7 @@ export function toNodeApiError(
 	const description = redact(
 		sentences(
 			entry.fix(facts),
-			info.chargesMoney && !info.change && moneyNote(failure),
-			info.change && changeNote(failure, info.change, info.chargesMoney),
+			(info.chargesMoney || info.change) && outcomeNote(failure, info.chargesMoney, info.change),
 		),
 		info.secrets,
 	);
@@ -349,12 +317,9 @@ export function toNodeApiError(
 		itemIndex: info.itemIndex,
 	};
 	const cause = typeof entry.cause === 'function' ? entry.cause(facts) : entry.cause;
-	if (cause === 'rate-limited') {
-		const wait = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
-		options.failure =
-			wait !== undefined
-				? { cause: 'rate-limited', retryAfterMs: wait * 1000 }
-				: { cause: 'rate-limited' };
+	const retryAfterSeconds = failure.kind === 'http' ? failure.retryAfterSeconds : undefined;
+	if (cause === 'rate-limited' && retryAfterSeconds !== undefined) {
+		options.failure = { cause, retryAfterMs: retryAfterSeconds * 1000 };
 	} else if (cause) {
 		options.failure = { cause };
 	}
@@ -362,7 +327,7 @@ export function toNodeApiError(
 	factsOf.set(error, {
 		kind,
 		mayHaveActed: mayHaveActed(failure),
-		retryAfterSeconds: failure.kind === 'http' ? failure.retryAfterSeconds : undefined,
+		retryAfterSeconds,
 		rateLimit: failure.kind === 'http' ? failure.rateLimit : undefined,
 		said: facts.said && redact(facts.said, info.secrets),
 	});

@@ -1,11 +1,10 @@
-/*
- * How a request failed (the transport's classification of a thrown error or a reply) and what kind of
- * failure that is for the user; the words for each kind are in errors.ts.
- */
+/* How a request failed, and what kind of failure that is for the user (its words: errors.ts). */
+import { isRecord } from '../common/objects';
 import { textOf } from '../common/wording';
 import type { RateLimitFacts } from './rateLimit';
 import type { ErrorBody } from './schemas';
 import { errorBodySchema } from './schemas';
+
 /** What went wrong with one HTTP exchange, before it is turned into a node error. */
 export type RequestFailure =
 	| {
@@ -21,12 +20,9 @@ export type RequestFailure =
 			retryAfterSeconds?: number;
 			/** The endpoint's rate-limit headers, when the reply carried them. */
 			rateLimit?: RateLimitFacts;
-			contentType: string;
 			/** The parsed body when it was JSON. */
 			body?: ErrorBody;
-			/** Why the body could not be used: HTML page, invalid JSON, empty. */
 			bodyProblem?: 'html' | 'malformed' | 'empty';
-			/** Title of an HTML page, when there was one. */
 			pageTitle?: string;
 			/** A redirect (3xx), not followed: the origin it pointed at, null when unreadable. */
 			redirectTo?: string | null;
@@ -53,7 +49,7 @@ export interface RequestInfo {
 	timeoutMs: number;
 	/** Strings that must never appear in a message (the API key). */
 	secrets: string[];
-	/** What a request that changes a proxy (and moves no money) changes; see `changeNote`. */
+	/** What a request that changes something changes; see `outcomeNote` (errors.ts). */
 	change?: ChangeNote;
 	/** The key the request carried: a refused key is told as the one that was sent. */
 	key?: RequestKey;
@@ -62,37 +58,24 @@ export interface RequestInfo {
 }
 
 /**
- * The key a request carries. `master`: the credential's master key, as a bearer header.
- * `limited`: the Limited key in the path (the rotation link), without the master key (the
- * credential's `authenticate` leaves it out). `none`: no key (a probe of the Base URL, made for a
- * credential that has no master key).
+ * The key a request carries: `master` as a bearer header; `limited` in the path (the rotation link,
+ * sent without the master key); `none` (a probe of the Base URL for a credential without a master key).
  */
 export type RequestKey = 'master' | 'limited' | 'none';
 
-/** How a wallet that is short speaks of what the money was for. */
-export interface WalletUse {
-	/** What was to be paid, after "short for", e.g. "this purchase". */
-	what: string;
-	/** How to spend less, after "Top up the wallet, or", e.g. "buy fewer proxies or for a shorter time". */
-	less?: string;
-}
+/** What a short wallet was to pay for ("short for this purchase") and how to spend `less`. */
+export type WalletUse = { what: string; less?: string };
 
-/** How a failed change names what it may have done, e.g. "The IPv4 setting". */
-export interface ChangeNote {
-	/** The change, as the subject of a sentence, e.g. "The authentication change". */
-	what: string;
-	/** How to see whether it was made, e.g. "Read the proxy (Proxy Account > Get)". */
-	check: string;
-}
+/** A change as the subject of a sentence ("The IPv4 setting") and how to `check` it was made. */
+export type ChangeNote = { what: string; check: string };
 
-const HTTP_TIMEOUT_CODES = new Set([
+const HTTP_TIMEOUT_CODES = [
 	'ECONNABORTED',
 	'ETIMEDOUT',
 	'ESOCKETTIMEDOUT',
 	'UND_ERR_CONNECT_TIMEOUT',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE', 'UND_ERR_SOCKET']);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+];
+const RESET_CODES = ['ECONNRESET', 'EPIPE', 'ERR_BAD_RESPONSE', 'UND_ERR_SOCKET'];
 /** A TLS handshake that failed: nothing was sent (e.g. https:// to a plain-http port, a bad certificate). */
 const TLS_CODE =
 	/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/;
@@ -102,15 +85,12 @@ function findCode(error: unknown): { code: string; message: string } {
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
 		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) {
-			return {
-				code: candidate.code,
-				message: typeof candidate.message === 'string' ? candidate.message : '',
-			};
+			const message = typeof candidate.message === 'string' ? candidate.message : '';
+			return { code: candidate.code, message };
 		}
 		current = candidate.cause;
 	}
-	const message = error instanceof Error ? error.message : '';
-	return { code: '', message };
+	return { code: '', message: error instanceof Error ? error.message : '' };
 }
 
 /** Classifies an exception thrown by the HTTP helper (no HTTP response was received). */
@@ -118,9 +98,10 @@ export function classifyThrown(error: unknown): RequestFailure {
 	const { code, message } = findCode(error);
 	let reason: Extract<RequestFailure, { kind: 'network' }>['reason'] = 'other';
 	if (code === 'ECONNREFUSED') reason = 'refused';
-	else if (HTTP_TIMEOUT_CODES.has(code) || /timeout/i.test(message)) reason = 'timeout';
-	else if (RESET_CODES.has(code) || /socket hang up|aborted|reset/i.test(message)) reason = 'reset';
-	else if (DNS_CODES.has(code)) reason = 'dns';
+	else if (HTTP_TIMEOUT_CODES.includes(code) || /timeout/i.test(message)) reason = 'timeout';
+	else if (RESET_CODES.includes(code) || /socket hang up|aborted|reset/i.test(message))
+		reason = 'reset';
+	else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason = 'dns';
 	else if (TLS_CODE.test(code)) reason = 'tls';
 	else if (code === 'ERR_CANCELED') reason = 'aborted';
 	return { kind: 'network', reason, code: code || 'UNKNOWN' };
@@ -145,42 +126,16 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
 	}
 }
 
-/** Every way a request can fail, as the user is told about it. */
-export type FailureKind =
-	| 'connection-refused'
-	| 'address-unknown'
-	| 'tls-failed'
-	| 'timeout'
-	| 'connection-closed'
-	| 'cancelled'
-	| 'network'
-	| 'redirect'
-	| 'web-page'
-	| 'proxy-not-found'
-	| 'wallet-short'
-	| 'input-refused'
-	| 'refused'
-	| 'key-refused'
-	| 'key-not-allowed'
-	| 'limited-key-refused'
-	| 'rate-limited'
-	| 'unreadable'
-	| 'server-trouble'
-	| 'no-endpoint'
-	| 'client-refused'
-	| 'unexpected-shape';
-
 /**
  * What a business refusal (`ok: false`, status below 500) is about. Decided from the status and
  * from structured `data` first. The service's wording is only a last hint, and never for a request
  * that moves money: there an unrecognised refusal stays a plain refusal, quoted as the service
  * worded it.
  */
-function refusalKind(status: number, body: ErrorBody, info: RequestInfo): FailureKind {
-	const data = body.data as { funds?: unknown; diff?: unknown } | undefined;
-	if (data !== null && typeof data === 'object' && ('diff' in data || 'funds' in data))
+function refusalKind(status: number, body: ErrorBody, info: RequestInfo) {
+	const { data } = body;
+	if ((isRecord(data) && ('diff' in data || 'funds' in data)) || status === 402)
 		return 'wallet-short';
-	if (status === 402) return 'wallet-short';
 	if (status === 404)
 		return info.proxyName || /prox/i.test(textOf(body.message) ?? '')
 			? 'proxy-not-found'
@@ -194,7 +149,8 @@ function refusalKind(status: number, body: ErrorBody, info: RequestInfo): Failur
 	return 'refused';
 }
 
-export function failureKind(failure: RequestFailure, info: RequestInfo): FailureKind {
+/** What kind of failure this is for the user: each kind has its message and fix in errors.ts. */
+export function failureKind(failure: RequestFailure, info: RequestInfo) {
 	if (failure.kind === 'schema') return 'unexpected-shape';
 	if (failure.kind === 'network') {
 		const byReason = {
@@ -222,6 +178,9 @@ export function failureKind(failure: RequestFailure, info: RequestInfo): Failure
 	if (status === 404) return 'no-endpoint';
 	return 'client-refused';
 }
+
+/** Every way a request can fail, as the user is told about it. */
+export type FailureKind = ReturnType<typeof failureKind>;
 
 /**
  * Whether the service may have acted on a request that failed this way. Only a refusal is certain:

@@ -14,22 +14,17 @@ import { parseRateLimit } from './rateLimit';
 import type { ResponseData, StockEntry } from './schemas';
 import { carrierCounts, describeIssue, fastAcceptance, responseSchemas } from './schemas';
 
-export interface RetryPolicy {
+const DEFAULT_RETRY = {
 	/** Upper bound on the time spent retrying one request, waits included. */
-	budgetMs: number;
-	/** Attempts at most, the first included. */
-	maxAttempts: number;
-	/** First backoff step; it doubles each attempt, with jitter, up to `maxDelayMs`. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = {
 	budgetMs: 30_000,
+	/** Attempts at most, the first included. */
 	maxAttempts: 5,
+	/** First backoff step; it doubles each attempt, with jitter, up to `maxDelayMs`. */
 	baseDelayMs: 500,
 	maxDelayMs: 8_000,
 };
+
+type RetryPolicy = typeof DEFAULT_RETRY;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -64,17 +59,10 @@ export interface Reply<T> {
 
 type AnyEndpoint = Endpoint<string, keyof typeof responseSchemas, unknown>;
 
-type Call = CallOptions & {
-	proxyName?: string;
-	limitedKey?: string;
-	body?: unknown;
-	key?: RequestKey;
-};
+type Call = CallOptions &
+	Partial<{ proxyName: string; limitedKey: string; body: unknown; key: RequestKey }>;
 
-/**
- * The request's path below the base URL, each name encoded as one segment. A proxy name is opaque
- * and may hold any character, but it is checked first: an empty one, `.` or `..` is refused.
- */
+/** The path below the base URL, each name encoded as a segment; an empty, . or .. name refused. */
 function filledPath(ctx: ProxyAccountContext, path: string, call: Call): string {
 	const { proxyName = '', itemIndex = 0 } = call;
 	const refused = proxyName.trim() === '' || proxyName === '.' || proxyName === '..';
@@ -96,34 +84,24 @@ function filledPath(ctx: ProxyAccountContext, path: string, call: Call): string 
 	);
 }
 
+/** A header by its lower-case name (n8n gives them lower-cased). */
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const value = headers[name] ?? headers[name.toLowerCase()];
+	const value = headers?.[name];
 	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
 	return typeof value === 'string' ? value : undefined;
 }
 
-function dateOf(headers: IDataObject | undefined): number {
-	const date = headerValue(headers, 'date');
-	return date ? Date.parse(date) : Number.NaN;
-}
-
-function serverTimeOf(headers: IDataObject | undefined): number {
-	const parsed = dateOf(headers);
-	return Number.isNaN(parsed) ? Date.now() : parsed;
-}
-
-/** The reply's rate-limit facts, as a field to spread into a result (none when it has none). */
-function rateLimitOf(headers: IDataObject | undefined): { rateLimit?: RateLimitFacts } {
-	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTimeOf(headers));
-	return rateLimit === undefined ? {} : { rateLimit };
+/** The service's clock (the reply's `date`, else this machine's) and the reply's rate limit. */
+function headerFacts(headers: IDataObject | undefined): Omit<Reply<unknown>, 'result' | 'message'> {
+	const date = Date.parse(headerValue(headers, 'date') ?? '');
+	const dated = !Number.isNaN(date);
+	const serverTime = dated ? date : Date.now();
+	const rateLimit = parseRateLimit((name) => headerValue(headers, name), serverTime);
+	return rateLimit === undefined ? { serverTime, dated } : { serverTime, dated, rateLimit };
 }
 
 /** The origin a `location` header points at (relative to the request), or null when unreadable. */
-function redirectOrigin(
-	location: string | undefined,
-	requestUrl: string | undefined,
-): string | null {
+function redirectOrigin(location: string | undefined, requestUrl: string): string | null {
 	if (location === undefined || location.trim() === '') return null;
 	try {
 		const origin = new URL(location.trim(), requestUrl).origin;
@@ -133,72 +111,54 @@ function redirectOrigin(
 	}
 }
 
-type Classified<T> = { ok: true; body: T } | { ok: false; failure: RequestFailure };
-
 /** Turns one HTTP response into validated data or a failure. */
-export function classifyResponse<S extends z.ZodTypeAny>(
+function classifyResponse(
 	response: IN8nHttpFullResponse,
-	schema: S,
-	requestUrl?: string,
-): Classified<z.infer<S>> {
+	schema: z.ZodTypeAny,
+	requestUrl: string,
+): { body: unknown } | { failure: RequestFailure } {
 	const status = response.statusCode;
 	const headers = response.headers as IDataObject | undefined;
 	const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
 	const raw = response.body;
 	const text =
 		typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
-	const retryAfterSeconds = parseRetryAfter(
-		headerValue(headers, 'retry-after'),
-		serverTimeOf(headers),
-	);
-	const base = {
-		kind: 'http' as const,
-		status,
-		contentType,
-		retryAfterSeconds,
-		...rateLimitOf(headers),
-	};
+	const { serverTime, rateLimit } = headerFacts(headers);
+	const retryAfterSeconds = parseRetryAfter(headerValue(headers, 'retry-after'), serverTime);
+	const base = { kind: 'http' as const, status, retryAfterSeconds, rateLimit };
 
 	// A redirect is never followed (the API key and the body would go to another address): it is
 	// a failure that names where it pointed, by origin only.
 	if (status >= 300 && status < 400) {
-		return {
-			ok: false,
-			failure: {
-				...base,
-				redirectTo: redirectOrigin(headerValue(headers, 'location'), requestUrl),
-			},
-		};
+		const redirectTo = redirectOrigin(headerValue(headers, 'location'), requestUrl);
+		return { failure: { ...base, redirectTo } };
 	}
 
 	const trimmed = text.trimStart();
 	if (contentType.includes('text/html') || /^<(!doctype|html|head|body)/i.test(trimmed)) {
 		const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
-		return { ok: false, failure: { ...base, bodyProblem: 'html', pageTitle: title } };
+		return { failure: { ...base, bodyProblem: 'html', pageTitle: title } };
 	}
 	if (trimmed === '') {
-		return { ok: false, failure: { ...base, bodyProblem: 'empty' } };
+		return { failure: { ...base, bodyProblem: 'empty' } };
 	}
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
 	} catch {
-		return { ok: false, failure: { ...base, bodyProblem: 'malformed' } };
+		return { failure: { ...base, bodyProblem: 'malformed' } };
 	}
 	const isObject = json !== null && typeof json === 'object' && !Array.isArray(json);
 	const okFlag = isObject ? (json as { ok?: unknown }).ok : undefined;
 	if (status < 200 || status >= 300 || okFlag === false) {
-		return { ok: false, failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
+		return { failure: { ...base, body: isObject ? parseErrorBody(text) : undefined } };
 	}
-	if (fastAcceptance.get(schema)?.(json)) return { ok: true, body: json as z.infer<S> };
+	if (fastAcceptance.get(schema)?.(json)) return { body: json };
 	const parsed = schema.safeParse(json);
 	if (!parsed.success) {
-		return {
-			ok: false,
-			failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) },
-		};
+		return { failure: { kind: 'schema', status, ...describeIssue(parsed.error.issues[0], json) } };
 	}
-	return { ok: true, body: parsed.data };
+	return { body: parsed.data };
 }
 
 /** Whether trying again could help, and is safe for the money. */
@@ -223,10 +183,9 @@ function backoffMs(attempt: number, policy: RetryPolicy): number {
 }
 
 /**
- * Sends one endpoint of the catalogue through n8n's authenticated HTTP helper, as its entry says,
- * validates the answer against its schema and maps every failure to a NodeApiError. Reads are
- * retried within a bounded time; anything else is never repeated once it may have reached the
- * service.
+ * Sends one endpoint of the catalogue as its entry says, holds the answer to its schema and turns
+ * every failure into a NodeApiError. Reads are retried within a bounded time; anything else is
+ * never repeated once it may have reached the service.
  */
 export async function send<N extends EndpointName>(
 	ctx: ProxyAccountContext,
@@ -244,10 +203,9 @@ export async function send<N extends EndpointName>(
 	// A read may take its whole timeout at least once, and never more than its budget in all.
 	const budgetMs = Math.max(policy.budgetMs, timeoutMs);
 	const started = Date.now();
-	const url = `${connection.baseUrl}${path}`;
 	const options: IHttpRequestOptions = {
 		method: entry.method,
-		url,
+		url: `${connection.baseUrl}${path}`,
 		headers: { Accept: 'application/json' },
 		// The body is read as text so an HTML page or a cut-off reply can be told apart from JSON.
 		encoding: 'text',
@@ -287,8 +245,6 @@ export async function send<N extends EndpointName>(
 				continue;
 			}
 		}
-		const linkKey =
-			call.limitedKey === undefined ? [] : [call.limitedKey, encodeURIComponent(call.limitedKey)];
 		throw toNodeApiError(ctx.getNode(), failure, {
 			endpoint,
 			chargesMoney: entry.idempotency === 'sent-once' && entry.money === 'charges',
@@ -301,11 +257,13 @@ export async function send<N extends EndpointName>(
 			timeoutMs,
 			key,
 			walletUse: entry.walletUse,
+			// The Limited keys as typed and as encoded in the path; an empty one is never looked for.
 			secrets: [
 				connection.apiKey,
-				connection.limitedKey,
-				encodeURIComponent(connection.limitedKey),
-				...linkKey,
+				...[connection.limitedKey, call.limitedKey ?? ''].flatMap((k) => [
+					k,
+					encodeURIComponent(k),
+				]),
 			],
 		});
 	}
@@ -333,22 +291,12 @@ async function attemptOnce(
 		if (answer === DEADLINE)
 			return { failure: { kind: 'network', reason: 'timeout', code: 'DEADLINE' } };
 		const classified = classifyResponse(answer, responseSchemas[entry.schema], options.url);
-		if (!classified.ok) return { failure: classified.failure };
+		if ('failure' in classified) return classified;
 		const body = classified.body as { data?: unknown; message?: string };
 		const mismatch = entry.check?.(body.data as never, input);
 		if (mismatch) return { failure: { kind: 'schema', status: answer.statusCode, ...mismatch } };
-		const headers = answer.headers as IDataObject;
-		const serverTime = serverTimeOf(headers);
-		const dated = !Number.isNaN(dateOf(headers));
-		return {
-			reply: {
-				result: body.data,
-				message: body.message,
-				serverTime,
-				dated,
-				...rateLimitOf(headers),
-			},
-		};
+		const facts = headerFacts(answer.headers as IDataObject);
+		return { reply: { result: body.data, message: body.message, ...facts } };
 	} catch (error) {
 		return { failure: classifyThrown(error) };
 	}
@@ -371,10 +319,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof
 	}
 }
 
-/**
- * `GET /v1/stock`, the cheapest read, with each entry's carrier counts. With `key: 'none'` it is
- * sent without any key: a probe of the Base URL for a credential that has no master key.
- */
+/** `GET /v1/stock`, the cheapest read, with each entry's carrier counts (`key: 'none'`: no key). */
 export async function getStock(ctx: ProxyAccountContext, args: SendArgs<'getStock'> = {}) {
 	const { result, serverTime, dated } = await send(ctx, 'getStock', args);
 	const entries: StockEntry[] = result.map((entry) => ({

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { isRecord } from '../common/objects';
 
 /**
- * Response schemas of the Proxy Account API (interface document, sections 2 and 4).
- *
- * Every object keeps fields the document does not list (`passthrough`): the live service adds
- * fields such as `country` or `ipv4`, and users should see them. A documented field that is
- * missing or has the wrong type fails validation, and the transport names it.
+ * Response schemas of the Proxy Account API (interface document, sections 2 and 4). Every object
+ * keeps fields the document does not list (`passthrough`): the live service adds some (`country`,
+ * `ipv4`) and users should see them. A documented field missing or mistyped fails, named.
  */
 
 const timestamp = z.string();
+const isInt = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isInteger(value);
 const int = z.number().int();
 const money = z.number();
 /** An object with these documented fields, that keeps the others (`passthrough`). */
@@ -46,9 +46,6 @@ export const proxyRecordSchema = object({
 
 export type ProxyRecord = z.infer<typeof proxyRecordSchema>;
 
-/** Fields of a stock entry that are not carrier counts. */
-const STOCK_ENTRY_FIELDS = ['city', 'state', 'status', 'open', 'visible'] as const;
-
 const stockEntrySchema = object({
 	city: z.string(),
 	state: z.string(),
@@ -57,22 +54,17 @@ const stockEntrySchema = object({
 	visible: z.boolean(),
 });
 
-export type RawStockEntry = z.infer<typeof stockEntrySchema>;
+/** Fields of a stock entry that are not carrier counts. */
+const STOCK_ENTRY_FIELDS = Object.keys(stockEntrySchema.shape);
 
-export interface StockEntry extends RawStockEntry {
-	/** Carrier counts found in the entry: every integer field that is not a documented one. */
-	carriers: Record<string, number>;
-}
+/** A stock entry with its `carriers`: counts by carrier (see `carrierCounts`). */
+export type StockEntry = z.infer<typeof stockEntrySchema> & { carriers: Record<string, number> };
 
-/**
- * Carrier counts of a stock entry. Carriers are not hard-coded: any integer field other than
- * the documented ones is a count, so a new carrier needs no release.
- */
+/** Carrier counts: any integer field but the documented ones, so a new carrier needs no release. */
 export function carrierCounts(entry: Record<string, unknown>): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const [key, value] of Object.entries(entry)) {
-		if ((STOCK_ENTRY_FIELDS as readonly string[]).includes(key)) continue;
-		if (typeof value === 'number' && Number.isInteger(value)) counts[key] = value;
+		if (!STOCK_ENTRY_FIELDS.includes(key) && isInt(value)) counts[key] = value;
 	}
 	return counts;
 }
@@ -159,11 +151,7 @@ export const responseSchemas = {
 	/** `proxy_name` may be the old name, the new one, or absent. */
 	swap: envelope(object({ proxy_name: z.string().optional() })),
 	/** `DELETE /v1/proxies/remove` (202): nothing but `ok` is documented. */
-	remove: object({
-		ok: z.literal(true),
-		message: z.string().optional(),
-		data: z.unknown().optional(),
-	}),
+	remove: envelope(z.unknown().optional()),
 	/** `funds` is typed integer by the reference; amounts elsewhere are numbers: both pass. */
 	funds: envelope(
 		object({
@@ -192,14 +180,12 @@ export type ResponseData<K extends keyof typeof responseSchemas> = z.infer<
 
 export type FundsData = ResponseData<'funds'>;
 
-/** Shape of an error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
+/** An error body: the service's `{ok:false, message, data}` or a gateway's RFC 7807 problem. */
 export const errorBodySchema = object({
 	ok: z.boolean().optional(),
 	message: z.unknown().optional(),
 	data: z.unknown().optional(),
-	type: z.unknown().optional(),
 	title: z.unknown().optional(),
-	status: z.unknown().optional(),
 	detail: z.unknown().optional(),
 });
 
@@ -218,12 +204,8 @@ function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 function typeName(value: unknown, expected: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'array';
-	if (typeof value === 'number')
-		return Number.isNaN(value)
-			? 'nan'
-			: expected === 'integer' && !Number.isInteger(value)
-				? 'float'
-				: 'number';
+	if (typeof value === 'number' && Number.isNaN(value)) return 'nan';
+	if (typeof value === 'number' && expected === 'integer' && !isInt(value)) return 'float';
 	return typeof value;
 }
 
@@ -248,30 +230,23 @@ export function describeIssue(
 	);
 	const field = formatIssuePath(path);
 	const actual = valueAt(body, path);
+	if (issue.code === 'invalid_type' && actual === undefined) return { field, issue: 'is missing' };
 	if (issue.code === 'invalid_type') {
-		return {
-			field,
-			issue:
-				actual === undefined
-					? 'is missing'
-					: `should be ${String(issue.expected)} but is ${typeName(actual, issue.expected)}`,
-		};
+		const actualType = typeName(actual, issue.expected);
+		return { field, issue: `should be ${String(issue.expected)} but is ${actualType}` };
 	}
-	const single =
-		Array.isArray(issue.values) && issue.values.length === 1 ? issue.values[0] : undefined;
-	if (
-		issue.code === 'invalid_literal' ||
-		(issue.code === 'invalid_value' && single !== undefined)
-	) {
-		return {
-			field,
-			issue: `should be ${JSON.stringify(issue.code === 'invalid_literal' ? issue.expected : single)}`,
-		};
+	if (issue.code === 'invalid_literal') {
+		return { field, issue: `should be ${JSON.stringify(issue.expected)}` };
+	}
+	// zod 4 names the one allowed value in `values`.
+	const values = Array.isArray(issue.values) ? issue.values : [];
+	if (issue.code === 'invalid_value' && values.length === 1 && values[0] !== undefined) {
+		return { field, issue: `should be ${JSON.stringify(values[0])}` };
 	}
 	return { field, issue: `is invalid (${String(issue.message)})` };
 }
 
-export function formatIssuePath(path: Array<string | number>): string {
+function formatIssuePath(path: Array<string | number>): string {
 	let out = '';
 	for (const part of path) {
 		if (typeof part === 'number') out += `[${part}]`;
@@ -281,19 +256,15 @@ export function formatIssuePath(path: Array<string | number>): string {
 }
 
 /*
- * Fast acceptance of the proxy list. zod's passthrough parse copies every record, which for a
- * 10,000-proxy account costs several times the JSON parse itself (zod 4, at `zod/v4` in the zod
- * n8n provides, is faster but still copies: bench/breakdown.ts measures all three). The check below
- * only looks: a body it accepts is used as is; anything else goes through zod, which names the
- * field at fault.
+ * Fast acceptance of the proxy list. zod's passthrough parse copies every record, several times the
+ * cost of the JSON parse at 10,000 proxies (zod 4 too: bench/breakdown.ts). The check below only
+ * looks: a body it accepts is used as is; anything else goes through zod, which names the field.
  */
-const isInt = (value: unknown) => typeof value === 'number' && Number.isInteger(value);
 const isText = (value: unknown) => typeof value === 'string';
 
 /**
- * Whether a value is a proxy record as `proxyRecordSchema` accepts it, without copying it: every
- * documented field with its type, written out (a loop over the fields costs several times more at
- * 10,000 records). test/unit/schemas-fast.test.ts checks it against the schema field by field.
+ * Whether a value is a proxy record as `proxyRecordSchema` accepts it, without copying it. Written
+ * out field by field: a loop costs several times more (test/unit/schemas-fast.test.ts checks it).
  */
 export function isProxyRecord(value: unknown): boolean {
 	if (!isRecord(value)) return false;

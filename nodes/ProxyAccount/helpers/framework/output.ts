@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import type { ProxyRecord, StockEntry } from '../../transport';
 import { DEFAULT_READ_TIMEOUT_SECONDS } from './descriptions';
 import { hoursUntil } from './time';
-import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from './validation';
+import { parseBoolean, parseLimit, parseTimeoutSeconds, switchOption } from './validation';
 
 /**
  * What a read (Get, Get Many, Stock > Get Many, Get Funds) takes from item `i`: Filters, Return
@@ -12,10 +12,12 @@ import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from '
  */
 export function readRequest(ctx: IExecuteFunctions, i: number) {
 	const node = ctx.getNode();
+	const switchOf = (name: string, field: string, fallback: boolean) =>
+		parseBoolean(node, i, ctx.getNodeParameter(name, i, fallback), field);
 	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
-	const returnAll = switchParameter(ctx, i, 'returnAll', 'Return All', false);
+	const returnAll = switchOf('returnAll', 'Return All', false);
 	const limit = returnAll ? Infinity : parseLimit(node, i, ctx.getNodeParameter('limit', i, 50));
-	const simplify = switchParameter(ctx, i, 'simplify', 'Simplify', true);
+	const simplify = switchOf('simplify', 'Simplify', true);
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
 	return {

@@ -56,27 +56,6 @@ function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * What a spending operation lacks to run as an AI agent's tool: a Maximum Total Cost (one call)
- * and a Keep Wallet At Least (every call), both set by the builder. A Dry Run needs neither.
- */
-export function spendingLimitMissing(
-	operation: string,
-	limits: { dryRun: boolean; maxTotalCost?: number; floor?: number },
-): { operation: string; limit: string; fix: string } | undefined {
-	if (limits.dryRun) return undefined;
-	const missing = [
-		limits.maxTotalCost === undefined && 'a Maximum Total Cost',
-		limits.floor === undefined && 'a Keep Wallet At Least',
-	].filter((text): text is string => typeof text === 'string');
-	if (missing.length === 0) return undefined;
-	return {
-		operation,
-		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
-		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
-	};
-}
-
-/**
  * As an AI agent's tool, an operation that spends or destroys runs only within a limit the
  * workflow's builder set (`missing` names it when it is not set).
  */
@@ -93,8 +72,9 @@ export function agentRefusal(
 }
 
 /**
- * The refusals of a run that spends within the builder's limits (Buy, Extend): a retry (`what` as
- * `retryRefusal` takes it), or an AI agent's tool without Maximum Total Cost and Keep Wallet At Least.
+ * The refusals of a run that spends within the builder's limits (Buy, Extend), except a Dry Run: a
+ * retry (`what` as `retryRefusal` takes it), or an AI agent's tool without a Maximum Total Cost (one
+ * call) and a Keep Wallet At Least (every call), both set by the builder.
  */
 export function spendingRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
@@ -102,8 +82,16 @@ export function spendingRefusal(
 	options: { dryRun: boolean; maxTotalCost?: number; floor?: number },
 	what: { twice: string; check: string },
 ): NodeOperationError | undefined {
-	return (
-		retryRefusal(ctx, options.dryRun, what) ??
-		agentRefusal(ctx, spendingLimitMissing(operation, options))
-	);
+	if (options.dryRun) return undefined;
+	const missing = [
+		options.maxTotalCost === undefined && 'a Maximum Total Cost',
+		options.floor === undefined && 'a Keep Wallet At Least',
+	].filter((text): text is string => typeof text === 'string');
+	const retry = retryRefusal(ctx, false, what);
+	if (retry !== undefined || missing.length === 0) return retry;
+	return agentRefusal(ctx, {
+		operation,
+		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+	});
 }

@@ -26,18 +26,6 @@ function gaveTestEvents(ctx: IExecuteFunctions, name: string): boolean {
 }
 
 /**
- * The Proxy Account Trigger before this node whose output in this execution is a made-up test event;
- * undefined when there is none.
- */
-export function testEventSource(ctx: IExecuteFunctions): string | undefined {
-	const triggers = ctx
-		.getParentNodes(ctx.getNode().name)
-		.filter((parent) => TRIGGER_TYPE.test(parent.type))
-		.map((parent) => parent.name);
-	return triggers.find((name) => gaveTestEvents(ctx, name));
-}
-
-/**
  * Why an operation that spends, removes, moves or commits refuses this run: it started from a test
  * event the trigger made up. Undefined when it did not, or when the operation only previews (Dry Run).
  */
@@ -52,7 +40,14 @@ export function testEventRefusal(
 	// sub-workflow (mode `integrated`) the trigger is in the parent: its test event is in the input.
 	const passedIn = asTool || ctx.getMode() === 'integrated';
 	const toolInput = passedIn && ctx.getInputData().some((item) => item.json.sample === true);
-	const trigger = toolInput ? 'the Proxy Account Trigger' : testEventSource(ctx);
+	// Else a Proxy Account Trigger before this node whose output in this execution is a test event.
+	const trigger = toolInput
+		? 'the Proxy Account Trigger'
+		: ctx
+				.getParentNodes(ctx.getNode().name)
+				.filter((parent) => TRIGGER_TYPE.test(parent.type))
+				.map((parent) => parent.name)
+				.find((name) => gaveTestEvents(ctx, name));
 	if (trigger === undefined || dryRun()) return undefined;
 	return new NodeOperationError(
 		ctx.getNode(),

@@ -111,11 +111,8 @@ export function limitOption(
 	label: string,
 ): number | undefined {
 	if (!isSet(options, name)) return undefined;
-	return builderLimit(
-		ctx,
-		`options.${name}`,
-		parseAmount(ctx.getNode(), undefined, options[name], label),
-	);
+	const value = parseAmount(ctx.getNode(), undefined, options[name], label);
+	return builderLimit(ctx, `options.${name}`, value);
 }
 
 /** The parameters whose expression reads the tool call's input item (see `isBuilderOrDeclared`). */
@@ -167,21 +164,16 @@ const OUTPUT_TEXT_LIMIT = 1000;
 /** Free-text fields the service fills and its users write: data, never instructions. */
 const FREE_TEXT_FIELDS = new Set(['nickname']);
 
-function cut(text: string, limit: number): string {
-	if (text.length <= limit) return text;
-	return `${text.slice(0, limit)}\u2026 [cut: ${text.length - limit} more characters]`;
-}
-
 function bounded(value: unknown, limit: number): unknown {
-	if (typeof value === 'string') return cut(value, limit);
+	if (typeof value === 'string' && value.length > limit)
+		return `${value.slice(0, limit)}\u2026 [cut: ${value.length - limit} more characters]`;
 	if (Array.isArray(value)) return value.map((entry) => bounded(entry, limit));
 	if (value === null || typeof value !== 'object') return value;
 	const out: IDataObject = {};
-	for (const [key, entry] of Object.entries(value as IDataObject))
-		out[key] = bounded(
-			entry,
-			FREE_TEXT_FIELDS.has(key) ? SERVICE_TEXT_LIMIT : limit,
-		) as IDataObject;
+	for (const [key, entry] of Object.entries(value as IDataObject)) {
+		const entryLimit = FREE_TEXT_FIELDS.has(key) ? SERVICE_TEXT_LIMIT : limit;
+		out[key] = bounded(entry, entryLimit) as IDataObject;
+	}
 	return out;
 }
 
@@ -219,17 +211,12 @@ export function agentPermissionRefusal(
 ): NodeOperationError | undefined {
 	// Read, and so checked, in every workflow: a switch is true or false wherever it runs.
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const allowed = switchOption(
-		ctx.getNode(),
-		undefined,
-		options,
-		'allowAsTool',
-		'Allow as AI Tool',
-	);
+	const node = ctx.getNode();
+	const allowed = switchOption(node, undefined, options, 'allowAsTool', 'Allow as AI Tool');
 	if (!runsAsAgentTool(ctx)) return undefined;
 	if (builderLimit(ctx, 'options.allowAsTool', allowed) === true) return undefined;
 	return new NodeOperationError(
-		ctx.getNode(),
+		node,
 		`As an AI agent tool, ${what.operation} needs Allow as AI Tool turned on by the workflow\u2019s builder`,
 		{
 			description: `${what.risk} Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may do this (a value the agent fills in does not count). Nothing was sent.`,

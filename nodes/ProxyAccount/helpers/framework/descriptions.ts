@@ -3,30 +3,16 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
-/** The most proxies a device command (Rotate IP, Reboot) is sent to at the same time. */
-export const MAX_CONCURRENCY = 20;
-const DEFAULT_CONCURRENCY = 5;
-const DEFAULT_MAX_WAIT_SECONDS = 90;
-const DEVICE_TIMEOUT_SECONDS = 30;
-
 /*
  * The parameter descriptions of both nodes: the shared fields, so the same filter reads the same
  * everywhere. (Each operation's properties get their display options in actions/registry.ts.)
  */
 
-/** Periods as dropdown options: Hourly, Daily, Weekly, Monthly, Yearly. */
-const PERIOD_UNITS: Record<(typeof PERIODS)[number], string> = {
-	hourly: 'hour',
-	daily: 'day',
-	weekly: 'week',
-	monthly: 'month',
-	yearly: 'year',
-};
-
+/** Periods as dropdown options: Hourly ("Interval counts hours"), Daily, Weekly, Monthly, Yearly. */
 export const periodOptions = PERIODS.map((period) => ({
 	name: period.charAt(0).toUpperCase() + period.slice(1),
 	value: period,
-	description: `Interval counts ${PERIOD_UNITS[period]}s`,
+	description: `Interval counts ${period === 'daily' ? 'day' : period.slice(0, -2)}s`,
 }));
 
 /** Return All and Limit of a Get Many (Limit shown only while Return All is off). */
@@ -277,17 +263,11 @@ export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INo
 	);
 }
 
-/** Batch Size: how many proxies go out per request (helpers/money/batches.ts). */
+/** Batch Size: how many proxies go out per request (helpers/money/batches.ts), 1 to 1000. */
 export const DEFAULT_BATCH_SIZE = 100;
-export const MAX_BATCH_SIZE = 1000;
 
 export const batchSizeOption = (description: string) =>
-	wholeNumberField(
-		['Batch Size', 'batchSize'],
-		[1, MAX_BATCH_SIZE],
-		DEFAULT_BATCH_SIZE,
-		description,
-	);
+	wholeNumberField(['Batch Size', 'batchSize'], [1, 1000], DEFAULT_BATCH_SIZE, description);
 
 /** Dry Run: only say what would be done or charged. */
 export function dryRunOption(description: string): INodeProperties {
@@ -337,8 +317,8 @@ export function cityField(what: string): INodeProperties {
 /* The options of the device commands (Rotate IP, Reboot). */
 export const concurrencyOption = wholeNumberField(
 	['Concurrency', 'concurrency'],
-	[1, MAX_CONCURRENCY],
-	DEFAULT_CONCURRENCY,
+	[1, 20],
+	5,
 	'How many proxies are sent the command at the same time (1 to 20)',
 );
 
@@ -355,8 +335,8 @@ export const waitUntilAllowedOptions: INodeProperties[] = [
 	wholeNumberField(
 		['Max Wait (Seconds)', 'maxWaitSeconds'],
 		[1, MAX_TIMEOUT_SECONDS],
-		DEFAULT_MAX_WAIT_SECONDS,
+		90,
 		'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
 	),
-	sentOnceTimeoutOption(DEVICE_TIMEOUT_SECONDS, 'A command'),
+	sentOnceTimeoutOption(30, 'A command'),
 ];

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isSet, parseAmount, switchOption } from './validation';
+import { isSet, parseAmount, switchOption, valueAt } from './validation';
 
 /*
  * When the node runs as an AI agent's tool. n8n offers a node with `usableAsTool` to agents as a
@@ -77,14 +77,7 @@ export function isBuilderOrDeclared(raw: unknown): boolean {
 
 /** The raw value of a parameter at a dotted path (e.g. `options.maxTotalCost`), as the builder saved it. */
 export function rawParameter(ctx: Pick<IExecuteFunctions, 'getNode'>, path: string): unknown {
-	let value: unknown = ctx.getNode().parameters;
-	for (const key of path.split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = Object.prototype.hasOwnProperty.call(value, key)
-			? (value as Record<string, unknown>)[key]
-			: undefined;
-	}
-	return value;
+	return valueAt(ctx.getNode().parameters, path);
 }
 
 /**

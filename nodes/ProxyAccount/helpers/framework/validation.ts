@@ -44,6 +44,17 @@ export function isSet(collection: IDataObject, name: string): boolean {
 	return Object.prototype.hasOwnProperty.call(collection, name);
 }
 
+/** The value at a dotted path (`options.maxTotalCost`) of own keys; undefined where it stops. */
+export function valueAt(root: unknown, path: string): unknown {
+	let value = root;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object' || !isSet(value as IDataObject, key))
+			return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
 /** A whole number of periods, 1 to MAX_INTERVAL. Accepts numeric strings from expressions. */
 export function parseInterval(
 	node: INode,

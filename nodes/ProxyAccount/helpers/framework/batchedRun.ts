@@ -37,6 +37,9 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 		failures.set(itemIndex, nodeError);
 		results[itemIndex] = errorItem(nodeError, itemIndex);
 	};
+	const set = (itemIndex: number, json: INodeExecutionData['json']) => {
+		results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+	};
 	return {
 		continueOnFail,
 		failures,
@@ -46,28 +49,23 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 			for (let i = 0; i < count; i++) fail(i, error);
 			return output();
 		},
-		set: (itemIndex: number, json: INodeExecutionData['json']) => {
-			results[itemIndex] = { json, pairedItem: { item: itemIndex } };
-		},
+		set,
 		output,
 		/**
 		 * The items that named a proxy an earlier item already stands for: that item's failure, or
 		 * `skipped`; then the output.
 		 */
 		finishRepeats(repeats: Repeat[]) {
-			for (const repeat of repeats) {
-				const failure = failures.get(repeat.first);
-				if (failure) fail(repeat.item, failure);
+			for (const { item, name, first, fields } of repeats) {
+				const failure = failures.get(first);
+				if (failure) fail(item, failure);
 				else
-					results[repeat.item] = {
-						json: {
-							proxy_name: repeat.name,
-							status: 'skipped',
-							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
-							...repeat.fields,
-						},
-						pairedItem: { item: repeat.item },
-					};
+					set(item, {
+						proxy_name: name,
+						status: 'skipped',
+						reason: `same proxy as item ${first} of this run, which stands for both`,
+						...fields,
+					});
 			}
 			return output();
 		},

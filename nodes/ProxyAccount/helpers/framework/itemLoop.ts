@@ -64,34 +64,27 @@ export async function forEachItem(
  * What an operation that runs one item at a time gets from the router besides the item's index:
  * the input items, each item's proxy name, and what has no parameters loaded once per run.
  */
-export interface ItemRun {
-	items: INodeExecutionData[];
-	/** Item `i`'s proxy name, from the Proxy parameter or the Proxy Name Field (see proxyNameReader). */
-	proxyName(itemIndex: number): string;
-	/**
-	 * What has no parameters (the proxy list, the stock, the funds), loaded once per run by the
-	 * first item that asks (with that item's timeout); the others get the same.
-	 */
-	shared<T>(key: string, load: () => Promise<T>): Promise<T>;
-}
-
-/** An operation's work on one item; the router runs the items and routes each failure. */
-export type ItemExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-) => Promise<INodeExecutionData[]>;
-
-/** The ItemRun of one execution of the node. */
-export function itemRun(ctx: IExecuteFunctions, items: INodeExecutionData[]): ItemRun {
+export function itemRun(ctx: IExecuteFunctions, items: INodeExecutionData[]) {
 	let proxyNameOf: ((itemIndex: number) => string) | undefined;
 	const loaded = new Map<string, Promise<unknown>>();
 	return {
 		items,
-		proxyName: (itemIndex) => (proxyNameOf ??= proxyNameReader(ctx, items))(itemIndex),
+		/** Item `i`'s proxy name, from the Proxy parameter or the Proxy Name Field (see proxyNameReader). */
+		proxyName: (itemIndex: number) => (proxyNameOf ??= proxyNameReader(ctx, items))(itemIndex),
+		/**
+		 * What has no parameters (the proxy list, the stock, the funds), loaded once per run by the
+		 * first item that asks (with that item's timeout); the others get the same.
+		 */
 		shared: async <T>(key: string, load: () => Promise<T>) => {
 			if (!loaded.has(key)) loaded.set(key, load());
 			return (await loaded.get(key)) as T;
 		},
 	};
 }
+
+/** An operation's work on one item; the router runs the items and routes each failure. */
+export type ItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ReturnType<typeof itemRun>,
+) => Promise<INodeExecutionData[]>;

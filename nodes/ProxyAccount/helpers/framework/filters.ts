@@ -43,13 +43,10 @@ function carrierKeys(node: INode, itemIndex: number | undefined, value: unknown)
 	const keys: string[] = [];
 	for (const name of names) {
 		if (typeof name !== 'string') {
-			throw invalidParameter(
-				node,
-				itemIndex,
-				'Carrier Names or IDs',
-				`must be carrier names, but it holds ${shown(name)}`,
-				'Pick carriers from the list, or give names such as T-Mobile, separated by commas.',
-			);
+			const problem = `must be carrier names, but it holds ${shown(name)}`;
+			const fix =
+				'Pick carriers from the list, or give names such as T-Mobile, separated by commas.';
+			throw invalidParameter(node, itemIndex, 'Carrier Names or IDs', problem, fix);
 		}
 		const key = carrierKey(name);
 		if (key !== '' && !keys.includes(key)) keys.push(key);

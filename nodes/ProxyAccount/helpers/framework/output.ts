@@ -20,13 +20,8 @@ export function readRequest(ctx: IExecuteFunctions, i: number) {
 	const simplify = switchOf('simplify', 'Simplify', true);
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	return {
-		filters,
-		limit,
-		simplify,
-		timeoutMs,
-		includePassword: includePasswordOf(node, i, options),
-	};
+	const includePassword = includePasswordOf(node, i, options);
+	return { filters, limit, simplify, timeoutMs, includePassword };
 }
 
 /** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
@@ -70,13 +65,12 @@ export function proxyOutput(
 	if (options.simplify) {
 		out = {};
 		for (const field of SIMPLE_PROXY_FIELDS) out[field] = record[field] as IDataObject[string];
-		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
-		if (options.includePassword) out.password = record.password;
 	} else {
 		out = { ...(record as IDataObject) };
 		if (!options.includePassword) delete out.password;
-		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
 	}
+	out.expires_in_hours = hoursUntil(record.expires_at, options.now);
+	if (options.simplify && options.includePassword) out.password = record.password;
 	return out;
 }
 

@@ -1,7 +1,4 @@
-/*
- * The run of an operation that takes all items at once: its results, one per input item in item
- * order, and its opening (run-wide options read, refusals of the whole run checked).
- */
+/* The run of an operation that takes all items at once: its results and its opening. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -21,10 +18,7 @@ export interface Repeat {
 	fields?: IDataObject;
 }
 
-/**
- * The results of a run, one per input item, in item order. A failed item becomes an error item when
- * the node continues on fail; otherwise the node stops at the first failure.
- */
+/** The results of a run, one per input item in item order; a failure as `forEachItem` routes it. */
 export function itemResults(ctx: IExecuteFunctions, count: number) {
 	const continueOnFail = ctx.continueOnFail();
 	const results: Array<INodeExecutionData | undefined> = new Array(count);
@@ -51,10 +45,7 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 		},
 		set,
 		output,
-		/**
-		 * The items that named a proxy an earlier item already stands for: that item's failure, or
-		 * `skipped`; then the output.
-		 */
+		/** Each repeat gets its first item's failure, or `skipped`; then the output. */
 		finishRepeats(repeats: Repeat[]) {
 			for (const { item, name, first, fields } of repeats) {
 				const failure = failures.get(first);
@@ -91,10 +82,9 @@ export type BatchedExecute<O = never> = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * The opening of a run of all items at once, the one way every such operation starts (the registry
- * calls it): its item results, its run-wide options (`read`), the refusals of the whole run
- * (`refuse`) and its proxy-name reader. A failure of either refuses the whole run before anything
- * is sent: `output` is then the run's result.
+ * The opening of a run of all items at once (the registry calls it): its results, its run-wide
+ * options (`read`), then the refusals of the whole run (`refuse`). A failure of either refuses the
+ * whole run before anything is sent: `output` is then the run's result.
  */
 export async function openRun<O>(
 	ctx: IExecuteFunctions,

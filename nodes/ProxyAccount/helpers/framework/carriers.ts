@@ -18,10 +18,7 @@ export function hasKnownDisplayName(key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(KNOWN_DISPLAY_NAMES, key);
 }
 
-/**
- * A carrier's display name: as the account's proxies spell it when one of `knownNames` matches,
- * else the known one, else the key made readable (`uscellular` -> `Uscellular`, `kt` -> `KT`).
- */
+/** A carrier's display name: as `knownNames` spell it, else the known one, else `Uscellular`, `KT`. */
 export function carrierDisplayName(key: string, knownNames: Iterable<string> = []): string {
 	for (const name of knownNames) if (carrierKey(name) === key) return name;
 	if (hasKnownDisplayName(key)) return KNOWN_DISPLAY_NAMES[key];

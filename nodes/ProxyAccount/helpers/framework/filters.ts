@@ -29,9 +29,8 @@ export function splitNames(value: unknown): string[] {
 }
 
 /**
- * The carrier filter as carrier keys: a list of names (the dropdown picks several), or one name or a
- * comma-separated text (an expression, or a workflow saved when it picked one). Anything else is
- * refused: read as no filter, it would act on every carrier.
+ * The carrier filter as keys: a list of names (the dropdown), or one name or a comma-separated text
+ * (an expression). Anything else is refused: read as no filter, it would act on every carrier.
  */
 function carrierKeys(node: INode, itemIndex: number | undefined, value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];

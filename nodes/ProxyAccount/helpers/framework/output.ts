@@ -5,11 +5,7 @@ import { DEFAULT_READ_TIMEOUT_SECONDS } from './descriptions';
 import { hoursUntil } from './time';
 import { parseBoolean, parseLimit, parseTimeoutSeconds, switchOption } from './validation';
 
-/**
- * What a read (Get, Get Many, Stock > Get Many, Get Funds) takes from item `i`: Filters, Return
- * All / Limit, Simplify, and the Options' Timeout and Include Password (each its default where the
- * operation does not declare it).
- */
+/** What a read (Get, Get Many, Get Funds) takes from item `i`, each its default where undeclared. */
 export function readRequest(ctx: IExecuteFunctions, i: number) {
 	const node = ctx.getNode();
 	const switchOf = (name: string, field: string, fallback: boolean) =>
@@ -41,10 +37,7 @@ export const SIMPLE_PROXY_FIELDS = [
 	'auto_renew',
 ] as const;
 
-/**
- * Whether the Options ask for the proxy's password (Include Password): off unless set, and an
- * expression that resolves to anything but true or false is refused, never read as a yes.
- */
+/** Include Password of the Options: off unless set; anything but true or false is refused. */
 export function includePasswordOf(
 	node: INode,
 	itemIndex: number | undefined,
@@ -53,10 +46,7 @@ export function includePasswordOf(
 	return switchOption(node, itemIndex, options, 'includePassword', 'Include Password');
 }
 
-/**
- * One proxy as an output item. The password leaves the node only when asked for; the simplified
- * form keeps the fields workflows use and adds the time left before expiry.
- */
+/** One proxy as an output item, with the time left; the password only when asked for. */
 export function proxyOutput(
 	record: ProxyRecord,
 	options: { simplify: boolean; includePassword: boolean; now: number },
@@ -87,10 +77,7 @@ export function proxyItems(
 	return proxies.map((proxy) => paired(proxyOutput(proxy, options), i));
 }
 
-/**
- * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
- * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
- */
+/** One stock entry as an output item, with the total of its carriers (or of `onlyCarriers`). */
 export function stockOutput(entry: StockEntry, onlyCarriers?: string[]): IDataObject {
 	const { carriers, ...raw } = entry;
 	const counted = onlyCarriers ?? Object.keys(carriers);

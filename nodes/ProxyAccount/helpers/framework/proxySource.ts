@@ -5,10 +5,9 @@ import { proxyLocator } from './descriptions';
 import { invalidParameter, isSet, parseChoice, parseName, shown, valueAt } from './validation';
 
 /*
- * Where an operation that takes one proxy per input item finds its name: the Proxy parameter (a
- * resource locator, usually an expression evaluated by n8n for every item), or a field of each
- * input item read directly. The field is read without evaluating an expression per item, which is
- * most of the node's own time on many items (bench/breakdown.ts); the result is the same.
+ * Where an operation finds each item's proxy: the Proxy parameter, or a field of each input item
+ * read without evaluating an expression per item, which is most of the node's own time on many
+ * items (bench/breakdown.ts); the result is the same.
  */
 
 const EXAMPLE_NAME = 'PRX-US-AU1-0001';
@@ -57,10 +56,7 @@ export function proxySourceProperties(locatorDescription: string): INodeProperti
 	];
 }
 
-/**
- * A reader of each item's proxy name, as the operation is set up: the Proxy parameter of item `i`,
- * or the Proxy Name Field of item `i`. Throws, naming the item and the field, when there is none.
- */
+/** A reader of item `i`'s proxy name, as Proxy From says; throws, naming the item, when it has none. */
 export function proxyNameReader(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],

@@ -28,7 +28,7 @@ function hasExpression(raw: unknown): boolean {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The declaration of option `name` in the collection `collection` of an operation's properties. */
+/** The declaration of option `name` in an operation's collection `collection`. */
 function declared(
 	properties: INodeProperties[],
 	name: string,
@@ -38,7 +38,7 @@ function declared(
 	return (parent?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
 }
 
-/** The display name of a parameter (or of an option inside a collection) in an operation's properties. */
+/** The display name of a parameter, or of an option inside a collection. */
 function labelOf(properties: INodeProperties[], name: string, option?: string): string {
 	if (option === undefined)
 		return properties.find((property) => property.name === name)?.displayName ?? name;
@@ -46,9 +46,8 @@ function labelOf(properties: INodeProperties[], name: string, option?: string): 
 }
 
 /**
- * The value of a run-wide parameter: read once when it is a plain value; read for every item when
- * it is (or holds) an expression, and refused, naming the parameter, when the items disagree. A
- * collection (Options) is compared option by option, so the refusal names the option.
+ * The value of a run-wide parameter: read once when it is a plain value, else for every item, and
+ * refused, naming the parameter (of a collection, the option), when the items disagree.
  */
 export function runWideParameter<T = unknown>(
 	ctx: IExecuteFunctions,
@@ -111,10 +110,8 @@ function wholeOption(
 }
 
 /**
- * The run-wide options every operation reads the same way, the same for every item (a refusal
- * names no item). Each is parsed when set; when not set it takes the default its declaration in the
- * operation's Options gives (descriptions.ts), and an option the operation does not declare its
- * neutral value.
+ * The run-wide options every operation reads the same way (a refusal names no item): each parsed
+ * when set, else the default its declaration gives, or its neutral value when not declared.
  */
 export function readRunOptions(
 	ctx: IExecuteFunctions,
@@ -147,10 +144,8 @@ export function readRunOptions(
 		/** Wait for New Proxies, and its Wait Timeout in milliseconds. */
 		wait: flag('waitForNewProxies'),
 		waitMs: whole('waitTimeoutSeconds') * 1000,
-		/** How many proxies a device command is sent to at the same time. */
 		concurrency: whole('concurrency', 1),
 		waitUntilAllowed: flag('waitUntilAllowed'),
-		/** Max Wait, in milliseconds. */
 		maxWaitMs: whole('maxWaitSeconds') * 1000,
 		flag,
 		whole,

@@ -1,18 +1,13 @@
-/*
- * The refusals of a whole run that may spend or destroy: under n8n's retries, and as an AI agent's
- * tool without the limit the workflow's builder sets.
- */
+/* The refusals of a whole run that may spend or destroy: under n8n's retries, and as an AI tool. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runsAsAgentTool } from '../framework/agent';
 
 /**
- * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node
- * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again
- * with the same input. Either would send again a request that may have reached the service (a
- * second purchase or extension, a removal of what was bought since). Such an operation refuses to
- * run under either, except for a dry run (`instead` says what works instead).
+ * n8n runs a node again after a failure with Retry On Fail (the whole node) and with Retry of a
+ * failed execution (mode `retry`, the same input): either would send again a request that may have
+ * reached the service (a second purchase). Such an operation refuses both, except for a dry run.
  */
 export function retryRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
@@ -39,12 +34,10 @@ export function retryRefusal(
 }
 
 /**
- * Whether this run is n8n's Retry of a failed execution: the execution itself (mode `retry`), or
- * the execution that called this sub-workflow. n8n runs every sub-workflow (Execute Workflow) in
- * mode `integrated`; since n8n 2.x it hands a sub-execution the root execution's mode as
- * `rootExecutionMode` of the execution's additional data, which the node context holds
- * (`additionalData`, public in n8n-core though not part of IExecuteFunctions). Where n8n does not
- * give it (1.x), a sub-workflow cannot tell: the README says so.
+ * Whether this run is n8n's Retry of a failed execution: this one (mode `retry`), or the one that
+ * called this sub-workflow (which runs in mode `integrated`). n8n 2.x gives a sub-execution the
+ * root's mode as `additionalData.rootExecutionMode` (public in n8n-core, not in IExecuteFunctions);
+ * on 1.x a sub-workflow cannot tell, as the README says.
  */
 function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent' | undefined {
 	if (ctx.getMode() === 'retry') return 'execution';
@@ -55,10 +48,7 @@ function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/**
- * As an AI agent's tool, an operation that spends or destroys runs only within a limit the
- * workflow's builder set (`missing` names it when it is not set).
- */
+/** As an AI agent's tool, the refusal of a run without the builder's limit that `missing` names. */
 export function agentRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	missing: { operation: string; limit: string; fix: string } | undefined,

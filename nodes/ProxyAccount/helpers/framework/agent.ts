@@ -80,10 +80,7 @@ export function rawParameter(ctx: Pick<IExecuteFunctions, 'getNode'>, path: stri
 	return valueAt(ctx.getNode().parameters, path);
 }
 
-/**
- * A limit as it counts: its value, unless the node runs as an AI agent's tool and the builder did
- * not set it (left out, or filled by the agent): then undefined, as if it were not set at all.
- */
+/** A limit as it counts: as an AI agent's tool, undefined unless the builder (not the agent) set it. */
 export function builderLimit<T>(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	path: string,
@@ -93,10 +90,7 @@ export function builderLimit<T>(
 	return isBuilderValue(rawParameter(ctx, path)) ? value : undefined;
 }
 
-/**
- * An amount limit of the run's Options (Maximum Total Cost, Keep Wallet At Least, …) as it counts:
- * parsed when set, and undefined when not set or, as an AI agent's tool, not set by the builder.
- */
+/** An amount limit of the Options (Maximum Total Cost, …), parsed, as `builderLimit` counts it. */
 export function limitOption(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	options: IDataObject,
@@ -123,9 +117,7 @@ function inputReads(value: unknown, path: string[]): Array<{ path: string[]; raw
 /**
  * As an AI agent's tool, nothing may be read from the tool call's input item: n8n's AI Agent merges
  * every argument of the model into it, declared or not, so such a value could pick another proxy,
- * buy another quantity or show a password. Each value is the builder's (typed, or read from the
- * workflow's own data) or the agent's declared choice (`$fromAI`). `labelOf` names a parameter by
- * its path, e.g. ["options", "includePassword"] → "Options > Include Password".
+ * buy another quantity or show a password. `labelOf` names a parameter by its path.
  */
 export function agentInputRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,

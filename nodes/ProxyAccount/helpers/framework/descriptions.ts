@@ -3,10 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
-/*
- * The parameter descriptions of both nodes: the shared fields, so the same filter reads the same
- * everywhere. (Each operation's properties get their display options in actions/registry.ts.)
- */
+/* The parameter descriptions both nodes share, so the same filter reads the same everywhere. */
 
 /** Periods as dropdown options: Hourly ("Interval counts hours"), Daily, Weekly, Monthly, Yearly. */
 export const periodOptions = PERIODS.map((period) => ({
@@ -108,10 +105,7 @@ export const keepWalletAtLeastOption = amountField(
 	"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
 );
 
-/**
- * A notice shown only on the node's AI tool variant (n8n's `@tool` display option): what the tool
- * needs the builder to set before its first call.
- */
+/** A notice only the node's AI tool variant shows (n8n's `@tool`): what the builder must set. */
 export function asToolNotice(name: string, text: string): INodeProperties {
 	return {
 		displayName: `As an AI agent's tool: ${text}`,
@@ -122,10 +116,7 @@ export function asToolNotice(name: string, text: string): INodeProperties {
 	};
 }
 
-/**
- * The notice of an operation `value` that spends or destroys (`panel`, first in its panel), then
- * what its AI agent's tool needs (`tool`, see `asToolNotice`).
- */
+/** The notices of an operation `value` that spends or destroys: its panel's, then its tool's. */
 export function riskNotices(value: string, notices: { panel: string; tool: string }) {
 	const notice: INodeProperties = {
 		displayName: notices.panel,
@@ -152,9 +143,8 @@ export const RUN_WIDE_NOTE =
 	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';
 
 /** The Options of an operation whose options hold for the whole run. */
-export function runWideOptionsCollection(options: INodeProperties[]): INodeProperties {
-	return optionsCollection(options, RUN_WIDE_NOTE);
-}
+export const runWideOptionsCollection = (options: INodeProperties[]) =>
+	optionsCollection(options, RUN_WIDE_NOTE);
 
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {
@@ -252,10 +242,7 @@ export function timeoutOption(defaultSeconds: number, description: string): INod
 	return wholeNumberField(names, [1, MAX_TIMEOUT_SECONDS], defaultSeconds, description);
 }
 
-/**
- * Timeout (Seconds) of a request that changes something: sent once, so a timeout is never tried
- * again. `what` names the request, e.g. "The purchase request".
- */
+/** Timeout (Seconds) of a request sent once; `what` names it, e.g. "The purchase request". */
 export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INodeProperties {
 	return timeoutOption(
 		defaultSeconds,

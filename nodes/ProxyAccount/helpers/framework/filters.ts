@@ -103,11 +103,8 @@ export function matchesStockPlace(entry: StockEntry, filters: PlaceFilters): boo
 
 /** Whether two names (a carrier, a city) are the same, spaces and case aside. */
 export function sameName(a: unknown, b: unknown): boolean {
-	return (
-		typeof a === 'string' &&
-		typeof b === 'string' &&
-		a.trim().toLowerCase() === b.trim().toLowerCase()
-	);
+	if (typeof a !== 'string' || typeof b !== 'string') return false;
+	return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 /** The Expiring Within (Hours) filter of a Filters collection: undefined when it is not added. */

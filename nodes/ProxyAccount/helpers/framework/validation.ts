@@ -176,9 +176,8 @@ export function parseLimit(node: INode, itemIndex: number, value: unknown): numb
 export const MAX_TIMEOUT_SECONDS = 600;
 
 /**
- * Timeout (Seconds) of an Options collection: 1 to MAX_TIMEOUT_SECONDS (plain decimal text from an
- * expression too), returned in milliseconds. Not set: the fallback. Set to anything else, an
- * expression that resolves to nothing included: an error.
+ * Timeout (Seconds) of an Options collection, 1 to MAX_TIMEOUT_SECONDS, in milliseconds: the
+ * fallback only when not set (see `isSet`).
  */
 export function parseTimeoutSeconds(
 	node: INode,
@@ -194,10 +193,7 @@ export function parseTimeoutSeconds(
 	return wholeIn(numberFrom(value), node, itemIndex, value, 'Timeout (Seconds)', range, fix) * 1000;
 }
 
-/**
- * A whole number from `min` to `max`, or of `min` or more without a `max` (a string of digits from
- * an expression too).
- */
+/** A whole number from `min` to `max` (no `max`: `min` or more), a string of digits too. */
 export function parseWholeNumber(
 	node: INode,
 	itemIndex: number | undefined,
@@ -223,9 +219,8 @@ function wholeIn(
 }
 
 /**
- * A text filter (a city, a name part, a status): text or a number, trimmed; empty when not set.
- * Anything else (an object, an array, a boolean from an expression) is refused rather than read as
- * no filter, which would act on every proxy.
+ * A text filter (a city, a status): text or a number, trimmed; empty when not set. Anything else is
+ * refused rather than read as no filter, which would act on every proxy.
  */
 export function filterText(
 	node: INode,
@@ -259,10 +254,7 @@ export function parseBoolean(
 	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
-/**
- * One of a list of values (an options parameter, or an expression that must resolve to one).
- * `what` names the list in the message, e.g. "the events in the list".
- */
+/** One of `choices`; `what` names them in the message, e.g. "the events in the list". */
 export function parseChoice<T extends string>(
 	node: INode,
 	itemIndex: number | undefined,
@@ -278,10 +270,7 @@ export function parseChoice<T extends string>(
 	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
-/**
- * A switch of a collection (Options, Filters): `fallback` when it is not set, else read as
- * `parseBoolean` does, so an expression that resolves to anything but true or false is refused.
- */
+/** A switch of a collection (Options, Filters): `fallback` when not set, else as `parseBoolean`. */
 export function switchOption(
 	node: INode,
 	itemIndex: number | undefined,

@@ -4,11 +4,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isSet, parseAmount, switchOption, valueAt } from './validation';
 
 /*
- * When the node runs as an AI agent's tool. n8n offers a node with `usableAsTool` to agents as a
- * copy of it whose type name ends in "Tool" (e.g. `n8n-nodes-proxy-account.proxyAccountTool`); newer
- * n8n also says so through `isToolExecution()`. The builder picks the operation; the agent fills
- * the parameters whose value calls `$fromAI(...)`, and its arguments are the tool node's input item
- * (what `$json` reads there). A limit counts only when the builder set it.
+ * When the node runs as an AI agent's tool: n8n offers a node with `usableAsTool` to agents as a
+ * copy whose type name ends in "Tool"; newer n8n also says so through `isToolExecution()`. The agent
+ * fills the parameters that call `$fromAI(...)`, and its arguments are the tool's input item.
  */
 export function runsAsAgentTool(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
 	const { type } = ctx.getNode();
@@ -162,15 +160,10 @@ function bounded(value: unknown, limit: number): unknown {
 	return out;
 }
 
-/**
- * What an agent reads of a tool's output: every text bounded in length, the service's free text
- * (a nickname) to SERVICE_TEXT_LIMIT characters, so a hostile text is data of bounded size.
- */
+/** What an agent reads of a tool's output: every text bounded, so a hostile text is bounded data. */
 export function forAgentOutput(items: INodeExecutionData[]): INodeExecutionData[] {
-	return items.map((item) => ({
-		...item,
-		json: bounded(item.json, OUTPUT_TEXT_LIMIT) as IDataObject,
-	}));
+	const json = (item: INodeExecutionData) => bounded(item.json, OUTPUT_TEXT_LIMIT) as IDataObject;
+	return items.map((item) => ({ ...item, json: json(item) }));
 }
 
 /**
@@ -186,10 +179,7 @@ export function forAgentError(error: unknown): unknown {
 	return error;
 }
 
-/**
- * As an AI agent's tool, an operation that needs the builder's Allow as AI Tool: refused unless the
- * builder turned it on (a value the agent fills in does not count), read from the Options.
- */
+/** As an AI agent's tool, the refusal of an operation unless the builder turned on Allow as AI Tool. */
 export function agentPermissionRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
 	what: { operation: string; risk: string },

@@ -1,9 +1,7 @@
 /*
- * Parameters that hold for the whole run (one order, one confirmation, one cap): Dry Run, Maximum
- * Total Cost, Confirm Number of Proxies, Batch Size, Timeout… n8n evaluates a parameter per item,
- * so an expression could give item 3 a Dry Run that item 0 does not have. Such a parameter is read
- * for every item when it is an expression, and the run is refused, naming it, when the items
- * disagree: nothing is sent, so no item is bought, charged or removed against its own setting.
+ * Parameters that hold for the whole run (Dry Run, Maximum Total Cost, Batch Size, Timeout…). n8n
+ * evaluates a parameter per item, so an expression could give item 3 a Dry Run that item 0 does not
+ * have: the run is then refused before anything is sent, so no item acts against its own setting.
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

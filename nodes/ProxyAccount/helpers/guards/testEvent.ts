@@ -25,10 +25,7 @@ function gaveTestEvents(ctx: IExecuteFunctions, name: string): boolean {
 	}
 }
 
-/**
- * Why an operation that spends, removes, moves or commits refuses this run: it started from a test
- * event the trigger made up. Undefined when it did not, or when the operation only previews (Dry Run).
- */
+/** Why an operation refuses a run that started from a made-up test event, unless it is a Dry Run. */
 export function testEventRefusal(
 	ctx: IExecuteFunctions,
 	operation: string,

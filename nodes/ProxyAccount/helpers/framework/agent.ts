@@ -166,10 +166,7 @@ export function forAgentOutput(items: INodeExecutionData[]): INodeExecutionData[
 	return items.map((item) => ({ ...item, json: json(item) }));
 }
 
-/**
- * n8n's AI Agent shows the model only an error's message: as a tool, the message carries the
- * description too (what was charged or may have been, what was not sent, what to check).
- */
+/** n8n's AI Agent shows the model only an error's message: as a tool, add the description to it. */
 export function forAgentError(error: unknown): unknown {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
 	const description = error.description?.trim();

@@ -82,9 +82,8 @@ export type BatchedExecute<O = never> = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * The opening of a run of all items at once (the registry calls it): its results, its run-wide
- * options (`read`), then the refusals of the whole run (`refuse`). A failure of either refuses the
- * whole run before anything is sent: `output` is then the run's result.
+ * The opening of a run of all items at once: its results, its run-wide options (`read`), then the
+ * refusals of the whole run (`refuse`); a failure of either is the whole run's `output`.
  */
 export async function openRun<O>(
 	ctx: IExecuteFunctions,

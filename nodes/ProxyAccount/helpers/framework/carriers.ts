@@ -1,7 +1,6 @@
 /**
- * Stock lists carriers as lowercase keys without punctuation (`att`); prices and proxy records use
- * display names (`AT&T`). Display names are learned from the account's proxies when possible; the
- * known ones below only fill in for carriers the account has no proxy of yet.
+ * Stock lists carriers as keys (`att`); prices and proxy records use display names (`AT&T`), learned
+ * from the account's proxies when possible: these fill in for carriers it has no proxy of yet.
  */
 const KNOWN_DISPLAY_NAMES: Record<string, string> = {
 	att: 'AT&T',

@@ -43,10 +43,7 @@ function labelOf(properties: INodeProperties[], name: string, option?: string): 
 	return declared(properties, option, name)?.displayName ?? option;
 }
 
-/**
- * The value of a run-wide parameter: read once when it is a plain value, else for every item, and
- * refused, naming the parameter (of a collection, the option), when the items disagree.
- */
+/** A run-wide parameter: read per item when it holds an expression, refused when the items disagree. */
 export function runWideParameter<T = unknown>(
 	ctx: IExecuteFunctions,
 	itemCount: number,

@@ -162,8 +162,7 @@ export function parseAmount(
 	field: string,
 	fix = 'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
 ): number {
-	const max = Number.POSITIVE_INFINITY;
-	return parseNonNegative(node, itemIndex, value, { field, what: 'an amount', max, fix });
+	return parseNonNegative(node, itemIndex, value, { field, what: 'an amount', max: Infinity, fix });
 }
 
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
@@ -175,10 +174,7 @@ export function parseLimit(node: INode, itemIndex: number, value: unknown): numb
 /** The longest Timeout (Seconds) accepted: ten minutes. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
-/**
- * Timeout (Seconds) of an Options collection, 1 to MAX_TIMEOUT_SECONDS, in milliseconds: the
- * fallback only when not set (see `isSet`).
- */
+/** Timeout (Seconds) of the Options, 1 to 600, in ms; the fallback only when not set (see `isSet`). */
 export function parseTimeoutSeconds(
 	node: INode,
 	itemIndex: number | undefined,

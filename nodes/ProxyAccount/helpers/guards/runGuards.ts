@@ -17,15 +17,14 @@ export function retryRefusal(
 	if (dryRun) return undefined;
 	const node = ctx.getNode();
 	const retried = isRetry(ctx);
-	if (retried) {
+	if (retried)
 		return new NodeOperationError(
 			node,
 			`This is a retry of a failed execution${retried === 'parent' ? ' (this node runs in a sub-workflow of it)' : ''}, which could ${what.twice}`,
 			{
-				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${capitalized(what.check)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
+				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${what.check.charAt(0).toUpperCase()}${what.check.slice(1)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
 			},
 		);
-	}
 	if (node.retryOnFail !== true) return undefined;
 	const instead = what.instead ?? 'Dry Run works with Retry On Fail.';
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
@@ -46,8 +45,6 @@ function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent
 	return root === 'retry' ? 'parent' : undefined;
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 /** As an AI agent's tool, the refusal of a run without the builder's limit that `missing` names. */
 export function agentRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
@@ -62,9 +59,8 @@ export function agentRefusal(
 }
 
 /**
- * The refusals of a run that spends within the builder's limits (Buy, Extend), except a Dry Run: a
- * retry (`what` as `retryRefusal` takes it), or an AI agent's tool without a Maximum Total Cost (one
- * call) and a Keep Wallet At Least (every call), both set by the builder.
+ * The refusals of a run that spends (Buy, Extend), except a Dry Run: a retry, or an AI agent's tool
+ * without the builder's Maximum Total Cost (one call) and Keep Wallet At Least (every call).
  */
 export function spendingRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,

@@ -2,10 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /*
- * A test event is made up: the Proxy Account Trigger's *Fetch Test Event* (and a manual run of the
- * workflow) returns examples shaped like real events, marked `sample: true`, that describe no real
- * change. An operation that spends, removes, moves or commits must not act on one: in the shipped
- * examples a made-up "city became available" would buy a proxy.
+ * The Proxy Account Trigger's *Fetch Test Event* (and a manual run) returns made-up examples marked
+ * `sample: true`. An operation that spends, removes, moves or commits must not act on one: in the
+ * shipped examples a made-up "city became available" would buy a proxy.
  */
 
 const TRIGGER_TYPE = /(^|\.)proxyAccountTrigger$/;

@@ -77,13 +77,8 @@ export function parsePeriod(
 		return text as Period;
 	const list = PERIODS.join(', ');
 	const fix = `Pick a period from the list, or make the expression resolve to one of: ${list}.`;
-	throw invalidParameter(
-		node,
-		itemIndex,
-		field,
-		`must be one of ${list}, but it is ${shown(value)}`,
-		fix,
-	);
+	const problem = `must be one of ${list}, but it is ${shown(value)}`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
 /** A non-empty name, kept exactly as given apart from surrounding spaces. */

@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isSet, parseAmount, switchOption } from './validation';
+import { isSet, parseAmount, switchOption, valueAt } from './validation';
 
 /*
- * When the node runs as an AI agent's tool. n8n offers a node with `usableAsTool` to agents as a
- * copy of it whose type name ends in "Tool" (e.g. `n8n-nodes-proxy-account.proxyAccountTool`); newer
- * n8n also says so through `isToolExecution()`. The builder picks the operation; the agent fills
- * the parameters whose value calls `$fromAI(...)`, and its arguments are the tool node's input item
- * (what `$json` reads there). A limit counts only when the builder set it.
+ * When the node runs as an AI agent's tool: n8n offers a node with `usableAsTool` to agents as a
+ * copy whose type name ends in "Tool"; newer n8n also says so through `isToolExecution()`. The agent
+ * fills the parameters that call `$fromAI(...)`, and its arguments are the tool's input item.
  */
 export function runsAsAgentTool(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
 	const { type } = ctx.getNode();
@@ -77,20 +75,10 @@ export function isBuilderOrDeclared(raw: unknown): boolean {
 
 /** The raw value of a parameter at a dotted path (e.g. `options.maxTotalCost`), as the builder saved it. */
 export function rawParameter(ctx: Pick<IExecuteFunctions, 'getNode'>, path: string): unknown {
-	let value: unknown = ctx.getNode().parameters;
-	for (const key of path.split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = Object.prototype.hasOwnProperty.call(value, key)
-			? (value as Record<string, unknown>)[key]
-			: undefined;
-	}
-	return value;
+	return valueAt(ctx.getNode().parameters, path);
 }
 
-/**
- * A limit as it counts: its value, unless the node runs as an AI agent's tool and the builder did
- * not set it (left out, or filled by the agent): then undefined, as if it were not set at all.
- */
+/** A limit as it counts: as an AI agent's tool, undefined unless the builder (not the agent) set it. */
 export function builderLimit<T>(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	path: string,
@@ -100,10 +88,7 @@ export function builderLimit<T>(
 	return isBuilderValue(rawParameter(ctx, path)) ? value : undefined;
 }
 
-/**
- * An amount limit of the run's Options (Maximum Total Cost, Keep Wallet At Least, …) as it counts:
- * parsed when set, and undefined when not set or, as an AI agent's tool, not set by the builder.
- */
+/** An amount limit of the Options (Maximum Total Cost, …), parsed, as `builderLimit` counts it. */
 export function limitOption(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	options: IDataObject,
@@ -111,11 +96,8 @@ export function limitOption(
 	label: string,
 ): number | undefined {
 	if (!isSet(options, name)) return undefined;
-	return builderLimit(
-		ctx,
-		`options.${name}`,
-		parseAmount(ctx.getNode(), undefined, options[name], label),
-	);
+	const value = parseAmount(ctx.getNode(), undefined, options[name], label);
+	return builderLimit(ctx, `options.${name}`, value);
 }
 
 /** The parameters whose expression reads the tool call's input item (see `isBuilderOrDeclared`). */
@@ -133,9 +115,7 @@ function inputReads(value: unknown, path: string[]): Array<{ path: string[]; raw
 /**
  * As an AI agent's tool, nothing may be read from the tool call's input item: n8n's AI Agent merges
  * every argument of the model into it, declared or not, so such a value could pick another proxy,
- * buy another quantity or show a password. Each value is the builder's (typed, or read from the
- * workflow's own data) or the agent's declared choice (`$fromAI`). `labelOf` names a parameter by
- * its path, e.g. ["options", "includePassword"] → "Options > Include Password".
+ * buy another quantity or show a password. `labelOf` names a parameter by its path.
  */
 export function agentInputRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
@@ -167,39 +147,26 @@ const OUTPUT_TEXT_LIMIT = 1000;
 /** Free-text fields the service fills and its users write: data, never instructions. */
 const FREE_TEXT_FIELDS = new Set(['nickname']);
 
-function cut(text: string, limit: number): string {
-	if (text.length <= limit) return text;
-	return `${text.slice(0, limit)}\u2026 [cut: ${text.length - limit} more characters]`;
-}
-
 function bounded(value: unknown, limit: number): unknown {
-	if (typeof value === 'string') return cut(value, limit);
+	if (typeof value === 'string' && value.length > limit)
+		return `${value.slice(0, limit)}\u2026 [cut: ${value.length - limit} more characters]`;
 	if (Array.isArray(value)) return value.map((entry) => bounded(entry, limit));
 	if (value === null || typeof value !== 'object') return value;
 	const out: IDataObject = {};
-	for (const [key, entry] of Object.entries(value as IDataObject))
-		out[key] = bounded(
-			entry,
-			FREE_TEXT_FIELDS.has(key) ? SERVICE_TEXT_LIMIT : limit,
-		) as IDataObject;
+	for (const [key, entry] of Object.entries(value as IDataObject)) {
+		const entryLimit = FREE_TEXT_FIELDS.has(key) ? SERVICE_TEXT_LIMIT : limit;
+		out[key] = bounded(entry, entryLimit) as IDataObject;
+	}
 	return out;
 }
 
-/**
- * What an agent reads of a tool's output: every text bounded in length, the service's free text
- * (a nickname) to SERVICE_TEXT_LIMIT characters, so a hostile text is data of bounded size.
- */
+/** What an agent reads of a tool's output: every text bounded, so a hostile text is bounded data. */
 export function forAgentOutput(items: INodeExecutionData[]): INodeExecutionData[] {
-	return items.map((item) => ({
-		...item,
-		json: bounded(item.json, OUTPUT_TEXT_LIMIT) as IDataObject,
-	}));
+	const json = (item: INodeExecutionData) => bounded(item.json, OUTPUT_TEXT_LIMIT) as IDataObject;
+	return items.map((item) => ({ ...item, json: json(item) }));
 }
 
-/**
- * n8n's AI Agent shows the model only an error's message: as a tool, the message carries the
- * description too (what was charged or may have been, what was not sent, what to check).
- */
+/** n8n's AI Agent shows the model only an error's message: as a tool, add the description to it. */
 export function forAgentError(error: unknown): unknown {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
 	const description = error.description?.trim();
@@ -209,27 +176,19 @@ export function forAgentError(error: unknown): unknown {
 	return error;
 }
 
-/**
- * As an AI agent's tool, an operation that needs the builder's Allow as AI Tool: refused unless the
- * builder turned it on (a value the agent fills in does not count), read from the Options.
- */
+/** As an AI agent's tool, the refusal of an operation unless the builder turned on Allow as AI Tool. */
 export function agentPermissionRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
 	what: { operation: string; risk: string },
 ): NodeOperationError | undefined {
 	// Read, and so checked, in every workflow: a switch is true or false wherever it runs.
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const allowed = switchOption(
-		ctx.getNode(),
-		undefined,
-		options,
-		'allowAsTool',
-		'Allow as AI Tool',
-	);
+	const node = ctx.getNode();
+	const allowed = switchOption(node, undefined, options, 'allowAsTool', 'Allow as AI Tool');
 	if (!runsAsAgentTool(ctx)) return undefined;
 	if (builderLimit(ctx, 'options.allowAsTool', allowed) === true) return undefined;
 	return new NodeOperationError(
-		ctx.getNode(),
+		node,
 		`As an AI agent tool, ${what.operation} needs Allow as AI Tool turned on by the workflow\u2019s builder`,
 		{
 			description: `${what.risk} Open the Proxy Account tool and turn on Options > Allow as AI Tool if an agent may do this (a value the agent fills in does not count). Nothing was sent.`,

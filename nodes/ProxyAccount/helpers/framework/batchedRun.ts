@@ -1,7 +1,4 @@
-/*
- * The run of an operation that takes all items at once: its results, one per input item in item
- * order, and its opening (run-wide options read, refusals of the whole run checked).
- */
+/* The run of an operation that takes all items at once: its results and its opening. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -21,10 +18,7 @@ export interface Repeat {
 	fields?: IDataObject;
 }
 
-/**
- * The results of a run, one per input item, in item order. A failed item becomes an error item when
- * the node continues on fail; otherwise the node stops at the first failure.
- */
+/** The results of a run, one per input item in item order; a failure as `forEachItem` routes it. */
 export function itemResults(ctx: IExecuteFunctions, count: number) {
 	const continueOnFail = ctx.continueOnFail();
 	const results: Array<INodeExecutionData | undefined> = new Array(count);
@@ -37,6 +31,9 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 		failures.set(itemIndex, nodeError);
 		results[itemIndex] = errorItem(nodeError, itemIndex);
 	};
+	const set = (itemIndex: number, json: INodeExecutionData['json']) => {
+		results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+	};
 	return {
 		continueOnFail,
 		failures,
@@ -46,28 +43,20 @@ export function itemResults(ctx: IExecuteFunctions, count: number) {
 			for (let i = 0; i < count; i++) fail(i, error);
 			return output();
 		},
-		set: (itemIndex: number, json: INodeExecutionData['json']) => {
-			results[itemIndex] = { json, pairedItem: { item: itemIndex } };
-		},
+		set,
 		output,
-		/**
-		 * The items that named a proxy an earlier item already stands for: that item's failure, or
-		 * `skipped`; then the output.
-		 */
+		/** Each repeat gets its first item's failure, or `skipped`; then the output. */
 		finishRepeats(repeats: Repeat[]) {
-			for (const repeat of repeats) {
-				const failure = failures.get(repeat.first);
-				if (failure) fail(repeat.item, failure);
+			for (const { item, name, first, fields } of repeats) {
+				const failure = failures.get(first);
+				if (failure) fail(item, failure);
 				else
-					results[repeat.item] = {
-						json: {
-							proxy_name: repeat.name,
-							status: 'skipped',
-							reason: `same proxy as item ${repeat.first} of this run, which stands for both`,
-							...repeat.fields,
-						},
-						pairedItem: { item: repeat.item },
-					};
+					set(item, {
+						proxy_name: name,
+						status: 'skipped',
+						reason: `same proxy as item ${first} of this run, which stands for both`,
+						...fields,
+					});
 			}
 			return output();
 		},
@@ -93,10 +82,8 @@ export type BatchedExecute<O = never> = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * The opening of a run of all items at once, the one way every such operation starts (the registry
- * calls it): its item results, its run-wide options (`read`), the refusals of the whole run
- * (`refuse`) and its proxy-name reader. A failure of either refuses the whole run before anything
- * is sent: `output` is then the run's result.
+ * The opening of a run of all items at once: its results, its run-wide options (`read`), then the
+ * refusals of the whole run (`refuse`); a failure of either is the whole run's `output`.
  */
 export async function openRun<O>(
 	ctx: IExecuteFunctions,

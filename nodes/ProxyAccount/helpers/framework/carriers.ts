@@ -1,7 +1,6 @@
 /**
- * Stock lists carriers as lowercase keys without punctuation (`att`); prices and proxy records use
- * display names (`AT&T`). Display names are learned from the account's proxies when possible; the
- * known ones below only fill in for carriers the account has no proxy of yet.
+ * Stock lists carriers as keys (`att`); prices and proxy records use display names (`AT&T`), learned
+ * from the account's proxies when possible: these fill in for carriers it has no proxy of yet.
  */
 const KNOWN_DISPLAY_NAMES: Record<string, string> = {
 	att: 'AT&T',
@@ -18,10 +17,7 @@ export function hasKnownDisplayName(key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(KNOWN_DISPLAY_NAMES, key);
 }
 
-/**
- * A carrier's display name: as the account's proxies spell it when one of `knownNames` matches,
- * else the known one, else the key made readable (`uscellular` -> `Uscellular`, `kt` -> `KT`).
- */
+/** A carrier's display name: as `knownNames` spell it, else the known one, else `Uscellular`, `KT`. */
 export function carrierDisplayName(key: string, knownNames: Iterable<string> = []): string {
 	for (const name of knownNames) if (carrierKey(name) === key) return name;
 	if (hasKnownDisplayName(key)) return KNOWN_DISPLAY_NAMES[key];

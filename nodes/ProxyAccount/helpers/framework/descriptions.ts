@@ -3,30 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, PERIODS } from '../../transport';
 import { MAX_INTERVAL, MAX_TIMEOUT_SECONDS } from './validation';
 
-/** The most proxies a device command (Rotate IP, Reboot) is sent to at the same time. */
-export const MAX_CONCURRENCY = 20;
-const DEFAULT_CONCURRENCY = 5;
-const DEFAULT_MAX_WAIT_SECONDS = 90;
-const DEVICE_TIMEOUT_SECONDS = 30;
+/* The parameter descriptions both nodes share, so the same filter reads the same everywhere. */
 
-/*
- * The parameter descriptions of both nodes: the shared fields, so the same filter reads the same
- * everywhere. (Each operation's properties get their display options in actions/registry.ts.)
- */
-
-/** Periods as dropdown options: Hourly, Daily, Weekly, Monthly, Yearly. */
-const PERIOD_UNITS: Record<(typeof PERIODS)[number], string> = {
-	hourly: 'hour',
-	daily: 'day',
-	weekly: 'week',
-	monthly: 'month',
-	yearly: 'year',
-};
-
+/** Periods as dropdown options: Hourly ("Interval counts hours"), Daily, Weekly, Monthly, Yearly. */
 export const periodOptions = PERIODS.map((period) => ({
 	name: period.charAt(0).toUpperCase() + period.slice(1),
 	value: period,
-	description: `Interval counts ${PERIOD_UNITS[period]}s`,
+	description: `Interval counts ${period === 'daily' ? 'day' : period.slice(0, -2)}s`,
 }));
 
 /** Return All and Limit of a Get Many (Limit shown only while Return All is off). */
@@ -122,10 +105,7 @@ export const keepWalletAtLeastOption = amountField(
 	"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
 );
 
-/**
- * A notice shown only on the node's AI tool variant (n8n's `@tool` display option): what the tool
- * needs the builder to set before its first call.
- */
+/** A notice only the node's AI tool variant shows (n8n's `@tool`): what the builder must set. */
 export function asToolNotice(name: string, text: string): INodeProperties {
 	return {
 		displayName: `As an AI agent's tool: ${text}`,
@@ -136,10 +116,7 @@ export function asToolNotice(name: string, text: string): INodeProperties {
 	};
 }
 
-/**
- * The notice of an operation `value` that spends or destroys (`panel`, first in its panel), then
- * what its AI agent's tool needs (`tool`, see `asToolNotice`).
- */
+/** The notices of an operation `value` that spends or destroys: its panel's, then its tool's. */
 export function riskNotices(value: string, notices: { panel: string; tool: string }) {
 	const notice: INodeProperties = {
 		displayName: notices.panel,
@@ -166,9 +143,8 @@ export const RUN_WIDE_NOTE =
 	'These apply to the whole run: an expression must give every item the same value, or the run is refused before anything is sent';
 
 /** The Options of an operation whose options hold for the whole run. */
-export function runWideOptionsCollection(options: INodeProperties[]): INodeProperties {
-	return optionsCollection(options, RUN_WIDE_NOTE);
-}
+export const runWideOptionsCollection = (options: INodeProperties[]) =>
+	optionsCollection(options, RUN_WIDE_NOTE);
 
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {
@@ -266,10 +242,7 @@ export function timeoutOption(defaultSeconds: number, description: string): INod
 	return wholeNumberField(names, [1, MAX_TIMEOUT_SECONDS], defaultSeconds, description);
 }
 
-/**
- * Timeout (Seconds) of a request that changes something: sent once, so a timeout is never tried
- * again. `what` names the request, e.g. "The purchase request".
- */
+/** Timeout (Seconds) of a request sent once; `what` names it, e.g. "The purchase request". */
 export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INodeProperties {
 	return timeoutOption(
 		defaultSeconds,
@@ -277,17 +250,11 @@ export function sentOnceTimeoutOption(defaultSeconds: number, what: string): INo
 	);
 }
 
-/** Batch Size: how many proxies go out per request (helpers/money/batches.ts). */
+/** Batch Size: how many proxies go out per request (helpers/money/batches.ts), 1 to 1000. */
 export const DEFAULT_BATCH_SIZE = 100;
-export const MAX_BATCH_SIZE = 1000;
 
 export const batchSizeOption = (description: string) =>
-	wholeNumberField(
-		['Batch Size', 'batchSize'],
-		[1, MAX_BATCH_SIZE],
-		DEFAULT_BATCH_SIZE,
-		description,
-	);
+	wholeNumberField(['Batch Size', 'batchSize'], [1, 1000], DEFAULT_BATCH_SIZE, description);
 
 /** Dry Run: only say what would be done or charged. */
 export function dryRunOption(description: string): INodeProperties {
@@ -337,8 +304,8 @@ export function cityField(what: string): INodeProperties {
 /* The options of the device commands (Rotate IP, Reboot). */
 export const concurrencyOption = wholeNumberField(
 	['Concurrency', 'concurrency'],
-	[1, MAX_CONCURRENCY],
-	DEFAULT_CONCURRENCY,
+	[1, 20],
+	5,
 	'How many proxies are sent the command at the same time (1 to 20)',
 );
 
@@ -355,8 +322,8 @@ export const waitUntilAllowedOptions: INodeProperties[] = [
 	wholeNumberField(
 		['Max Wait (Seconds)', 'maxWaitSeconds'],
 		[1, MAX_TIMEOUT_SECONDS],
-		DEFAULT_MAX_WAIT_SECONDS,
+		90,
 		'The longest to wait for one proxy with Wait Until Allowed (at most 600); a proxy that would need longer is skipped',
 	),
-	sentOnceTimeoutOption(DEVICE_TIMEOUT_SECONDS, 'A command'),
+	sentOnceTimeoutOption(30, 'A command'),
 ];

@@ -29,9 +29,8 @@ export function splitNames(value: unknown): string[] {
 }
 
 /**
- * The carrier filter as carrier keys: a list of names (the dropdown picks several), or one name or a
- * comma-separated text (an expression, or a workflow saved when it picked one). Anything else is
- * refused: read as no filter, it would act on every carrier.
+ * The carrier filter as keys: a list of names (the dropdown), or one name or a comma-separated text
+ * (an expression). Anything else is refused: read as no filter, it would act on every carrier.
  */
 function carrierKeys(node: INode, itemIndex: number | undefined, value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];
@@ -43,13 +42,10 @@ function carrierKeys(node: INode, itemIndex: number | undefined, value: unknown)
 	const keys: string[] = [];
 	for (const name of names) {
 		if (typeof name !== 'string') {
-			throw invalidParameter(
-				node,
-				itemIndex,
-				'Carrier Names or IDs',
-				`must be carrier names, but it holds ${shown(name)}`,
-				'Pick carriers from the list, or give names such as T-Mobile, separated by commas.',
-			);
+			const problem = `must be carrier names, but it holds ${shown(name)}`;
+			const fix =
+				'Pick carriers from the list, or give names such as T-Mobile, separated by commas.';
+			throw invalidParameter(node, itemIndex, 'Carrier Names or IDs', problem, fix);
 		}
 		const key = carrierKey(name);
 		if (key !== '' && !keys.includes(key)) keys.push(key);
@@ -107,11 +103,8 @@ export function matchesStockPlace(entry: StockEntry, filters: PlaceFilters): boo
 
 /** Whether two names (a carrier, a city) are the same, spaces and case aside. */
 export function sameName(a: unknown, b: unknown): boolean {
-	return (
-		typeof a === 'string' &&
-		typeof b === 'string' &&
-		a.trim().toLowerCase() === b.trim().toLowerCase()
-	);
+	if (typeof a !== 'string' || typeof b !== 'string') return false;
+	return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 /** The Expiring Within (Hours) filter of a Filters collection: undefined when it is not added. */

@@ -1,7 +1,4 @@
-/*
- * The item loop: one result per input item (an error item when the node continues on fail), errors
- * as NodeApiError / NodeOperationError naming their item, and what an item-by-item operation gets.
- */
+/* The item loop, what an item-by-item operation gets, and errors that name their item. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -23,11 +20,9 @@ export function asNodeError(
 
 /**
  * The output item `continueOnFail` turns an error into: `error` says what happened, `message` how
- * to fix it. n8n tells a failed item from a good one by its json: `error` alone, or `error` and
- * `message` (n8n 1.x accepts no other shape; 2.x also `details`). Such an item leaves on the error
- * branch with *Continue (using error output)*, merged there with the input item it came from, and
- * stays readable on the regular output otherwise. Every fact a user needs (what was charged, what
- * to check) is in these two texts.
+ * to fix it (what was charged, what to check). n8n tells a failed item by this json: `error` alone,
+ * or `error` and `message` (1.x accepts no other shape; 2.x also `details`); it then leaves on the
+ * error branch with *Continue (using error output)*, merged there with its input item.
  */
 export function errorItem(
 	error: NodeApiError | NodeOperationError,
@@ -38,10 +33,7 @@ export function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/**
- * Runs `work` for every input item. A failing item becomes an error item when the node is set to
- * continue on fail; otherwise the node stops with an error naming the item.
- */
+/** Runs `work` per item; a failure becomes an error item on continue-on-fail, else stops the node. */
 export async function forEachItem(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -60,38 +52,25 @@ export async function forEachItem(
 	return out;
 }
 
-/**
- * What an operation that runs one item at a time gets from the router besides the item's index:
- * the input items, each item's proxy name, and what has no parameters loaded once per run.
- */
-export interface ItemRun {
-	items: INodeExecutionData[];
-	/** Item `i`'s proxy name, from the Proxy parameter or the Proxy Name Field (see proxyNameReader). */
-	proxyName(itemIndex: number): string;
-	/**
-	 * What has no parameters (the proxy list, the stock, the funds), loaded once per run by the
-	 * first item that asks (with that item's timeout); the others get the same.
-	 */
-	shared<T>(key: string, load: () => Promise<T>): Promise<T>;
-}
-
-/** An operation's work on one item; the router runs the items and routes each failure. */
-export type ItemExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-) => Promise<INodeExecutionData[]>;
-
-/** The ItemRun of one execution of the node. */
-export function itemRun(ctx: IExecuteFunctions, items: INodeExecutionData[]): ItemRun {
+/** What an operation that runs one item at a time gets from the router besides the item's index. */
+export function itemRun(ctx: IExecuteFunctions, items: INodeExecutionData[]) {
 	let proxyNameOf: ((itemIndex: number) => string) | undefined;
 	const loaded = new Map<string, Promise<unknown>>();
 	return {
 		items,
-		proxyName: (itemIndex) => (proxyNameOf ??= proxyNameReader(ctx, items))(itemIndex),
+		/** Item `i`'s proxy name (see proxyNameReader). */
+		proxyName: (itemIndex: number) => (proxyNameOf ??= proxyNameReader(ctx, items))(itemIndex),
+		/** What has no parameters (the proxy list), loaded once per run by the first item that asks. */
 		shared: async <T>(key: string, load: () => Promise<T>) => {
 			if (!loaded.has(key)) loaded.set(key, load());
 			return (await loaded.get(key)) as T;
 		},
 	};
 }
+
+/** An operation's work on one item; the router runs the items and routes each failure. */
+export type ItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ReturnType<typeof itemRun>,
+) => Promise<INodeExecutionData[]>;

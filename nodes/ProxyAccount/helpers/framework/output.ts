@@ -3,28 +3,21 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import type { ProxyRecord, StockEntry } from '../../transport';
 import { DEFAULT_READ_TIMEOUT_SECONDS } from './descriptions';
 import { hoursUntil } from './time';
-import { parseLimit, parseTimeoutSeconds, switchOption, switchParameter } from './validation';
+import { parseBoolean, parseLimit, parseTimeoutSeconds, switchOption } from './validation';
 
-/**
- * What a read (Get, Get Many, Stock > Get Many, Get Funds) takes from item `i`: Filters, Return
- * All / Limit, Simplify, and the Options' Timeout and Include Password (each its default where the
- * operation does not declare it).
- */
+/** What a read (Get, Get Many, Get Funds) takes from item `i`, each its default where undeclared. */
 export function readRequest(ctx: IExecuteFunctions, i: number) {
 	const node = ctx.getNode();
+	const switchOf = (name: string, field: string, fallback: boolean) =>
+		parseBoolean(node, i, ctx.getNodeParameter(name, i, fallback), field);
 	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
-	const returnAll = switchParameter(ctx, i, 'returnAll', 'Return All', false);
+	const returnAll = switchOf('returnAll', 'Return All', false);
 	const limit = returnAll ? Infinity : parseLimit(node, i, ctx.getNodeParameter('limit', i, 50));
-	const simplify = switchParameter(ctx, i, 'simplify', 'Simplify', true);
+	const simplify = switchOf('simplify', 'Simplify', true);
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutMs = parseTimeoutSeconds(node, i, options, DEFAULT_READ_TIMEOUT_SECONDS);
-	return {
-		filters,
-		limit,
-		simplify,
-		timeoutMs,
-		includePassword: includePasswordOf(node, i, options),
-	};
+	const includePassword = includePasswordOf(node, i, options);
+	return { filters, limit, simplify, timeoutMs, includePassword };
 }
 
 /** Fields of the simplified proxy: what an auto-extend or monitoring workflow needs. */
@@ -44,10 +37,7 @@ export const SIMPLE_PROXY_FIELDS = [
 	'auto_renew',
 ] as const;
 
-/**
- * Whether the Options ask for the proxy's password (Include Password): off unless set, and an
- * expression that resolves to anything but true or false is refused, never read as a yes.
- */
+/** Include Password of the Options: off unless set; anything but true or false is refused. */
 export function includePasswordOf(
 	node: INode,
 	itemIndex: number | undefined,
@@ -56,10 +46,7 @@ export function includePasswordOf(
 	return switchOption(node, itemIndex, options, 'includePassword', 'Include Password');
 }
 
-/**
- * One proxy as an output item. The password leaves the node only when asked for; the simplified
- * form keeps the fields workflows use and adds the time left before expiry.
- */
+/** One proxy as an output item, with the time left; the password only when asked for. */
 export function proxyOutput(
 	record: ProxyRecord,
 	options: { simplify: boolean; includePassword: boolean; now: number },
@@ -68,13 +55,12 @@ export function proxyOutput(
 	if (options.simplify) {
 		out = {};
 		for (const field of SIMPLE_PROXY_FIELDS) out[field] = record[field] as IDataObject[string];
-		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
-		if (options.includePassword) out.password = record.password;
 	} else {
 		out = { ...(record as IDataObject) };
 		if (!options.includePassword) delete out.password;
-		out.expires_in_hours = hoursUntil(record.expires_at, options.now);
 	}
+	out.expires_in_hours = hoursUntil(record.expires_at, options.now);
+	if (options.simplify && options.includePassword) out.password = record.password;
 	return out;
 }
 
@@ -91,10 +77,7 @@ export function proxyItems(
 	return proxies.map((proxy) => paired(proxyOutput(proxy, options), i));
 }
 
-/**
- * One stock entry as an output item: the entry as returned, its carrier counts as a map, and their
- * total; with `onlyCarrier` (a carrier filter), the total counts that carrier only.
- */
+/** One stock entry as an output item, with the total of its carriers (or of `onlyCarriers`). */
 export function stockOutput(entry: StockEntry, onlyCarriers?: string[]): IDataObject {
 	const { carriers, ...raw } = entry;
 	const counted = onlyCarriers ?? Object.keys(carriers);

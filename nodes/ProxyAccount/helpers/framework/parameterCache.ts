@@ -10,11 +10,7 @@ export function once<T>(load: () => Promise<T>): () => Promise<T> {
 	};
 }
 
-/**
- * A reader of one parameter for item `i`: for each item when the parameter is an expression, and
- * once for all items when it is a plain value (the same for every item). n8n's own read of a
- * parameter costs time on thousands of items; the values returned are the same either way.
- */
+/** A reader of one parameter for item `i`: per item when it is an expression, else read once. */
 export function itemParameter(
 	ctx: IExecuteFunctions,
 	name: string,

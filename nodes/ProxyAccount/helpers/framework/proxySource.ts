@@ -2,13 +2,12 @@ import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { proxyLocator } from './descriptions';
-import { invalidParameter, parseChoice, parseName, shown } from './validation';
+import { invalidParameter, isSet, parseChoice, parseName, shown, valueAt } from './validation';
 
 /*
- * Where an operation that takes one proxy per input item finds its name: the Proxy parameter (a
- * resource locator, usually an expression evaluated by n8n for every item), or a field of each
- * input item read directly. The field is read without evaluating an expression per item, which is
- * most of the node's own time on many items (bench/breakdown.ts); the result is the same.
+ * Where an operation finds each item's proxy: the Proxy parameter, or a field of each input item
+ * read without evaluating an expression per item, which is most of the node's own time on many
+ * items (bench/breakdown.ts); the result is the same.
  */
 
 const EXAMPLE_NAME = 'PRX-US-AU1-0001';
@@ -57,27 +56,7 @@ export function proxySourceProperties(locatorDescription: string): INodeProperti
 	];
 }
 
-/** The value at `path` in an item's JSON: the key itself when present, otherwise by dots. */
-function fieldValue(json: INodeExecutionData['json'], path: string): unknown {
-	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
-	let value: unknown = json;
-	for (const key of path.split('.')) {
-		if (
-			value === null ||
-			typeof value !== 'object' ||
-			!Object.prototype.hasOwnProperty.call(value, key)
-		) {
-			return undefined;
-		}
-		value = (value as Record<string, unknown>)[key];
-	}
-	return value;
-}
-
-/**
- * A reader of each item's proxy name, as the operation is set up: the Proxy parameter of item `i`,
- * or the Proxy Name Field of item `i`. Throws, naming the item and the field, when there is none.
- */
+/** A reader of item `i`'s proxy name, as Proxy From says; throws, naming the item, when it has none. */
 export function proxyNameReader(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -93,46 +72,27 @@ export function proxyNameReader(
 		'Open the node and pick where the proxy name comes from in Proxy From.',
 	);
 	if (source === 'parameter') {
-		return (i) =>
-			parseName(
-				node,
-				i,
-				ctx.getNodeParameter('proxyName', i, '', { extractValue: true }),
-				'Proxy',
-				EXAMPLE_NAME,
-			);
+		const nameOf = (i: number) => ctx.getNodeParameter('proxyName', i, '', { extractValue: true });
+		return (i) => parseName(node, i, nameOf(i), 'Proxy', EXAMPLE_NAME);
 	}
 	const rawField = ctx.getNodeParameter('proxyNameField', 0, '');
 	const field = typeof rawField === 'string' ? rawField.trim() : '';
 	if (field === '') {
-		throw invalidParameter(
-			node,
-			undefined,
-			'Proxy Name Field',
-			'is empty',
-			'Enter the name of the input field that holds the proxy name, e.g. proxy_name.',
-		);
+		const fix = 'Enter the name of the input field that holds the proxy name, e.g. proxy_name.';
+		throw invalidParameter(node, undefined, 'Proxy Name Field', 'is empty', fix);
 	}
 	const label = `Proxy Name Field \u201c${field}\u201d`;
 	return (i) => {
-		const value = fieldValue(items[i].json, field);
+		const { json } = items[i];
+		// The key itself when present, otherwise by dots.
+		const value = isSet(json, field) ? json[field] : valueAt(json, field);
 		if (value === undefined) {
-			throw invalidParameter(
-				node,
-				i,
-				label,
-				'is not a field of this item',
-				`Check the field name (names are case-sensitive; a dot reaches into an object, e.g. proxy.name), or set Proxy From to Proxy Parameter. Fields of this item: ${Object.keys(items[i].json).slice(0, 10).join(', ') || 'none'}.`,
-			);
+			const fix = `Check the field name (names are case-sensitive; a dot reaches into an object, e.g. proxy.name), or set Proxy From to Proxy Parameter. Fields of this item: ${Object.keys(json).slice(0, 10).join(', ') || 'none'}.`;
+			throw invalidParameter(node, i, label, 'is not a field of this item', fix);
 		}
 		if (typeof value !== 'string' && typeof value !== 'number') {
-			throw invalidParameter(
-				node,
-				i,
-				label,
-				`holds ${shown(value)}, not a proxy name`,
-				`Point it at a field holding a name such as ${EXAMPLE_NAME}.`,
-			);
+			const fix = `Point it at a field holding a name such as ${EXAMPLE_NAME}.`;
+			throw invalidParameter(node, i, label, `holds ${shown(value)}, not a proxy name`, fix);
 		}
 		return parseName(node, i, value, label, EXAMPLE_NAME);
 	};

@@ -1,11 +1,9 @@
 /*
- * Parameters that hold for the whole run (one order, one confirmation, one cap): Dry Run, Maximum
- * Total Cost, Confirm Number of Proxies, Batch Size, Timeout… n8n evaluates a parameter per item,
- * so an expression could give item 3 a Dry Run that item 0 does not have. Such a parameter is read
- * for every item when it is an expression, and the run is refused, naming it, when the items
- * disagree: nothing is sent, so no item is bought, charged or removed against its own setting.
+ * Parameters that hold for the whole run (Dry Run, Maximum Total Cost, Batch Size, Timeout…). n8n
+ * evaluates a parameter per item, so an expression could give item 3 a Dry Run that item 0 does not
+ * have: the run is then refused before anything is sent, so no item acts against its own setting.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
@@ -28,23 +26,7 @@ function hasExpression(raw: unknown): boolean {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function differs(
-	ctx: IExecuteFunctions,
-	label: string,
-	first: unknown,
-	other: unknown,
-	item: number,
-) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${label} must be the same for every item of the run, but it is ${shown(first)} for item 0 and ${shown(other)} for item ${item}`,
-		{
-			description: `${label} applies to the whole run, so its expression may not depend on the item. Use one value for all items, or split the items into separate runs (e.g. a Loop Over Items node with Batch Size 1). Nothing was sent.`,
-		},
-	);
-}
-
-/** The declaration of option `name` in the collection `collection` of an operation's properties. */
+/** The declaration of option `name` in an operation's collection `collection`. */
 function declared(
 	properties: INodeProperties[],
 	name: string,
@@ -54,18 +36,14 @@ function declared(
 	return (parent?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
 }
 
-/** The display name of a parameter (or of an option inside a collection) in an operation's properties. */
+/** The display name of a parameter, or of an option inside a collection. */
 function labelOf(properties: INodeProperties[], name: string, option?: string): string {
 	if (option === undefined)
 		return properties.find((property) => property.name === name)?.displayName ?? name;
 	return declared(properties, option, name)?.displayName ?? option;
 }
 
-/**
- * The value of a run-wide parameter: read once when it is a plain value; read for every item when
- * it is (or holds) an expression, and refused, naming the parameter, when the items disagree. A
- * collection (Options) is compared option by option, so the refusal names the option.
- */
+/** A run-wide parameter: read per item when it holds an expression, refused when the items disagree. */
 export function runWideParameter<T = unknown>(
 	ctx: IExecuteFunctions,
 	itemCount: number,
@@ -78,64 +56,26 @@ export function runWideParameter<T = unknown>(
 	for (let i = 1; i < itemCount; i++) {
 		const value = ctx.getNodeParameter(name, i, fallback) as T;
 		if (same(value, first)) continue;
-		const isCollection = first !== null && typeof first === 'object';
-		const key = isCollection
-			? [...new Set([...Object.keys(first), ...Object.keys(value as object)])].find(
-					(k) => !same((first as IDataObject)[k], (value as IDataObject)[k]),
-				)
-			: undefined;
-		throw differs(
-			ctx,
-			labelOf(properties, name, key),
-			key === undefined ? first : (first as IDataObject)[key],
-			key === undefined ? value : (value as IDataObject)[key],
-			i,
+		const key =
+			first !== null && typeof first === 'object'
+				? [...new Set([...Object.keys(first), ...Object.keys(value as object)])].find(
+						(k) => !same((first as IDataObject)[k], (value as IDataObject)[k]),
+					)
+				: undefined;
+		const label = labelOf(properties, name, key);
+		const [at0, atI] =
+			key === undefined
+				? [first, value]
+				: [(first as IDataObject)[key], (value as IDataObject)[key]];
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be the same for every item of the run, but it is ${shown(at0)} for item 0 and ${shown(atI)} for item ${i}`,
+			{
+				description: `${label} applies to the whole run, so its expression may not depend on the item. Use one value for all items, or split the items into separate runs (e.g. a Loop Over Items node with Batch Size 1). Nothing was sent.`,
+			},
 		);
 	}
 	return first;
-}
-
-/** The Options collection of a run, checked as `runWideParameter` does. */
-export function runWideOptions(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-	properties: INodeProperties[],
-): IDataObject {
-	return runWideParameter<IDataObject>(ctx, itemCount, properties, 'options', {});
-}
-
-/**
- * The run-wide options every operation reads the same way, typed. Each is parsed when set; when
- * not set it takes the default its declaration in the operation's Options gives (helpers/
- * descriptions.ts), and an option the operation does not declare its neutral value. The amount
- * limits are undefined when not set or, as an AI agent's tool, not set by the builder.
- */
-export interface RunOptions {
-	/** The Options collection as read, for an operation's own options. */
-	raw: IDataObject;
-	dryRun: boolean;
-	maxTotalCost?: number;
-	/** Keep Wallet At Least. */
-	floor?: number;
-	batchSize: number;
-	timeoutMs: number;
-	/** For the reads around a change (look-up, quote, read-back): the timeout, at most the reads' default. */
-	readTimeoutMs: number;
-	/** Wait for New Proxies. */
-	wait: boolean;
-	/** Wait Timeout, in milliseconds. */
-	waitMs: number;
-	/** How many proxies a device command is sent to at the same time. */
-	concurrency: number;
-	waitUntilAllowed: boolean;
-	/** Max Wait, in milliseconds. */
-	maxWaitMs: number;
-	/** A switch of the operation's own, read as its declaration names it; off when not set. */
-	flag(name: string): boolean;
-	/** A whole-number option of the operation's own, within its declaration's bounds, or its default. */
-	whole(name: string): number;
-	/** A number of hours of the operation's own (e.g. a window): undefined when not set. */
-	hours(name: string): number | undefined;
 }
 
 /** The fix a refused whole-number option suggests; the others say "Enter a whole number from…". */
@@ -146,59 +86,57 @@ const WHOLE_HINTS: Record<string, (example: number) => string> = {
 
 /** A whole-number option, within the bounds and with the default of its declaration. */
 function wholeOption(
-	ctx: IExecuteFunctions,
+	node: INode,
 	options: IDataObject,
 	property: INodeProperties | undefined,
 	fallback: number,
 ): number {
 	const example = typeof property?.default === 'number' ? property.default : fallback;
 	if (property === undefined || !isSet(options, property.name)) return example;
-	const bounds = property.typeOptions ?? {};
+	const { name, displayName, typeOptions = {} } = property;
 	const range = {
-		min: Number(bounds.minValue ?? 0),
-		max: Number(bounds.maxValue ?? Number.MAX_SAFE_INTEGER),
+		min: Number(typeOptions.minValue ?? 0),
+		max: Number(typeOptions.maxValue ?? Number.MAX_SAFE_INTEGER),
 	};
 	const hint =
-		WHOLE_HINTS[property.name]?.(example) ??
+		WHOLE_HINTS[name]?.(example) ??
 		`Enter a whole number from ${range.min} to ${range.max}, e.g. ${example}.`;
-	return parseWholeNumber(
-		ctx.getNode(),
-		undefined,
-		options[property.name],
-		property.displayName,
-		range,
-		hint,
-	);
+	return parseWholeNumber(node, undefined, options[name], displayName, range, hint);
 }
 
-/** The run's options (see `RunOptions`), the same for every item: a refusal names no item. */
+/**
+ * The run-wide options every operation reads the same way (a refusal names no item): each parsed
+ * when set, else the default its declaration gives, or its neutral value when not declared.
+ */
 export function readRunOptions(
 	ctx: IExecuteFunctions,
 	itemCount: number,
 	properties: INodeProperties[],
-): RunOptions {
-	const options = runWideOptions(ctx, itemCount, properties);
-	const timeout = declared(properties, 'timeoutSeconds')?.default;
-	const timeoutMs = parseTimeoutSeconds(
-		ctx.getNode(),
-		undefined,
-		options,
-		typeof timeout === 'number' ? timeout : SENT_ONCE_TIMEOUT_SECONDS,
-	);
+) {
+	const options = runWideParameter<IDataObject>(ctx, itemCount, properties, 'options', {});
 	const node = ctx.getNode();
+	const timeout = declared(properties, 'timeoutSeconds')?.default;
+	const fallback = typeof timeout === 'number' ? timeout : SENT_ONCE_TIMEOUT_SECONDS;
+	const timeoutMs = parseTimeoutSeconds(node, undefined, options, fallback);
 	const label = (name: string) => labelOf(properties, 'options', name);
+	/** A switch of the operation's own, read as its declaration names it; off when not set. */
 	const flag = (name: string) => switchOption(node, undefined, options, name, label(name));
+	/** A whole-number option, within its declaration's bounds, or its default. */
 	const whole = (name: string, neutral = 0) =>
-		wholeOption(ctx, options, declared(properties, name), neutral);
+		wholeOption(node, options, declared(properties, name), neutral);
 	return {
+		/** The Options collection as read, for an operation's own options. */
 		raw: options,
 		dryRun: flag('dryRun'),
-		// As an AI agent's tool, a limit the agent filled in counts as none.
+		// The limits are undefined when not set or, as an AI agent's tool, not set by the builder.
 		maxTotalCost: limitOption(ctx, options, 'maxTotalCost', 'Maximum Total Cost'),
+		/** Keep Wallet At Least. */
 		floor: limitOption(ctx, options, 'keepWalletAtLeast', 'Keep Wallet At Least'),
 		batchSize: whole('batchSize', DEFAULT_BATCH_SIZE),
 		timeoutMs,
+		/** For the reads around a change (look-up, quote, read-back): at most the reads' default. */
 		readTimeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS),
+		/** Wait for New Proxies, and its Wait Timeout in milliseconds. */
 		wait: flag('waitForNewProxies'),
 		waitMs: whole('waitTimeoutSeconds') * 1000,
 		concurrency: whole('concurrency', 1),
@@ -206,6 +144,10 @@ export function readRunOptions(
 		maxWaitMs: whole('maxWaitSeconds') * 1000,
 		flag,
 		whole,
-		hours: (name) => hoursOption(node, undefined, options, name, label(name)),
+		/** A number of hours of the operation's own (e.g. a window): undefined when not set. */
+		hours: (name: string) => hoursOption(node, undefined, options, name, label(name)),
 	};
 }
+
+/** The run's options (see `readRunOptions`). */
+export type RunOptions = ReturnType<typeof readRunOptions>;

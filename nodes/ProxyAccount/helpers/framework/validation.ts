@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Period } from '../../transport';
@@ -44,6 +44,17 @@ export function isSet(collection: IDataObject, name: string): boolean {
 	return Object.prototype.hasOwnProperty.call(collection, name);
 }
 
+/** The value at a dotted path (`options.maxTotalCost`) of own keys; undefined where it stops. */
+export function valueAt(root: unknown, path: string): unknown {
+	let value = root;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object' || !isSet(value as IDataObject, key))
+			return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
 /** A whole number of periods, 1 to MAX_INTERVAL. Accepts numeric strings from expressions. */
 export function parseInterval(
 	node: INode,
@@ -51,17 +62,8 @@ export function parseInterval(
 	value: unknown,
 	field = 'Interval',
 ): number {
-	const number = wholeNumberFrom(value);
-	if (!Number.isInteger(number) || number < 1 || number > MAX_INTERVAL) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be a whole number from 1 to ${MAX_INTERVAL}, but it is ${shown(value)}`,
-			`Enter how many periods to add, e.g. 1 for one week when Period is Weekly. If ${field} is an expression, make sure it resolves to a whole number for every item.`,
-		);
-	}
-	return number;
+	const fix = `Enter how many periods to add, e.g. 1 for one week when Period is Weekly. If ${field} is an expression, make sure it resolves to a whole number for every item.`;
+	return parseWholeNumber(node, itemIndex, value, field, { min: 1, max: MAX_INTERVAL }, fix);
 }
 
 export function parsePeriod(
@@ -71,16 +73,12 @@ export function parsePeriod(
 	field = 'Period',
 ): Period {
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
-	if (typeof text !== 'string' || !(PERIODS as readonly string[]).includes(text)) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be one of ${PERIODS.join(', ')}, but it is ${shown(value)}`,
-			`Pick a period from the list, or make the expression resolve to one of: ${PERIODS.join(', ')}.`,
-		);
-	}
-	return text as Period;
+	if (typeof text === 'string' && (PERIODS as readonly string[]).includes(text))
+		return text as Period;
+	const list = PERIODS.join(', ');
+	const fix = `Pick a period from the list, or make the expression resolve to one of: ${list}.`;
+	const problem = `must be one of ${list}, but it is ${shown(value)}`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
 /** A non-empty name, kept exactly as given apart from surrounding spaces. */
@@ -93,33 +91,17 @@ export function parseName(
 ): string {
 	const text =
 		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (text === '') {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`is empty`,
+	const refused = (problem: string, fix: string) =>
+		invalidParameter(node, itemIndex, field, problem, fix);
+	if (text === '')
+		throw refused(
+			'is empty',
 			`Pick a value from the list, or enter one, e.g. ${example}. If it is an expression, check that it resolves for this item.`,
 		);
-	}
-	if (text.length > 200) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			'is longer than 200 characters',
-			`Enter a shorter value, e.g. ${example}.`,
-		);
-	}
-	if (text === '.' || text === '..') {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`cannot be ${shown(text)}`,
-			`Enter a real value, e.g. ${example}.`,
-		);
-	}
+	if (text.length > 200)
+		throw refused('is longer than 200 characters', `Enter a shorter value, e.g. ${example}.`);
+	if (text === '.' || text === '..')
+		throw refused(`cannot be ${shown(text)}`, `Enter a real value, e.g. ${example}.`);
 	return text;
 }
 
@@ -167,26 +149,27 @@ export function parseHours(
 	return parseNonNegative(node, itemIndex, value, { field, what: 'a number of hours', max, fix });
 }
 
+/** A positive amount of money, e.g. for Maximum Total Cost. */
+export function parseAmount(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+	fix = 'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
+): number {
+	return parseNonNegative(node, itemIndex, value, { field, what: 'an amount', max: Infinity, fix });
+}
+
 /** Limit of a Get Many: a whole number of 1 or more (a numeric string from an expression too). */
 export function parseLimit(node: INode, itemIndex: number, value: unknown): number {
-	return parseWholeNumber(
-		node,
-		itemIndex,
-		value,
-		'Limit',
-		{ min: 1 },
-		'Enter how many results to return at most, e.g. 50, or turn on Return All.',
-	);
+	const fix = 'Enter how many results to return at most, e.g. 50, or turn on Return All.';
+	return parseWholeNumber(node, itemIndex, value, 'Limit', { min: 1 }, fix);
 }
 
 /** The longest Timeout (Seconds) accepted: ten minutes. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
-/**
- * Timeout (Seconds) of an Options collection: 1 to MAX_TIMEOUT_SECONDS (decimals allowed, a numeric
- * string from an expression too), returned in milliseconds. Not set: the fallback. Set to anything
- * else, an expression that resolves to nothing included: an error.
- */
+/** Timeout (Seconds) of the Options, 1 to 600, in ms; the fallback only when not set (see `isSet`). */
 export function parseTimeoutSeconds(
 	node: INode,
 	itemIndex: number | undefined,
@@ -194,24 +177,41 @@ export function parseTimeoutSeconds(
 	fallbackSeconds: number,
 ): number {
 	if (!isSet(options, 'timeoutSeconds')) return fallbackSeconds * 1000;
+	const range = { min: 1, max: MAX_TIMEOUT_SECONDS };
+	const fix =
+		'Enter a whole number of seconds, e.g. 30. If it is an expression, make sure it resolves to a whole number.';
 	const value = options.timeoutSeconds;
-	const seconds = numberFrom(value);
-	if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
-		throw invalidParameter(
-			node,
-			itemIndex,
-			'Timeout (Seconds)',
-			`must be a whole number from 1 to ${MAX_TIMEOUT_SECONDS}, but it is ${shown(value)}`,
-			'Enter a whole number of seconds, e.g. 30. If it is an expression, make sure it resolves to a whole number.',
-		);
-	}
-	return seconds * 1000;
+	return wholeIn(numberFrom(value), node, itemIndex, value, 'Timeout (Seconds)', range, fix) * 1000;
+}
+
+/** A whole number from `min` to `max` (no `max`: `min` or more), a string of digits too. */
+export function parseWholeNumber(
+	node: INode,
+	itemIndex: number | undefined,
+	value: unknown,
+	field: string,
+	range: { min: number; max?: number },
+	fix: string,
+): number {
+	return wholeIn(wholeNumberFrom(value), node, itemIndex, value, field, range, fix);
+}
+
+/** `number` (as read from `value`) when it is whole and within `range`; else the error. */
+function wholeIn(
+	number: number,
+	...[node, itemIndex, value, field, range, fix]: Parameters<typeof parseWholeNumber>
+): number {
+	const max = range.max ?? Number.MAX_SAFE_INTEGER;
+	if (Number.isInteger(number) && number >= range.min && number <= max) return number;
+	const bounds =
+		range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
+	const problem = `must be a whole number ${bounds}, but it is ${shown(value)}`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
 /**
- * A text filter (a city, a name part, a status): text or a number, trimmed; empty when not set.
- * Anything else (an object, an array, a boolean from an expression) is refused rather than read as
- * no filter, which would act on every proxy.
+ * A text filter (a city, a status): text or a number, trimmed; empty when not set. Anything else is
+ * refused rather than read as no filter, which would act on every proxy.
  */
 export function filterText(
 	node: INode,
@@ -221,29 +221,9 @@ export function filterText(
 ): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
-	throw invalidParameter(
-		node,
-		itemIndex,
-		field,
-		`must be text, but it is ${shown(value)}`,
-		'Enter a name, or several separated by commas; if it is an expression, make it give text.',
-	);
-}
-
-/** A switch parameter of item `i` (Simplify, Return All), read as `parseBoolean` reads it. */
-export function switchParameter(
-	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
-	itemIndex: number,
-	name: string,
-	field: string,
-	fallback: boolean,
-): boolean {
-	return parseBoolean(
-		ctx.getNode(),
-		itemIndex,
-		ctx.getNodeParameter(name, itemIndex, fallback),
-		field,
-	);
+	const fix =
+		'Enter a name, or several separated by commas; if it is an expression, make it give text.';
+	throw invalidParameter(node, itemIndex, field, `must be text, but it is ${shown(value)}`, fix);
 }
 
 /**
@@ -260,47 +240,12 @@ export function parseBoolean(
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true') return true;
 	if (text === 'false') return false;
-	throw invalidParameter(
-		node,
-		itemIndex,
-		field,
-		`must be true or false, but it is ${shown(value)}`,
-		`Turn ${field} on or off, or make its expression resolve to true or false.`,
-	);
+	const problem = `must be true or false, but it is ${shown(value)}`;
+	const fix = `Turn ${field} on or off, or make its expression resolve to true or false.`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
-/**
- * A whole number from `min` to `max`, or of `min` or more without a `max` (a string of digits from
- * an expression too).
- */
-export function parseWholeNumber(
-	node: INode,
-	itemIndex: number | undefined,
-	value: unknown,
-	field: string,
-	range: { min: number; max?: number },
-	fix: string,
-): number {
-	const number = wholeNumberFrom(value);
-	const max = range.max ?? Number.MAX_SAFE_INTEGER;
-	if (!Number.isInteger(number) || number < range.min || number > max) {
-		const bounds =
-			range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be a whole number ${bounds}, but it is ${shown(value)}`,
-			fix,
-		);
-	}
-	return number;
-}
-
-/**
- * One of a list of values (an options parameter, or an expression that must resolve to one).
- * `what` names the list in the message, e.g. "the events in the list".
- */
+/** One of `choices`; `what` names them in the message, e.g. "the events in the list". */
 export function parseChoice<T extends string>(
 	node: INode,
 	itemIndex: number | undefined,
@@ -312,19 +257,11 @@ export function parseChoice<T extends string>(
 ): T {
 	if (typeof value === 'string' && (choices as readonly string[]).includes(value))
 		return value as T;
-	throw invalidParameter(
-		node,
-		itemIndex,
-		field,
-		`must be one of ${what}, but it is ${shown(value)}`,
-		fix,
-	);
+	const problem = `must be one of ${what}, but it is ${shown(value)}`;
+	throw invalidParameter(node, itemIndex, field, problem, fix);
 }
 
-/**
- * A switch of a collection (Options, Filters): `fallback` when it is not set, else read as
- * `parseBoolean` does, so an expression that resolves to anything but true or false is refused.
- */
+/** A switch of a collection (Options, Filters): `fallback` when not set, else as `parseBoolean`. */
 export function switchOption(
 	node: INode,
 	itemIndex: number | undefined,
@@ -333,15 +270,11 @@ export function switchOption(
 	field: string,
 	fallback = false,
 ): boolean {
-	return isSet(collection, name)
-		? parseBoolean(node, itemIndex, collection[name], field)
-		: fallback;
+	if (!isSet(collection, name)) return fallback;
+	return parseBoolean(node, itemIndex, collection[name], field);
 }
 
-/**
- * A number of hours of a collection (Options, Filters), e.g. a window: undefined when it is not set,
- * else read as `parseHours` does.
- */
+/** A number of hours of a collection (Options, Filters), e.g. a window: undefined when not set. */
 export function hoursOption(
 	node: INode,
 	itemIndex: number | undefined,
@@ -350,16 +283,4 @@ export function hoursOption(
 	field: string,
 ): number | undefined {
 	return isSet(collection, name) ? parseHours(node, itemIndex, collection[name], field) : undefined;
-}
-
-/** A positive amount of money, e.g. for Maximum Total Cost. */
-export function parseAmount(
-	node: INode,
-	itemIndex: number | undefined,
-	value: unknown,
-	field: string,
-	fix = 'Enter the most the run may spend, in the currency of your wallet, e.g. 500.',
-): number {
-	const max = Number.POSITIVE_INFINITY;
-	return parseNonNegative(node, itemIndex, value, { field, what: 'an amount', max, fix });
 }

@@ -1,11 +1,8 @@
 /*
- * The money operations of one credential run one at a time in an n8n process. The bounds they keep
- * (Keep Wallet At Least, Maximum Renewal Commitment, Only If Expiring Within) read the account
- * before they act; two runs at the same moment would both read it before either acted and both
- * pass. n8n's AI Agent runs the tool calls of one turn inside its own execution, so in one process:
- * parallel calls of a turn, and executions at the same moment in one n8n (an MCP server's calls in
- * regular mode), each read the account after the one before acted. Runs in other processes (queue
- * mode workers) are not seen: there the overlap remains.
+ * The money operations of one credential run one at a time in an n8n process. Their bounds (Keep
+ * Wallet At Least, Maximum Renewal Commitment, Only If Expiring Within) read the account before
+ * they act; two runs at once (an AI Agent's parallel tool calls, an MCP server's calls) would both
+ * read it before either acted. Runs in other processes (queue mode workers) are not seen.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 

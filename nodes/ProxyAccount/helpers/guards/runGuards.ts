@@ -1,18 +1,13 @@
-/*
- * The refusals of a whole run that may spend or destroy: under n8n's retries, and as an AI agent's
- * tool without the limit the workflow's builder sets.
- */
+/* The refusals of a whole run that may spend or destroy: under n8n's retries, and as an AI tool. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runsAsAgentTool } from '../framework/agent';
 
 /**
- * Two ways n8n runs a node again after a failure: its Retry On Fail setting runs the whole node
- * again, and its Retry of a failed execution (execution mode `retry`) runs the failed node again
- * with the same input. Either would send again a request that may have reached the service (a
- * second purchase or extension, a removal of what was bought since). Such an operation refuses to
- * run under either, except for a dry run (`instead` says what works instead).
+ * n8n runs a node again after a failure with Retry On Fail (the whole node) and with Retry of a
+ * failed execution (mode `retry`, the same input): either would send again a request that may have
+ * reached the service (a second purchase). Such an operation refuses both, except for a dry run.
  */
 export function retryRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
@@ -22,15 +17,14 @@ export function retryRefusal(
 	if (dryRun) return undefined;
 	const node = ctx.getNode();
 	const retried = isRetry(ctx);
-	if (retried) {
+	if (retried)
 		return new NodeOperationError(
 			node,
 			`This is a retry of a failed execution${retried === 'parent' ? ' (this node runs in a sub-workflow of it)' : ''}, which could ${what.twice}`,
 			{
-				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${capitalized(what.check)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
+				description: `The failed execution may already have done it, and the service cannot tell a repeat from a new request. ${what.check.charAt(0).toUpperCase()}${what.check.slice(1)} first. To run it again on purpose, run the workflow anew (e.g. Execute Workflow in the editor, or wait for its trigger) instead of retrying the failed execution. Nothing was sent.`,
 			},
 		);
-	}
 	if (node.retryOnFail !== true) return undefined;
 	const instead = what.instead ?? 'Dry Run works with Retry On Fail.';
 	return new NodeOperationError(node, `Retry On Fail is on, which could ${what.twice}`, {
@@ -39,12 +33,10 @@ export function retryRefusal(
 }
 
 /**
- * Whether this run is n8n's Retry of a failed execution: the execution itself (mode `retry`), or
- * the execution that called this sub-workflow. n8n runs every sub-workflow (Execute Workflow) in
- * mode `integrated`; since n8n 2.x it hands a sub-execution the root execution's mode as
- * `rootExecutionMode` of the execution's additional data, which the node context holds
- * (`additionalData`, public in n8n-core though not part of IExecuteFunctions). Where n8n does not
- * give it (1.x), a sub-workflow cannot tell: the README says so.
+ * Whether this run is n8n's Retry of a failed execution: this one (mode `retry`), or the one that
+ * called this sub-workflow (which runs in mode `integrated`). n8n 2.x gives a sub-execution the
+ * root's mode as `additionalData.rootExecutionMode` (public in n8n-core, not in IExecuteFunctions);
+ * on 1.x a sub-workflow cannot tell, as the README says.
  */
 function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent' | undefined {
 	if (ctx.getMode() === 'retry') return 'execution';
@@ -53,33 +45,7 @@ function isRetry(ctx: Pick<IExecuteFunctions, 'getMode'>): 'execution' | 'parent
 	return root === 'retry' ? 'parent' : undefined;
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/**
- * What a spending operation lacks to run as an AI agent's tool: a Maximum Total Cost (one call)
- * and a Keep Wallet At Least (every call), both set by the builder. A Dry Run needs neither.
- */
-export function spendingLimitMissing(
-	operation: string,
-	limits: { dryRun: boolean; maxTotalCost?: number; floor?: number },
-): { operation: string; limit: string; fix: string } | undefined {
-	if (limits.dryRun) return undefined;
-	const missing = [
-		limits.maxTotalCost === undefined && 'a Maximum Total Cost',
-		limits.floor === undefined && 'a Keep Wallet At Least',
-	].filter((text): text is string => typeof text === 'string');
-	if (missing.length === 0) return undefined;
-	return {
-		operation,
-		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
-		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
-	};
-}
-
-/**
- * As an AI agent's tool, an operation that spends or destroys runs only within a limit the
- * workflow's builder set (`missing` names it when it is not set).
- */
+/** As an AI agent's tool, the refusal of a run without the builder's limit that `missing` names. */
 export function agentRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	missing: { operation: string; limit: string; fix: string } | undefined,
@@ -93,8 +59,8 @@ export function agentRefusal(
 }
 
 /**
- * The refusals of a run that spends within the builder's limits (Buy, Extend): a retry (`what` as
- * `retryRefusal` takes it), or an AI agent's tool without Maximum Total Cost and Keep Wallet At Least.
+ * The refusals of a run that spends (Buy, Extend), except a Dry Run: a retry, or an AI agent's tool
+ * without the builder's Maximum Total Cost (one call) and Keep Wallet At Least (every call).
  */
 export function spendingRefusal(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>,
@@ -102,8 +68,16 @@ export function spendingRefusal(
 	options: { dryRun: boolean; maxTotalCost?: number; floor?: number },
 	what: { twice: string; check: string },
 ): NodeOperationError | undefined {
-	return (
-		retryRefusal(ctx, options.dryRun, what) ??
-		agentRefusal(ctx, spendingLimitMissing(operation, options))
-	);
+	if (options.dryRun) return undefined;
+	const missing = [
+		options.maxTotalCost === undefined && 'a Maximum Total Cost',
+		options.floor === undefined && 'a Keep Wallet At Least',
+	].filter((text): text is string => typeof text === 'string');
+	const retry = retryRefusal(ctx, false, what);
+	if (retry !== undefined || missing.length === 0) return retry;
+	return agentRefusal(ctx, {
+		operation,
+		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+	});
 }

@@ -2,10 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /*
- * A test event is made up: the Proxy Account Trigger's *Fetch Test Event* (and a manual run of the
- * workflow) returns examples shaped like real events, marked `sample: true`, that describe no real
- * change. An operation that spends, removes, moves or commits must not act on one: in the shipped
- * examples a made-up "city became available" would buy a proxy.
+ * The Proxy Account Trigger's *Fetch Test Event* (and a manual run) returns made-up examples marked
+ * `sample: true`. An operation that spends, removes, moves or commits must not act on one: in the
+ * shipped examples a made-up "city became available" would buy a proxy.
  */
 
 const TRIGGER_TYPE = /(^|\.)proxyAccountTrigger$/;
@@ -25,22 +24,7 @@ function gaveTestEvents(ctx: IExecuteFunctions, name: string): boolean {
 	}
 }
 
-/**
- * The Proxy Account Trigger before this node whose output in this execution is a made-up test event;
- * undefined when there is none.
- */
-export function testEventSource(ctx: IExecuteFunctions): string | undefined {
-	const triggers = ctx
-		.getParentNodes(ctx.getNode().name)
-		.filter((parent) => TRIGGER_TYPE.test(parent.type))
-		.map((parent) => parent.name);
-	return triggers.find((name) => gaveTestEvents(ctx, name));
-}
-
-/**
- * Why an operation that spends, removes, moves or commits refuses this run: it started from a test
- * event the trigger made up. Undefined when it did not, or when the operation only previews (Dry Run).
- */
+/** Why an operation refuses a run that started from a made-up test event, unless it is a Dry Run. */
 export function testEventRefusal(
 	ctx: IExecuteFunctions,
 	operation: string,
@@ -52,7 +36,14 @@ export function testEventRefusal(
 	// sub-workflow (mode `integrated`) the trigger is in the parent: its test event is in the input.
 	const passedIn = asTool || ctx.getMode() === 'integrated';
 	const toolInput = passedIn && ctx.getInputData().some((item) => item.json.sample === true);
-	const trigger = toolInput ? 'the Proxy Account Trigger' : testEventSource(ctx);
+	// Else a Proxy Account Trigger before this node whose output in this execution is a test event.
+	const trigger = toolInput
+		? 'the Proxy Account Trigger'
+		: ctx
+				.getParentNodes(ctx.getNode().name)
+				.filter((parent) => TRIGGER_TYPE.test(parent.type))
+				.map((parent) => parent.name)
+				.find((name) => gaveTestEvents(ctx, name));
 	if (trigger === undefined || dryRun()) return undefined;
 	return new NodeOperationError(
 		ctx.getNode(),

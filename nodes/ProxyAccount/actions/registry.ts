@@ -97,6 +97,7 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 	];
 	for (const resource of resources) {
 		const modules = Object.values(resource.operations);
+		const selected = resource.defaultOperation;
 		properties.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -108,7 +109,7 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 					return { name, value, description, action };
 				})
 				.sort(byName),
-			default: resource.defaultOperation,
+			default: selected,
 		});
 	}
 	for (const resource of resources) {

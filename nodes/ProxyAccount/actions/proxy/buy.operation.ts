@@ -110,8 +110,8 @@ export const properties: INodeProperties[] = [
  * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
  * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
  */
-export const execute: BatchedExecute<BuyOptions> = async function ({ run, options, items }) {
-	const orders = readOrders(this, items.length, run.fail);
+export const execute: BatchedExecute<RunOptions> = async function ({ run, options, items }) {
+	const orders = readOrders(this, items.length, run);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
 	const failOrders = (error: unknown) => {
@@ -143,13 +143,12 @@ export const execute: BatchedExecute<BuyOptions> = async function ({ run, option
 		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
 		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
-		const failed = asNodeError(this, error, orders[0].item);
-		return failOrders(failed);
+		return failOrders(asNodeError(this, error, orders[0].item));
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
 	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
 	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
-	const ordered: Ordered[] = orders.map((order) => ({
+	const ordered: OrderedProxies[] = orders.map((order) => ({
 		item: order.item,
 		carrier: order.line.isp,
 		city: order.line.location,
@@ -169,20 +168,18 @@ interface Order {
 	quantity: number;
 }
 
-type BuyOptions = RunOptions;
-
 /** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
 interface Priced {
 	total: number;
 	costs: Map<number, number | null>;
 }
 
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
-export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
+export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	return spendingRefusal(ctx, 'Buy', options, {
 		twice: 'buy the same proxies twice',
 		check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
@@ -190,11 +187,7 @@ export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
 }
 
 /** Every item's order, checked before anything is sent; a bad item fails alone. */
-function readOrders(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-	fail: (i: number, e: unknown) => void,
-) {
+function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults) {
 	const node = ctx.getNode();
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
@@ -217,7 +210,7 @@ function readOrders(
 				),
 			});
 		} catch (error) {
-			fail(i, error);
+			run.fail(i, error);
 		}
 	}
 	return orders;
@@ -228,7 +221,7 @@ async function quoteOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	lines: QuoteLine[],
-	options: BuyOptions,
+	options: RunOptions,
 ): Promise<Priced> {
 	const owners = orders.flatMap((order) =>
 		Array.from({ length: order.quantity }, () => order.item),
@@ -262,10 +255,7 @@ const described = (order: Order): IDataObject => ({
 	period: order.line.period,
 });
 
-/**
- * How many proxies of each order's carrier the stock holds in its city, and whether the run's
- * orders for that carrier and city fit in it. Undefined for every order when stock cannot be read.
- */
+/** Per order: the stock of its carrier in its city, and what the run's orders there ask for. */
 async function stockOf(
 	ctx: IExecuteFunctions,
 	orders: Order[],
@@ -347,7 +337,7 @@ async function spendRefusal(
 	orders: Order[],
 	count: number,
 	total: number,
-	options: BuyOptions,
+	options: RunOptions,
 ): Promise<NodeOperationError | undefined> {
 	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
 		return new NodeOperationError(
@@ -376,8 +366,6 @@ async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<
 	return new Set(proxies.map((proxy) => proxy.proxy_name));
 }
 
-type Ordered = OrderedProxies;
-
 /** The order charged more than its quote or the cap: paid, so never a plain "bought". */
 function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
 	return new NodeOperationError(
@@ -394,7 +382,7 @@ function reportBought(
 	orders: Order[],
 	costs: Map<number, number | null>,
 	charged: number,
-	waited: { ordered: Ordered[]; result?: Waited },
+	waited: { ordered: OrderedProxies[]; result?: Waited },
 	run: ItemResults,
 ): void {
 	orders.forEach((order, k) => {

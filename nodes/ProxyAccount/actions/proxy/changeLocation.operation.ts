@@ -22,6 +22,7 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/framework/age
 import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies';
 import { addToDescription, collectRequests } from '../../helpers/money/batches';
+import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
 import { cents } from '../../helpers/money/charges';
@@ -133,13 +134,9 @@ async function waitForMove(
 	let found: MovedProxy = { state: 'pending' };
 	const started = Date.now();
 	while (waitMs > 0) {
-		let list: ProxyRecord[] = [];
-		try {
-			list = (await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS })).result;
-		} catch {
-			list = [];
-		}
-		found = findMovedProxy(list, lookup);
+		// A read that fails finds nothing this time.
+		const read = send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+		found = findMovedProxy((await read.catch(() => undefined))?.result ?? [], lookup);
 		if (found.state === 'named' || (found.state === 'untold' && found.final)) break;
 		if (Date.now() - started + WAIT_PAUSE_MS > waitMs) break;
 		await sleep(WAIT_PAUSE_MS);
@@ -147,13 +144,8 @@ async function waitForMove(
 	return found;
 }
 
-interface MoveOptions {
-	timeoutMs: number;
-	waitMs: number;
-	floor?: number;
-	/** Maximum Cost per Move, as it counts (see `limitOption`). */
-	moveCost?: number;
-}
+/** With Maximum Cost per Move, as it counts (see `limitOption`). */
+type MoveOptions = RunOptions & { moveCost?: number };
 
 interface Move {
 	item: number;
@@ -164,9 +156,11 @@ interface Move {
 }
 
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
-	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
-	const moveCost = limitOption(ctx, raw, 'maxMoveCost', 'Maximum Cost per Move');
-	return { timeoutMs, waitMs, floor, moveCost };
+	const options = readRunOptions(ctx, itemCount, properties);
+	return {
+		...options,
+		moveCost: limitOption(ctx, options.raw, 'maxMoveCost', 'Maximum Cost per Move'),
+	};
 }
 
 /**
@@ -276,8 +270,7 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 		});
 		replied = result.proxy_name;
 	} catch (error) {
-		const failed = asNodeError(ctx, error, i);
-		return run.fail(i, failed);
+		return run.fail(i, asNodeError(ctx, error, i));
 	}
 	context.moved.push(move.name);
 	const wallet =

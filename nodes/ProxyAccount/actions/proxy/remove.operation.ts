@@ -15,6 +15,7 @@ import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
 import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/money/batches';
 import { proxiesCount, theseProxies } from '../../common/wording';
+import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions, runWideParameter } from '../../helpers/framework/runOptions';
 import { parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
@@ -82,17 +83,12 @@ export const execute: BatchedExecute<RemoveOptions> = async function ({
 	return run.finishRepeats(repeats);
 };
 
-interface RemoveOptions {
-	dryRun: boolean;
-	timeoutMs: number;
-	readTimeoutMs: number;
-	/** Confirm Number of Proxies. */
-	confirmed: number;
-}
+/** With Confirm Number of Proxies. */
+type RemoveOptions = RunOptions & { confirmed: number };
 
 /** The options and the confirmation concern the whole run: the same for every item, naming none. */
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
-	const { dryRun, timeoutMs, readTimeoutMs } = readRunOptions(ctx, itemCount, properties);
+	const options = readRunOptions(ctx, itemCount, properties);
 	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
 	const confirmed = parseWholeNumber(
 		ctx.getNode(),
@@ -102,7 +98,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOp
 		{ min: 0, max: MAX_CONFIRMED },
 		'Enter how many different proxies this run removes, e.g. 3.',
 	);
-	return { dryRun, timeoutMs, readTimeoutMs, confirmed };
+	return { ...options, confirmed };
 }
 
 /**

@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeProperties,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -22,7 +16,7 @@ import { theseProxies } from '../../common/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { asNodeError } from '../../helpers/framework/itemLoop';
-import type { Known } from '../../helpers/money/batches';
+import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import {
 	addToDescription,
 	chunk,
@@ -117,7 +111,14 @@ export const execute: BatchedExecute<RunOptions> = async function ({
 	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
 	// before anything is sent, the look-up included.
 	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
-		const refusal = uncappedToolRefusal(this.getNode());
+		const refusal = new NodeOperationError(
+			this.getNode(),
+			'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
+			{
+				description:
+					'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of all the account\u2019s auto-renewing proxies may cost (a value the agent fills in does not count). Nothing was sent.',
+			},
+		);
 		for (const w of wanted.filter((w) => w.autoRenew)) run.fail(w.item, refusal);
 		wanted = wanted.filter((w) => !w.autoRenew);
 	}
@@ -147,20 +148,12 @@ export const execute: BatchedExecute<RunOptions> = async function ({
 	return run.finishRepeats(repeats);
 };
 
-interface Wanted {
-	item: number;
-	name: string;
+interface Wanted extends ProxyRequest {
 	autoRenew: boolean;
 	interval: number;
 }
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
-
-/** What the service applied instead of what was asked, or undefined when it applied the request. */
-function appliedDifferently(asked: AutoRenewLine, echo: AutoRenewLine): string | undefined {
-	if (echo.auto_renew === asked.auto_renew && echo.interval === asked.interval) return undefined;
-	return `The service applied auto-renew ${onOff(echo.auto_renew)} with interval ${echo.interval}, not the requested ${onOff(asked.auto_renew)} with interval ${asked.interval}.`;
-}
 
 /**
  * The item of one proxy: the settings the service echoed (the requested ones too, where they
@@ -175,12 +168,13 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 		status: echo ? 'updated' : 'unconfirmed',
 	};
 	const notes: string[] = [];
-	const differently = echo && appliedDifferently(asked, echo);
-	if (differently) {
+	if (echo && (echo.auto_renew !== asked.auto_renew || echo.interval !== asked.interval)) {
 		json.status = 'applied_differently';
 		if (shown.auto_renew !== asked.auto_renew) json.requested_auto_renew = asked.auto_renew;
 		if (shown.interval !== asked.interval) json.requested_interval = asked.interval;
-		notes.push(differently);
+		notes.push(
+			`The service applied auto-renew ${onOff(echo.auto_renew)} with interval ${echo.interval}, not the requested ${onOff(asked.auto_renew)} with interval ${asked.interval}.`,
+		);
 	}
 	if (!echo)
 		notes.push(
@@ -232,18 +226,6 @@ function readWanted(
 		);
 	}
 	return { item: i, name, autoRenew, interval };
-}
-
-/** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */
-function uncappedToolRefusal(node: INode): NodeOperationError {
-	return new NodeOperationError(
-		node,
-		'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
-		{
-			description:
-				'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of all the account\u2019s auto-renewing proxies may cost (a value the agent fills in does not count). Nothing was sent.',
-		},
-	);
 }
 
 /**

@@ -30,7 +30,7 @@ import {
 	lookUpProxies,
 	sendInBatches,
 } from '../../helpers/money/batches';
-import type { Charged, Planned, ReadBack, Wanted } from './extend.plan';
+import type { Charged, Planned, Wanted } from './extend.plan';
 import type { Quoted } from './extend.quote';
 import { quoteAgainstCap } from './extend.quote';
 import {
@@ -147,10 +147,7 @@ interface RunOptions extends SharedRunOptions {
 	window?: number;
 }
 
-/**
- * The options of the run, from the first item. An option that is set but resolves to nothing or
- * to something else than its type is an error: a safety option never falls back to "off".
- */
+/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within. */
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
@@ -169,10 +166,7 @@ export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	});
 }
 
-/**
- * The proxies looked up in one read of the list, which gives each proxy's expiry, carrier and
- * city; Only If Expiring Within skips those expiring later.
- */
+/** The proxies looked up in one read of the list; Only If Expiring Within skips those expiring later. */
 async function plan(
 	ctx: IExecuteFunctions,
 	unique: Wanted[],
@@ -279,7 +273,7 @@ async function charge(
 		},
 	});
 	const sent = planned.filter((p) => charged.has(p.item));
-	const back: ReadBack = await readBack(ctx, sent, charged, options.readTimeoutMs);
+	const back = await readBack(ctx, sent, charged, options.readTimeoutMs);
 	for (const p of sent) {
 		const entry = charged.get(p.item)!;
 		if (entry.overcharge === undefined) run.set(p.item, extendedItem(p, entry, back));

@@ -1,14 +1,11 @@
-/*
- * Extend's pure parts and its reads around the charge: the period of each proxy, the plan of the
- * proxies found (unextendable and not-yet-expiring ones), the fresh check before a
- * batch, the read-back after the charge and the item each extended proxy reports.
- */
+/* Extend's plan of the proxies found, and its reads before and after each charge. */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Period, ProxyRecord, QuoteLine, Reply } from '../../transport';
 import { PERIODS, send } from '../../transport';
 import { asNodeError } from '../../helpers/framework/itemLoop';
+import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import { expiresWithin, hoursUntil } from '../../helpers/framework/time';
 import { parsePeriod } from '../../helpers/framework/validation';
 import { countOf } from '../../common/wording';
@@ -30,9 +27,7 @@ const READ_BACK_ATTEMPTS = 3;
 const READ_BACK_PAUSE_MS = 1_000;
 
 /** The extension one item asks for. */
-export interface Wanted {
-	item: number;
-	name: string;
+export interface Wanted extends ProxyRequest {
 	interval: number;
 	/** `same`: each proxy's own billing period, known once its record is read. */
 	period: Period | typeof SAME_AS_PROXY;
@@ -97,7 +92,7 @@ export function skippedItem(p: Planned, reason: string): IDataObject {
  */
 export function planAgainstList(
 	node: INode,
-	known: Array<Wanted & { record: ProxyRecord }>,
+	known: Array<Known<Wanted>>,
 	serverTime: number,
 	window: number | undefined,
 ) {
@@ -107,7 +102,15 @@ export function planAgainstList(
 	for (const w of known) {
 		const period = w.period === SAME_AS_PROXY ? ownPeriod(w.record) : w.period;
 		if (period === undefined) {
-			failed.push({ item: w.item, error: noPeriod(node, w, w.record) });
+			const error = new NodeOperationError(
+				node,
+				`Proxy \u201c${w.name}\u201d has no billing period the service extends by (its period is ${JSON.stringify(w.record.period)}) [item ${w.item}]`,
+				{
+					description: `Choose a Period (e.g. Weekly) instead of Same as Proxy for this proxy. Nothing was charged for it.`,
+					itemIndex: w.item,
+				},
+			);
+			failed.push({ item: w.item, error });
 			continue;
 		}
 		const p: Planned = { ...w, period };
@@ -119,17 +122,6 @@ export function planAgainstList(
 		planned.push(p);
 	}
 	return { planned, skipped, failed };
-}
-
-function noPeriod(node: INode, w: Wanted, record: ProxyRecord): NodeOperationError {
-	return new NodeOperationError(
-		node,
-		`Proxy \u201c${w.name}\u201d has no billing period the service extends by (its period is ${JSON.stringify(record.period)}) [item ${w.item}]`,
-		{
-			description: `Choose a Period (e.g. Weekly) instead of Same as Proxy for this proxy. Nothing was charged for it.`,
-			itemIndex: w.item,
-		},
-	);
 }
 
 /** Whether a window of `window` hours is not shorter than some extension: a second run pays again. */

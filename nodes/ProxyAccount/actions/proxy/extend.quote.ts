@@ -17,11 +17,6 @@ import type { ItemResults } from '../../helpers/framework/batchedRun';
 import type { RunOptions } from '../../helpers/framework/runOptions';
 import { proxiesWere } from '../../common/wording';
 
-type QuoteOptions = Pick<
-	RunOptions,
-	'dryRun' | 'maxTotalCost' | 'floor' | 'batchSize' | 'readTimeoutMs'
->;
-
 export interface Quoted {
 	planned: Planned[];
 	batches: Planned[][];
@@ -37,7 +32,7 @@ export interface Quoted {
 export async function quoteAgainstCap(
 	ctx: IExecuteFunctions,
 	planned: Planned[],
-	options: QuoteOptions,
+	options: RunOptions,
 	run: ItemResults,
 ): Promise<Quoted | undefined> {
 	if (!options.dryRun && options.maxTotalCost === undefined && options.floor === undefined)
@@ -64,7 +59,7 @@ export async function quoteAgainstCap(
 async function quoteEachBatch(
 	ctx: IExecuteFunctions,
 	planned: Planned[],
-	options: QuoteOptions,
+	options: RunOptions,
 	estimates: Map<number, number | null>,
 ): Promise<{ quoted?: Quoted; refused?: { planned: Planned; error: unknown } }> {
 	const batches = chunk(planned, options.batchSize);
@@ -108,7 +103,7 @@ function withinCap(
 	ctx: IExecuteFunctions,
 	quoted: Quoted,
 	estimates: Map<number, number | null>,
-	options: QuoteOptions,
+	options: RunOptions,
 	run: ItemResults,
 ): Quoted | undefined {
 	const { planned } = quoted;

@@ -57,7 +57,6 @@ export const operation: OperationInfo = {
 const MAX_QUANTITY = 100;
 const DEFAULT_WAIT_SECONDS = 120;
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [

@@ -48,7 +48,6 @@ export const operation: OperationInfo = {
 const DEFAULT_WAIT_SECONDS = 60;
 const WAIT_PAUSE_MS = 3_000;
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -81,12 +80,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
-export const execute: BatchedExecute<MoveOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<MoveOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
 		const { result: proxies } = await send(this, 'listProxies', {

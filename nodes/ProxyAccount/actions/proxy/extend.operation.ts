@@ -59,7 +59,6 @@ export const operation: OperationInfo = {
 	},
 };
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -115,12 +114,8 @@ export const properties: INodeProperties[] = [
  * extensions go out in batches; an extension request is never repeated automatically, and the
  * node refuses to run where n8n would repeat it (Retry On Fail).
  */
-export const execute: BatchedExecute<RunOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<RunOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const node = this.getNode();
 	const intervalOf = itemParameter(this, 'interval', undefined);
 	const periodOf = itemParameter(this, 'period', SAME_AS_PROXY);

@@ -41,7 +41,6 @@ const MAX_CONFIRMED = 1_000_000;
 /** Proxies per removal request. */
 const BATCH_SIZE = 100;
 
-/** It destroys paid time: never on a made-up test event (see the registry). */
 export const destroysPaidTime = true;
 
 export const properties: INodeProperties[] = [
@@ -62,12 +61,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
-export const execute: BatchedExecute<RemoveOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<RemoveOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => 'removal',

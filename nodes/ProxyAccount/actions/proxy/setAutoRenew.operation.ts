@@ -47,7 +47,6 @@ export const operation: OperationInfo = {
 export const REMOVED_AT_EXPIRY_NOTE =
 	'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.';
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -96,12 +95,8 @@ export const properties: INodeProperties[] = [
  * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
  * a change sets the same values again, so Retry On Fail is allowed.
  */
-export const execute: BatchedExecute<RunOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<RunOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i) => readWanted(this, i, proxyNameOf),
 		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,

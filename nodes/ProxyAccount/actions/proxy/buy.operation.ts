@@ -124,8 +124,7 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 		return failOrders(error);
 	}
 	if (options.dryRun) {
-		const previews = await previewOrders(this, orders, priced, options.maxTotalCost);
-		for (const [item, json] of previews) run.set(item, json);
+		await previewOrders(this, orders, priced, options.maxTotalCost, run);
 		return run.output();
 	}
 	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
@@ -292,10 +291,10 @@ async function previewOrders(
 	orders: Order[],
 	priced: Priced,
 	cap: number | undefined,
-): Promise<Map<number, IDataObject>> {
+	run: ItemResults,
+): Promise<void> {
 	const stock = await stockOf(ctx, orders);
 	const overCap = cap !== undefined && priced.total > cap;
-	const out = new Map<number, IDataObject>();
 	for (const order of orders) {
 		const notes: string[] = [];
 		const json: IDataObject = {
@@ -325,9 +324,8 @@ async function previewOrders(
 			notes.push(`Stock could not be read: ${stock.failed}`);
 		}
 		if (notes.length > 0) json.note = notes.join(' ');
-		out.set(order.item, json);
+		run.set(order.item, json);
 	}
-	return out;
 }
 
 /** Why the run may not spend the quoted total: past Maximum Total Cost, or below Keep Wallet At Least. */

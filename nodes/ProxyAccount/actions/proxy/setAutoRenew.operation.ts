@@ -43,10 +43,6 @@ export const operation: OperationInfo = {
 	},
 };
 
-/** What the output and the panel say when auto-renew is turned off. */
-export const REMOVED_AT_EXPIRY_NOTE =
-	'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.';
-
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -88,12 +84,9 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
- * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
- * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
- * reached the service, its items say so and how to check. Each item reports the settings the
- * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
- * a change sets the same values again, so Retry On Fail is allowed.
+ * Proxy > Set Auto-Renew: one look-up of the list, then the known proxies in batches, each item
+ * with the settings the service echoed. Repeating a change sets the same values again, so Retry
+ * On Fail is allowed.
  */
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
@@ -175,7 +168,10 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 		notes.push(
 			'The service accepted the request but did not list this proxy in its answer. Check its Auto Renew with Proxy Account > Get.',
 		);
-	if (!shown.auto_renew) notes.push(REMOVED_AT_EXPIRY_NOTE);
+	if (!shown.auto_renew)
+		notes.push(
+			'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.',
+		);
 	if (notes.length > 0) json.note = notes.join(' ');
 	return json;
 }

@@ -30,13 +30,12 @@ import {
 	lookUpProxies,
 	sendInBatches,
 } from '../../helpers/money/batches';
-import type { Charged, Planned, Wanted } from './extend.plan';
-import type { Quoted } from './extend.quote';
-import { quoteAgainstCap } from './extend.quote';
+import type { Charged, Planned, Quoted, Wanted } from './extend.plan';
 import {
 	extendedItem,
 	overchargedError,
 	planAgainstList,
+	quoteAgainstCap,
 	readBack,
 	readPeriod,
 	SAME_AS_PROXY,

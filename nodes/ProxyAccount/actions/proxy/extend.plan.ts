@@ -157,64 +157,49 @@ export async function quoteAgainstCap(
 	if (!options.dryRun && options.maxTotalCost === undefined && options.floor === undefined)
 		return { planned, batches: chunk(planned, options.batchSize), quotes: [] };
 	const estimates = new Map<number, number | null>();
-	let quoted: Quoted | undefined;
-	while (quoted === undefined) {
-		let refused: { planned: Planned; error: unknown } | undefined;
+	for (;;) {
+		const batches = chunk(planned, options.batchSize);
+		const quotes: number[] = [];
+		let bad: { p: Planned; error: unknown } | undefined;
 		try {
-			({ quoted, refused } = await quoteEachBatch(ctx, planned, options, estimates));
+			// One quote per batch; stops at the first line the service refuses to price.
+			for (const batch of batches) {
+				const lines = batch.map(quoteLineOf);
+				const itemIndex = batch[0].item;
+				try {
+					const call = { body: lines, itemIndex, timeoutMs: options.readTimeoutMs };
+					const { result: quote } = await send(ctx, 'quotePrices', call);
+					linesWithPrices(lines, quote).forEach(({ item }, k) =>
+						estimates.set(batch[k].item, item?.total ?? null),
+					);
+					quotes.push(quote.total.due);
+				} catch (error) {
+					const culprit = await refusedLine(ctx, lines, error, options.readTimeoutMs, itemIndex);
+					if (culprit === undefined) throw asNodeError(ctx, error, itemIndex);
+					bad = { p: batch[culprit], error };
+					break;
+				}
+			}
 		} catch (error) {
 			for (const p of planned) run.fail(p.item, error);
 			return undefined;
 		}
-		if (refused === undefined) break;
-		run.fail(refused.planned.item, unpriceable(ctx, refused.planned, refused.error));
-		planned = planned.filter((p) => p !== refused.planned);
+		if (bad === undefined)
+			return withinCap(ctx, { planned, batches, quotes }, estimates, options, run);
+		const { p, error } = bad;
+		const said = error instanceof NodeApiError ? error.message : String(error);
+		const unpriceable = new NodeOperationError(
+			ctx.getNode(),
+			`Proxy \u201c${p.name}\u201d cannot be priced for this extension [item ${p.item}]`,
+			{
+				description: `The service refused to quote a ${p.record.isp} proxy in ${p.record.city} for ${p.interval} ${p.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
+				itemIndex: p.item,
+			},
+		);
+		run.fail(p.item, unpriceable);
+		planned = planned.filter((other) => other !== p);
 		if (planned.length === 0) return undefined;
 	}
-	return withinCap(ctx, quoted!, estimates, options, run);
-}
-
-/** One quote per batch; stops at the first line the service refuses to price. */
-async function quoteEachBatch(
-	ctx: IExecuteFunctions,
-	planned: Planned[],
-	options: RunOptions,
-	estimates: Map<number, number | null>,
-): Promise<{ quoted?: Quoted; refused?: { planned: Planned; error: unknown } }> {
-	const batches = chunk(planned, options.batchSize);
-	const quotes: number[] = [];
-	for (const batch of batches) {
-		const lines = batch.map(quoteLineOf);
-		const itemIndex = batch[0].item;
-		try {
-			const { result: quote } = await send(ctx, 'quotePrices', {
-				body: lines,
-				itemIndex,
-				timeoutMs: options.readTimeoutMs,
-			});
-			linesWithPrices(lines, quote).forEach(({ item }, k) =>
-				estimates.set(batch[k].item, item?.total ?? null),
-			);
-			quotes.push(quote.total.due);
-		} catch (error) {
-			const culprit = await refusedLine(ctx, lines, error, options.readTimeoutMs, itemIndex);
-			if (culprit === undefined) throw asNodeError(ctx, error, itemIndex);
-			return { refused: { planned: batch[culprit], error } };
-		}
-	}
-	return { quoted: { planned, batches, quotes } };
-}
-
-function unpriceable(ctx: IExecuteFunctions, bad: Planned, error: unknown) {
-	const said = error instanceof NodeApiError ? error.message : String(error);
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Proxy \u201c${bad.name}\u201d cannot be priced for this extension [item ${bad.item}]`,
-		{
-			description: `The service refused to quote a ${bad.record.isp} proxy in ${bad.record.city} for ${bad.interval} ${bad.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
-			itemIndex: bad.item,
-		},
-	);
 }
 
 /** The quote against Maximum Total Cost; a Dry Run always previews, past the cap with both amounts. */

@@ -253,11 +253,11 @@ const described = (order: Order): IDataObject => ({
 	period: order.line.period,
 });
 
-/** Per order: the stock of its carrier in its city, and what the run's orders there ask for. */
+/** Per order: its carrier's stock in its city and what the run asks there (or why unread). */
 async function stockOf(
 	ctx: IExecuteFunctions,
 	orders: Order[],
-): Promise<{ failed: string } | { of: (order: Order) => { available: number; asked: number } }> {
+): Promise<string | ((order: Order) => { available: number; asked: number })> {
 	let entries: StockEntry[];
 	try {
 		({ entries } = await getStock(ctx, {
@@ -265,20 +265,18 @@ async function stockOf(
 			timeoutMs: DEFAULT_TIMEOUT_MS,
 		}));
 	} catch (error) {
-		return { failed: asNodeError(ctx, error, orders[0].item).message };
+		return asNodeError(ctx, error, orders[0].item).message;
 	}
 	const place = (order: Order) =>
 		`${carrierKey(order.line.isp)}@${order.line.location.toLowerCase()}`;
 	const asked = new Map<string, number>();
 	for (const order of orders)
 		asked.set(place(order), (asked.get(place(order)) ?? 0) + order.quantity);
-	const available = (order: Order) => {
+	return (order: Order) => {
 		const entry = entries.find((candidate) => sameName(candidate.city, order.line.location));
-		if (!entry || entry.open === false) return 0;
-		return entry.carriers[carrierKey(order.line.isp)] ?? 0;
-	};
-	return {
-		of: (order: Order) => ({ available: available(order), asked: asked.get(place(order))! }),
+		const open = entry !== undefined && entry.open !== false;
+		const available = open ? (entry.carriers[carrierKey(order.line.isp)] ?? 0) : 0;
+		return { available, asked: asked.get(place(order))! };
 	};
 }
 
@@ -311,17 +309,17 @@ async function previewOrders(
 				`The estimate of ${priced.total} is more than the Maximum Total Cost of ${cap}: a real run would buy nothing.`,
 			);
 		}
-		if ('of' in stock) {
-			const { available, asked } = stock.of(order);
+		if (typeof stock === 'string') {
+			json.in_stock = null;
+			notes.push(`Stock could not be read: ${stock}`);
+		} else {
+			const { available, asked } = stock(order);
 			json.in_stock = available >= asked;
 			json.available = available;
 			if (available < asked)
 				notes.push(
 					`Out of stock: ${available} ${order.line.isp} ${available === 1 ? 'proxy is' : 'proxies are'} available in ${order.line.location}, and this run asks for ${asked}. The service would refuse the order.`,
 				);
-		} else {
-			json.in_stock = null;
-			notes.push(`Stock could not be read: ${stock.failed}`);
 		}
 		if (notes.length > 0) json.note = notes.join(' ');
 		run.set(order.item, json);

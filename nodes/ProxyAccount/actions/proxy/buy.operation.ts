@@ -354,11 +354,8 @@ async function spendRefusal(
 
 /** The names in the list now, to tell the new proxies apart when waiting for them. */
 async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
-	const { result: proxies } = await send(ctx, 'listProxies', {
-		itemIndex,
-		timeoutMs: DEFAULT_TIMEOUT_MS,
-	});
-	return new Set(proxies.map((proxy) => proxy.proxy_name));
+	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	return new Set(listed.result.map((proxy) => proxy.proxy_name));
 }
 
 /** The order charged more than its quote or the cap: paid, so never a plain "bought". */

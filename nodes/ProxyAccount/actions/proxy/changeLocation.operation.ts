@@ -84,11 +84,8 @@ export const execute: BatchedExecute<MoveOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
-		const { result: proxies } = await send(this, 'listProxies', {
-			itemIndex: 0,
-			timeoutMs: DEFAULT_TIMEOUT_MS,
-		});
-		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+		const listed = await send(this, 'listProxies', { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
+		return new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
 	});
 	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
 	const { unique, repeats } = collectRequests(this, run, items.length, {

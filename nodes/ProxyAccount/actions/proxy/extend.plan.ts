@@ -314,10 +314,8 @@ export async function readBack(
 		if (state.reads > 0) await sleep(READ_BACK_PAUSE_MS * state.reads);
 		state.reads++;
 		try {
-			const { result: proxies } = await send(ctx, 'listProxies', {
-				itemIndex: done[0].item,
-				timeoutMs,
-			});
+			const call = { itemIndex: done[0].item, timeoutMs };
+			const { result: proxies } = await send(ctx, 'listProxies', call);
 			state.after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 			state.error = undefined;
 		} catch (error) {

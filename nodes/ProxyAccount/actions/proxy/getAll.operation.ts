@@ -114,13 +114,11 @@ export const executeItem: ItemExecute = async function (i, run) {
 	});
 	if (sort !== 'none') {
 		const direction = sort === 'expiresDesc' ? -1 : 1;
+		// An expiry that does not parse sorts last.
+		const key = (at: number) => (Number.isNaN(at) ? Infinity : at);
 		selected = selected
 			.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
-			.sort(
-				(a, b) =>
-					direction *
-					((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)),
-			)
+			.sort((a, b) => direction * (key(a.at) - key(b.at)))
 			.map(({ proxy }) => proxy);
 	}
 	return proxyItems(selected.slice(0, read.limit), { ...read, now: serverTime }, i);

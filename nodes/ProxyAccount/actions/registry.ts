@@ -67,17 +67,13 @@ export interface Resource {
 	operations: Record<string, OperationModule>;
 }
 
-/**
- * A resource with its operations, keyed by their values, so that nothing is listed twice;
- * `selected` is the one a new node starts with.
- */
+/** A resource with its operations keyed by value; `selected` is the one a new node starts with. */
 export function defineResource(
 	info: { value: string; name: string },
 	modules: OperationModule[],
 	selected: OperationModule,
 ): Resource {
-	const operations: Record<string, OperationModule> = {};
-	for (const module of modules) operations[module.operation.value] = module;
+	const operations = Object.fromEntries(modules.map((module) => [module.operation.value, module]));
 	return { ...info, defaultOperation: selected.operation.value, operations };
 }
 

@@ -280,10 +280,7 @@ async function stockOf(
 	};
 }
 
-/**
- * Dry Run: always a preview, whatever the cap: each item's estimate, the run's total, the cap when
- * the estimate passes it (a real run would buy nothing), and the lines the stock cannot fill.
- */
+/** Dry Run: always a preview, whatever the cap, with what the stock cannot fill. */
 async function previewOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],

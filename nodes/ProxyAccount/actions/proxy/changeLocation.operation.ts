@@ -113,10 +113,7 @@ const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	pending: 'move_sent',
 };
 
-/**
- * Reads the list for the moved proxy's new name until it is known, or cannot be told apart, or
- * the wait is over (a wait of 0 reads nothing).
- */
+/** Reads the list for the moved proxy's new name until it is known or the wait is over (0: none). */
 async function waitForMove(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -230,10 +227,7 @@ interface MoveContext {
 	moved: string[];
 }
 
-/**
- * Moves one item's proxy: looked up in the list read before any move of this run, sent once
- * (never again once it may have reached the service), then its new name found.
- */
+/** Moves one item's proxy: sent once (never again once it may have reached the service). */
 async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext): Promise<void> {
 	const { options, before, named, run } = context;
 	const i = move.item;

@@ -108,11 +108,7 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/**
- * Proxy > Extend. Every item is checked and every proxy looked up before anything is charged;
- * extensions go out in batches; an extension request is never repeated automatically, and the
- * node refuses to run where n8n would repeat it (Retry On Fail).
- */
+/** Proxy > Extend: every item checked and every proxy looked up before anything is charged. */
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
 	const node = this.getNode();
@@ -202,11 +198,9 @@ const CHECK_PRICES =
 	'Check the prices in the Proxy Account dashboard before running the extension again.';
 
 /**
- * Extend, batch by batch (helpers/money/batches.ts), then the new expiry dates read back. With Maximum
- * Total Cost, what each batch was charged is held against its quote: no batch is sent once the run
- * would pass the cap, or after a batch was charged more than quoted. The money has moved: a failed
- * read-back leaves the item unconfirmed rather than failed; a charge over the quote or the cap
- * goes to the error output.
+ * Extend, batch by batch, then the new expiry dates read back. No batch is sent once the run would
+ * pass the cap, or after a batch was charged more than quoted. The money has moved: a failed
+ * read-back leaves the item unconfirmed; a charge over the quote or the cap goes to the error output.
  */
 async function charge(
 	ctx: IExecuteFunctions,

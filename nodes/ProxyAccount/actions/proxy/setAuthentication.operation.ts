@@ -100,10 +100,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * One request per item: username and password (PATCH …/auth/basic) or IP whitelist (PATCH
- * …/auth/whitelist). Every input is checked before anything is sent; the request is never
- * repeated once it may have reached the service. The reply's password is a secret: it leaves the
- * node only with Include Password.
+ * One request per item, every input checked before it is sent. The reply's password is a secret:
+ * it leaves the node only with Include Password.
  */
 export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();

@@ -238,23 +238,16 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	// the most a move may cost.
 	let walletBefore: number | undefined;
 	if (options.floor !== undefined) {
-		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, {
-			itemIndex: i,
-			timeoutMs: options.timeoutMs,
-			spend: 'A move',
-		});
+		const what = { itemIndex: i, timeoutMs: options.timeoutMs, spend: 'A move' };
+		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, what);
 		if ('refusal' in checked) return run.fail(i, checked.refusal);
 		walletBefore = checked.funds;
 	}
 	let replied: string | undefined;
 	try {
-		const { result } = await send(ctx, 'swapProxy', {
-			proxyName: move.name,
-			body: { isp: move.isp, location: move.location, copy_settings: move.copy },
-			itemIndex: i,
-			timeoutMs: options.timeoutMs,
-		});
-		replied = result.proxy_name;
+		const body = { isp: move.isp, location: move.location, copy_settings: move.copy };
+		const call = { proxyName: move.name, body, itemIndex: i, timeoutMs: options.timeoutMs };
+		replied = (await send(ctx, 'swapProxy', call)).result.proxy_name;
 	} catch (error) {
 		return run.fail(i, asNodeError(ctx, error, i));
 	}

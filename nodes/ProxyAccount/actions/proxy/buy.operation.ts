@@ -260,10 +260,8 @@ async function stockOf(
 ): Promise<string | ((order: Order) => { available: number; asked: number })> {
 	let entries: StockEntry[];
 	try {
-		({ entries } = await getStock(ctx, {
-			itemIndex: orders[0].item,
-			timeoutMs: DEFAULT_TIMEOUT_MS,
-		}));
+		const call = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
+		({ entries } = await getStock(ctx, call));
 	} catch (error) {
 		return asNodeError(ctx, error, orders[0].item).message;
 	}
@@ -342,11 +340,8 @@ async function spendRefusal(
 	}
 	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
 	if (options.floor === undefined) return undefined;
-	return await walletFloorRefusal(ctx, options.floor, total, {
-		itemIndex: orders[0].item,
-		timeoutMs: options.timeoutMs,
-		spend: 'This purchase',
-	});
+	const what = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs, spend: 'This purchase' };
+	return await walletFloorRefusal(ctx, options.floor, total, what);
 }
 
 /** The names in the list now, to tell the new proxies apart when waiting for them. */
@@ -386,13 +381,8 @@ function reportBought(
 			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get the candidates).`;
 		} else {
 			const found = result.found.get(order.item)!;
-			Object.assign(
-				json,
-				newProxiesReport(waited.ordered[k], found, {
-					waitedMs: result.waitedMs,
-					error: result.error,
-				}),
-			);
+			const how = { waitedMs: result.waitedMs, error: result.error };
+			Object.assign(json, newProxiesReport(waited.ordered[k], found, how));
 		}
 		run.set(order.item, json);
 	});

@@ -281,11 +281,9 @@ async function stopBefore(
 	const passesCap = ledger.refusal(quote, b + 1);
 	if (passesCap !== undefined) return { message: passesCap, fix: CHECK_PRICES };
 	if (options.floor === undefined) return undefined;
-	const refusal = await walletFloorRefusal(ctx, options.floor, quote, {
-		itemIndex: batch[0].item,
-		timeoutMs: options.timeoutMs,
-		spend: b === 0 ? 'This extension' : `Batch ${b + 1}`,
-	});
+	const spend = b === 0 ? 'This extension' : `Batch ${b + 1}`;
+	const what = { itemIndex: batch[0].item, timeoutMs: options.timeoutMs, spend };
+	const refusal = await walletFloorRefusal(ctx, options.floor, quote, what);
 	// The floor's own cause (the wallet could not be read) and fix (add funds, lower the floor).
 	const fix = refusal?.description?.replace(/^Nothing was sent or charged\. /, '');
 	return refusal && { message: refusal.message, fix: fix ?? CHECK_PRICES };

@@ -163,19 +163,15 @@ async function plan(
 	options: RunOptions,
 	run: ItemResults,
 ): Promise<Planned[]> {
+	const { window } = options;
 	const { known, serverTime } = await lookUpProxies(ctx, run, unique, options.readTimeoutMs);
-	const { planned, skipped, failed } = planAgainstList(
-		ctx.getNode(),
-		known,
-		serverTime,
-		options.window,
-	);
+	const { planned, skipped, failed } = planAgainstList(ctx.getNode(), known, serverTime, window);
 	for (const { item, error } of failed) run.fail(item, error);
 	for (const { item, json } of skipped) run.set(item, json);
-	if (windowNotShorter(planned, options.window)) {
+	if (windowNotShorter(planned, window)) {
 		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
 		ctx.addExecutionHints?.({
-			message: `Only If Expiring Within (${options.window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
+			message: `Only If Expiring Within (${window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
 			type: 'warning',
 			location: 'outputPane',
 		});

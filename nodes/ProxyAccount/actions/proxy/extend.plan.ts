@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Period, ProxyRecord, QuoteLine, Reply } from '../../transport';
+import type { Period, ProxyRecord, QuoteLine } from '../../transport';
 import { PERIODS, send } from '../../transport';
 import type { ItemResults } from '../../helpers/framework/batchedRun';
 import { asNodeError } from '../../helpers/framework/itemLoop';
@@ -262,12 +262,9 @@ export async function stillExpiring(
 	timeoutMs: number,
 	skip: (item: number, json: IDataObject) => void,
 ): Promise<Planned[]> {
-	let fresh: Reply<ProxyRecord[]>;
-	try {
-		fresh = await send(ctx, 'listProxies', { itemIndex: batch[0].item, timeoutMs });
-	} catch {
-		return batch;
-	}
+	const read = send(ctx, 'listProxies', { itemIndex: batch[0].item, timeoutMs });
+	const fresh = await read.catch(() => undefined);
+	if (fresh === undefined) return batch;
 	const byName = new Map(fresh.result.map((proxy) => [proxy.proxy_name, proxy]));
 	const kept: Planned[] = [];
 	for (const p of batch) {

@@ -232,7 +232,6 @@ async function commitmentRefusal(
 	cap: number,
 	timeoutMs: number,
 ): Promise<NodeApiError | NodeOperationError | undefined> {
-	const node = ctx.getNode();
 	const itemIndex = turningOn[0].item;
 	const changing = turningOn.filter(
 		({ record, interval }) => !(record.auto_renew && record.auto_renew_interval === interval),
@@ -269,7 +268,7 @@ async function commitmentRefusal(
 				: undefined;
 	if (over === undefined) return undefined;
 	return new NodeOperationError(
-		node,
+		ctx.getNode(),
 		`Turning auto-renew on would commit the account to ${total} of renewals, ${over}`,
 		{
 			description: `${facts} Nothing was changed. ${total > cap ? 'Raise Maximum Renewal Commitment, or' : 'Add funds to the wallet, or'} turn auto-renew on for fewer proxies or a shorter interval (or off for others).`,

@@ -91,7 +91,7 @@ export const properties: INodeProperties[] = [
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
-		read: (i) => readWanted(this, i, proxyNameOf),
+		read: (i) => readWanted(this, i, proxyNameOf(i)),
 		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,
 		fields: 'Auto-Renew and Interval',
 	});
@@ -195,13 +195,8 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptio
 }
 
 /** An item's input, checked before anything is sent. */
-function readWanted(
-	ctx: IExecuteFunctions,
-	i: number,
-	proxyNameOf: (itemIndex: number) => string,
-): Wanted {
+function readWanted(ctx: IExecuteFunctions, i: number, name: string): Wanted {
 	const node = ctx.getNode();
-	const name = proxyNameOf(i);
 	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
 	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
 	if (!autoRenew && runsAsAgentTool(ctx)) {

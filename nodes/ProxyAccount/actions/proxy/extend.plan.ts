@@ -63,11 +63,7 @@ export function ownPeriod(record: ProxyRecord): Period | undefined {
 }
 
 /** The Period of an item: Same as Proxy, or a period the service extends by. */
-export function readPeriod(
-	node: INode,
-	itemIndex: number,
-	value: unknown,
-): Period | typeof SAME_AS_PROXY {
+export function readPeriod(node: INode, itemIndex: number, value: unknown): Wanted['period'] {
 	if (typeof value === 'string' && value.trim().toLowerCase() === SAME_AS_PROXY)
 		return SAME_AS_PROXY;
 	return parsePeriod(node, itemIndex, value);

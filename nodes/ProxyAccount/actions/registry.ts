@@ -22,10 +22,8 @@ import { itemResults, openRun } from '../helpers/framework/batchedRun';
 import { testEventRefusal } from '../helpers/guards/testEvent';
 
 /*
- * How the action node is put together from its operations. Each `<op>.operation.ts` exports its
- * `operation` (what the dropdown, the canvas subtitle and the docs show), its bare `properties`
- * and its `execute`; each resource's index lists its operations once; the node lists its resources.
- * Everything else (dropdowns, display options, subtitle, dispatch) is derived here.
+ * How the action node is put together from its operations (docs/contributing.md, "Adding an
+ * operation"): dropdowns, display options, subtitle and dispatch are derived here.
  */
 
 /** What an operation shows: its dropdown entry and its canvas subtitle. */
@@ -45,15 +43,9 @@ export interface OperationModule {
 	operation: OperationInfo;
 	/** Declared bare: the resource and operation are added here. */
 	properties: INodeProperties[];
-	/**
-	 * One item at a time: the router runs the items in order, and routes each failure to its item
-	 * (an error item with Continue On Fail, the error output, or the end of the run).
-	 */
+	/** One item at a time: the router runs the items and routes each failure to its item. */
 	executeItem?: ItemExecute;
-	/**
-	 * All items at once (operations that batch requests or check a whole run before sending): the
-	 * router opens the run with `readOptions` and `guards` (helpers/framework/batchedRun.ts) and hands it over.
-	 */
+	/** All items at once, in the run `openRun` (helpers/framework/batchedRun.ts) opened. */
 	execute?: BatchedExecute;
 	/** The run-wide options of `execute`, read once; a failure fails every item. */
 	readOptions?: (ctx: IExecuteFunctions, itemCount: number) => unknown;
@@ -61,12 +53,9 @@ export interface OperationModule {
 	guards?: (ctx: IExecuteFunctions, options: never) => Error | undefined;
 	/** A refusal of the whole run, before any item (e.g. an AI agent's tool the builder did not allow). */
 	refuseRun?: (ctx: IExecuteFunctions) => Error | undefined;
-	/**
-	 * It spends from the wallet, within bounds read from the account: its runs of one credential
-	 * go one at a time in an n8n process (helpers/guards/oneAtATime.ts).
-	 */
+	/** It spends from the wallet: one run at a time per credential (helpers/guards/oneAtATime.ts). */
 	spendsMoney?: true;
-	/** It destroys paid time (Remove). With `spendsMoney`: never on a made-up test event (helpers/guards/testEvent.ts). */
+	/** It destroys paid time (Remove). With `spendsMoney`: never on a made-up test event. */
 	destroysPaidTime?: true;
 }
 
@@ -78,17 +67,13 @@ export interface Resource {
 	operations: Record<string, OperationModule>;
 }
 
-/**
- * A resource with its operations, keyed by their values, so that nothing is listed twice;
- * `selected` is the one a new node starts with.
- */
+/** A resource with its operations keyed by value; `selected` is the one a new node starts with. */
 export function defineResource(
 	info: { value: string; name: string },
 	modules: OperationModule[],
 	selected: OperationModule,
 ): Resource {
-	const operations: Record<string, OperationModule> = {};
-	for (const module of modules) operations[module.operation.value] = module;
+	const operations = Object.fromEntries(modules.map((module) => [module.operation.value, module]));
 	return { ...info, defaultOperation: selected.operation.value, operations };
 }
 
@@ -116,14 +101,9 @@ export function nodeProperties(resources: Resource[], defaultResource: string): 
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
 			options: modules
-				.map(
-					({ operation }): INodePropertyOptions => ({
-						name: operation.name,
-						value: operation.value,
-						description: operation.description,
-						action: operation.action,
-					}),
-				)
+				.map(({ operation: { name, value, description, action } }): INodePropertyOptions => {
+					return { name, value, description, action };
+				})
 				.sort(byName),
 			default: selected,
 		});
@@ -163,15 +143,6 @@ function parameterLabel(properties: INodeProperties[], path: string[]): string {
 	return labels.join(' > ');
 }
 
-function own<T>(record: Record<string, T>, key: string): T | undefined {
-	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
-}
-
-/**
- * Runs the operation the node is set to, over all input items. As an AI agent's tool, nothing is
- * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
- * reads is bounded, and every error's message carries its facts (see helpers/framework/agent.ts).
- */
 /** The operation's items: one at a time (`executeItem`) or all at once (`execute`). */
 async function runItems(
 	ctx: IExecuteFunctions,
@@ -201,6 +172,11 @@ function dryRunOn(ctx: IExecuteFunctions): boolean {
 	}
 }
 
+/**
+ * Runs the operation the node is set to, over all input items. As an AI agent's tool, nothing is
+ * read from the tool call's input item but what the agent was handed with $fromAI, what the agent
+ * reads is bounded, and every error's message carries its facts (see helpers/framework/agent.ts).
+ */
 export async function route(
 	this: IExecuteFunctions,
 	resources: Resource[],
@@ -209,14 +185,15 @@ export async function route(
 	const resourceValue = this.getNodeParameter('resource', 0) as string;
 	const operationValue = this.getNodeParameter('operation', 0) as string;
 	const resource = resources.find((candidate) => candidate.value === resourceValue);
-	const module = resource ? own(resource.operations, operationValue) : undefined;
+	const module =
+		resource && Object.hasOwn(resource.operations, operationValue)
+			? resource.operations[operationValue]
+			: undefined;
 	if (!module) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation \u201c${operationValue}\u201d of \u201c${resourceValue}\u201d is not supported`,
-			{
-				description: 'Pick a resource and an operation from the lists.',
-			},
+			{ description: 'Pick a resource and an operation from the lists.' },
 		);
 	}
 	const asTool = runsAsAgentTool(this);

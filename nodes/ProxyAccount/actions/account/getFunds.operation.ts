@@ -34,7 +34,9 @@ export const executeItem: ItemExecute = async function (i, run) {
 		'funds',
 		async () => await send(this, 'getFunds', { timeoutMs }),
 	);
-	return [paired(simplify ? simplifyFunds(funds) : (structuredCloneData(funds) as IDataObject), i)];
+	// Not simplified: a copy per item, so that a later node changing one item does not change the others.
+	const json = simplify ? simplifyFunds(funds) : (JSON.parse(JSON.stringify(funds)) as IDataObject);
+	return [paired(json, i)];
 };
 
 /** The funds as one flat object: what a balance check or an alert needs. */
@@ -50,9 +52,4 @@ function simplifyFunds(data: FundsData): IDataObject {
 		total_required: total.total_required,
 		total_commitment: total.total_commitment,
 	};
-}
-
-/** A copy per item, so that a later node changing one item does not change the others. */
-function structuredCloneData(value: unknown): unknown {
-	return JSON.parse(JSON.stringify(value)) as unknown;
 }

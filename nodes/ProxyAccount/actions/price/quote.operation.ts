@@ -16,6 +16,7 @@ import {
 } from '../../helpers/framework/descriptions';
 import { forEachItem } from '../../helpers/framework/itemLoop';
 import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
+import { cents } from '../../helpers/money/charges';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/money/quote';
 import {
 	invalidParameter,
@@ -131,8 +132,6 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): QuoteLine[
 	});
 }
 
-const cents = (amount: number) => Math.round(amount * 100) / 100;
-
 /** One item per line, each with its unit prices, line total and the quote's totals and savings. */
 export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject[] {
 	return linesWithPrices(lines, quote).map(({ line, period, key, item }, n) => ({
@@ -166,19 +165,13 @@ interface QuoteMode {
 }
 
 export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
+	const runWide = (name: string, label: string, fallback: boolean) => {
+		const value = runWideParameter(ctx, count, properties, name, fallback);
+		return parseBoolean(ctx.getNode(), undefined, value, label);
+	};
 	return {
-		simplify: parseBoolean(
-			ctx.getNode(),
-			undefined,
-			runWideParameter(ctx, count, properties, 'simplify', true),
-			'Simplify',
-		),
-		combine: parseBoolean(
-			ctx.getNode(),
-			undefined,
-			runWideParameter(ctx, count, properties, 'combineItems', false),
-			'Combine All Items Into One Quote',
-		),
+		simplify: runWide('simplify', 'Simplify', true),
+		combine: runWide('combineItems', 'Combine All Items Into One Quote', false),
 	};
 }
 

@@ -57,7 +57,6 @@ export const operation: OperationInfo = {
 const MAX_QUANTITY = 100;
 const DEFAULT_WAIT_SECONDS = 120;
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -110,8 +109,8 @@ export const properties: INodeProperties[] = [
  * Proxy > Buy: every item's order checked, one quote of exactly what would be bought (a Dry Run
  * previews it), the cap and the wallet floor held, one order sent once, then the new proxies read.
  */
-export const execute: BatchedExecute<BuyOptions> = async function ({ run, options, items }) {
-	const orders = readOrders(this, items.length, run.fail);
+export const execute: BatchedExecute<RunOptions> = async function ({ run, options, items }) {
+	const orders = readOrders(this, items.length, run);
 	if (orders.length === 0) return run.output();
 	const lines = orders.flatMap((order) => Array.from({ length: order.quantity }, () => order.line));
 	const failOrders = (error: unknown) => {
@@ -125,8 +124,7 @@ export const execute: BatchedExecute<BuyOptions> = async function ({ run, option
 		return failOrders(error);
 	}
 	if (options.dryRun) {
-		const previews = await previewOrders(this, orders, priced, options.maxTotalCost);
-		for (const [item, json] of previews) run.set(item, json);
+		await previewOrders(this, orders, priced, options.maxTotalCost, run);
 		return run.output();
 	}
 	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
@@ -143,13 +141,12 @@ export const execute: BatchedExecute<BuyOptions> = async function ({ run, option
 		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
 		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
-		const failed = asNodeError(this, error, orders[0].item);
-		return failOrders(failed);
+		return failOrders(asNodeError(this, error, orders[0].item));
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
 	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
 	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
-	const ordered: Ordered[] = orders.map((order) => ({
+	const ordered: OrderedProxies[] = orders.map((order) => ({
 		item: order.item,
 		carrier: order.line.isp,
 		city: order.line.location,
@@ -169,20 +166,18 @@ interface Order {
 	quantity: number;
 }
 
-type BuyOptions = RunOptions;
-
 /** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
 interface Priced {
 	total: number;
 	costs: Map<number, number | null>;
 }
 
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): BuyOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
-export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
+export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	return spendingRefusal(ctx, 'Buy', options, {
 		twice: 'buy the same proxies twice',
 		check: 'read the proxy list (Proxy Account > Get Many) and the wallet to see what was bought',
@@ -190,11 +185,7 @@ export function guards(ctx: IExecuteFunctions, options: BuyOptions) {
 }
 
 /** Every item's order, checked before anything is sent; a bad item fails alone. */
-function readOrders(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-	fail: (i: number, e: unknown) => void,
-) {
+function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults) {
 	const node = ctx.getNode();
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
@@ -217,7 +208,7 @@ function readOrders(
 				),
 			});
 		} catch (error) {
-			fail(i, error);
+			run.fail(i, error);
 		}
 	}
 	return orders;
@@ -228,7 +219,7 @@ async function quoteOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	lines: QuoteLine[],
-	options: BuyOptions,
+	options: RunOptions,
 ): Promise<Priced> {
 	const owners = orders.flatMap((order) =>
 		Array.from({ length: order.quantity }, () => order.item),
@@ -262,51 +253,41 @@ const described = (order: Order): IDataObject => ({
 	period: order.line.period,
 });
 
-/**
- * How many proxies of each order's carrier the stock holds in its city, and whether the run's
- * orders for that carrier and city fit in it. Undefined for every order when stock cannot be read.
- */
+/** Per order: its carrier's stock in its city and what the run asks there (or why unread). */
 async function stockOf(
 	ctx: IExecuteFunctions,
 	orders: Order[],
-): Promise<{ failed: string } | { of: (order: Order) => { available: number; asked: number } }> {
+): Promise<string | ((order: Order) => { available: number; asked: number })> {
 	let entries: StockEntry[];
 	try {
-		({ entries } = await getStock(ctx, {
-			itemIndex: orders[0].item,
-			timeoutMs: DEFAULT_TIMEOUT_MS,
-		}));
+		const call = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
+		({ entries } = await getStock(ctx, call));
 	} catch (error) {
-		return { failed: asNodeError(ctx, error, orders[0].item).message };
+		return asNodeError(ctx, error, orders[0].item).message;
 	}
 	const place = (order: Order) =>
 		`${carrierKey(order.line.isp)}@${order.line.location.toLowerCase()}`;
 	const asked = new Map<string, number>();
 	for (const order of orders)
 		asked.set(place(order), (asked.get(place(order)) ?? 0) + order.quantity);
-	const available = (order: Order) => {
+	return (order: Order) => {
 		const entry = entries.find((candidate) => sameName(candidate.city, order.line.location));
-		if (!entry || entry.open === false) return 0;
-		return entry.carriers[carrierKey(order.line.isp)] ?? 0;
-	};
-	return {
-		of: (order: Order) => ({ available: available(order), asked: asked.get(place(order))! }),
+		const open = entry !== undefined && entry.open !== false;
+		const available = open ? (entry.carriers[carrierKey(order.line.isp)] ?? 0) : 0;
+		return { available, asked: asked.get(place(order))! };
 	};
 }
 
-/**
- * Dry Run: always a preview, whatever the cap: each item's estimate, the run's total, the cap when
- * the estimate passes it (a real run would buy nothing), and the lines the stock cannot fill.
- */
+/** Dry Run: always a preview, whatever the cap, with what the stock cannot fill. */
 async function previewOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	priced: Priced,
 	cap: number | undefined,
-): Promise<Map<number, IDataObject>> {
+	run: ItemResults,
+): Promise<void> {
 	const stock = await stockOf(ctx, orders);
 	const overCap = cap !== undefined && priced.total > cap;
-	const out = new Map<number, IDataObject>();
 	for (const order of orders) {
 		const notes: string[] = [];
 		const json: IDataObject = {
@@ -323,22 +304,21 @@ async function previewOrders(
 				`The estimate of ${priced.total} is more than the Maximum Total Cost of ${cap}: a real run would buy nothing.`,
 			);
 		}
-		if ('of' in stock) {
-			const { available, asked } = stock.of(order);
+		if (typeof stock === 'string') {
+			json.in_stock = null;
+			notes.push(`Stock could not be read: ${stock}`);
+		} else {
+			const { available, asked } = stock(order);
 			json.in_stock = available >= asked;
 			json.available = available;
 			if (available < asked)
 				notes.push(
 					`Out of stock: ${available} ${order.line.isp} ${available === 1 ? 'proxy is' : 'proxies are'} available in ${order.line.location}, and this run asks for ${asked}. The service would refuse the order.`,
 				);
-		} else {
-			json.in_stock = null;
-			notes.push(`Stock could not be read: ${stock.failed}`);
 		}
 		if (notes.length > 0) json.note = notes.join(' ');
-		out.set(order.item, json);
+		run.set(order.item, json);
 	}
-	return out;
 }
 
 /** Why the run may not spend the quoted total: past Maximum Total Cost, or below Keep Wallet At Least. */
@@ -347,7 +327,7 @@ async function spendRefusal(
 	orders: Order[],
 	count: number,
 	total: number,
-	options: BuyOptions,
+	options: RunOptions,
 ): Promise<NodeOperationError | undefined> {
 	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
 		return new NodeOperationError(
@@ -360,23 +340,15 @@ async function spendRefusal(
 	}
 	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
 	if (options.floor === undefined) return undefined;
-	return await walletFloorRefusal(ctx, options.floor, total, {
-		itemIndex: orders[0].item,
-		timeoutMs: options.timeoutMs,
-		spend: 'This purchase',
-	});
+	const what = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs, spend: 'This purchase' };
+	return await walletFloorRefusal(ctx, options.floor, total, what);
 }
 
 /** The names in the list now, to tell the new proxies apart when waiting for them. */
 async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
-	const { result: proxies } = await send(ctx, 'listProxies', {
-		itemIndex,
-		timeoutMs: DEFAULT_TIMEOUT_MS,
-	});
-	return new Set(proxies.map((proxy) => proxy.proxy_name));
+	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+	return new Set(listed.result.map((proxy) => proxy.proxy_name));
 }
-
-type Ordered = OrderedProxies;
 
 /** The order charged more than its quote or the cap: paid, so never a plain "bought". */
 function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
@@ -394,7 +366,7 @@ function reportBought(
 	orders: Order[],
 	costs: Map<number, number | null>,
 	charged: number,
-	waited: { ordered: Ordered[]; result?: Waited },
+	waited: { ordered: OrderedProxies[]; result?: Waited },
 	run: ItemResults,
 ): void {
 	orders.forEach((order, k) => {
@@ -409,13 +381,8 @@ function reportBought(
 			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get the candidates).`;
 		} else {
 			const found = result.found.get(order.item)!;
-			Object.assign(
-				json,
-				newProxiesReport(waited.ordered[k], found, {
-					waitedMs: result.waitedMs,
-					error: result.error,
-				}),
-			);
+			const how = { waitedMs: result.waitedMs, error: result.error };
+			Object.assign(json, newProxiesReport(waited.ordered[k], found, how));
 		}
 		run.set(order.item, json);
 	});

@@ -22,6 +22,7 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/framework/age
 import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies';
 import { addToDescription, collectRequests } from '../../helpers/money/batches';
+import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
 import { cents } from '../../helpers/money/charges';
@@ -47,7 +48,6 @@ export const operation: OperationInfo = {
 const DEFAULT_WAIT_SECONDS = 60;
 const WAIT_PAUSE_MS = 3_000;
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -80,19 +80,12 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Change Location: each item's proxy moved once, its new name read back. */
-export const execute: BatchedExecute<MoveOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<MoveOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	// The names before any move of this run (read once), to find a new one the reply does not give.
 	const namesBefore = once(async () => {
-		const { result: proxies } = await send(this, 'listProxies', {
-			itemIndex: 0,
-			timeoutMs: DEFAULT_TIMEOUT_MS,
-		});
-		return new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
+		const listed = await send(this, 'listProxies', { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
+		return new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
 	});
 	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
 	const { unique, repeats } = collectRequests(this, run, items.length, {
@@ -120,10 +113,7 @@ const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	pending: 'move_sent',
 };
 
-/**
- * Reads the list for the moved proxy's new name until it is known, or cannot be told apart, or
- * the wait is over (a wait of 0 reads nothing).
- */
+/** Reads the list for the moved proxy's new name until it is known or the wait is over (0: none). */
 async function waitForMove(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -133,13 +123,9 @@ async function waitForMove(
 	let found: MovedProxy = { state: 'pending' };
 	const started = Date.now();
 	while (waitMs > 0) {
-		let list: ProxyRecord[] = [];
-		try {
-			list = (await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS })).result;
-		} catch {
-			list = [];
-		}
-		found = findMovedProxy(list, lookup);
+		// A read that fails finds nothing this time.
+		const read = send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+		found = findMovedProxy((await read.catch(() => undefined))?.result ?? [], lookup);
 		if (found.state === 'named' || (found.state === 'untold' && found.final)) break;
 		if (Date.now() - started + WAIT_PAUSE_MS > waitMs) break;
 		await sleep(WAIT_PAUSE_MS);
@@ -147,13 +133,8 @@ async function waitForMove(
 	return found;
 }
 
-interface MoveOptions {
-	timeoutMs: number;
-	waitMs: number;
-	floor?: number;
-	/** Maximum Cost per Move, as it counts (see `limitOption`). */
-	moveCost?: number;
-}
+/** With Maximum Cost per Move, as it counts (see `limitOption`). */
+type MoveOptions = RunOptions & { moveCost?: number };
 
 interface Move {
 	item: number;
@@ -164,9 +145,11 @@ interface Move {
 }
 
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
-	const { timeoutMs, waitMs, floor, raw } = readRunOptions(ctx, itemCount, properties);
-	const moveCost = limitOption(ctx, raw, 'maxMoveCost', 'Maximum Cost per Move');
-	return { timeoutMs, waitMs, floor, moveCost };
+	const options = readRunOptions(ctx, itemCount, properties);
+	return {
+		...options,
+		moveCost: limitOption(ctx, options.raw, 'maxMoveCost', 'Maximum Cost per Move'),
+	};
 }
 
 /**
@@ -244,10 +227,7 @@ interface MoveContext {
 	moved: string[];
 }
 
-/**
- * Moves one item's proxy: looked up in the list read before any move of this run, sent once
- * (never again once it may have reached the service), then its new name found.
- */
+/** Moves one item's proxy: sent once (never again once it may have reached the service). */
 async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext): Promise<void> {
 	const { options, before, named, run } = context;
 	const i = move.item;
@@ -258,26 +238,18 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	// the most a move may cost.
 	let walletBefore: number | undefined;
 	if (options.floor !== undefined) {
-		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, {
-			itemIndex: i,
-			timeoutMs: options.timeoutMs,
-			spend: 'A move',
-		});
+		const what = { itemIndex: i, timeoutMs: options.timeoutMs, spend: 'A move' };
+		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, what);
 		if ('refusal' in checked) return run.fail(i, checked.refusal);
 		walletBefore = checked.funds;
 	}
 	let replied: string | undefined;
 	try {
-		const { result } = await send(ctx, 'swapProxy', {
-			proxyName: move.name,
-			body: { isp: move.isp, location: move.location, copy_settings: move.copy },
-			itemIndex: i,
-			timeoutMs: options.timeoutMs,
-		});
-		replied = result.proxy_name;
+		const body = { isp: move.isp, location: move.location, copy_settings: move.copy };
+		const call = { proxyName: move.name, body, itemIndex: i, timeoutMs: options.timeoutMs };
+		replied = (await send(ctx, 'swapProxy', call)).result.proxy_name;
 	} catch (error) {
-		const failed = asNodeError(ctx, error, i);
-		return run.fail(i, failed);
+		return run.fail(i, asNodeError(ctx, error, i));
 	}
 	context.moved.push(move.name);
 	const wallet =

@@ -30,13 +30,12 @@ import {
 	lookUpProxies,
 	sendInBatches,
 } from '../../helpers/money/batches';
-import type { Charged, Planned, ReadBack, Wanted } from './extend.plan';
-import type { Quoted } from './extend.quote';
-import { quoteAgainstCap } from './extend.quote';
+import type { Charged, Planned, Quoted, Wanted } from './extend.plan';
 import {
 	extendedItem,
 	overchargedError,
 	planAgainstList,
+	quoteAgainstCap,
 	readBack,
 	readPeriod,
 	SAME_AS_PROXY,
@@ -59,7 +58,6 @@ export const operation: OperationInfo = {
 	},
 };
 
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -110,17 +108,9 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/**
- * Proxy > Extend. Every item is checked and every proxy looked up before anything is charged;
- * extensions go out in batches; an extension request is never repeated automatically, and the
- * node refuses to run where n8n would repeat it (Retry On Fail).
- */
-export const execute: BatchedExecute<RunOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+/** Proxy > Extend: every item checked and every proxy looked up before anything is charged. */
+export const execute: BatchedExecute<RunOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const node = this.getNode();
 	const intervalOf = itemParameter(this, 'interval', undefined);
 	const periodOf = itemParameter(this, 'period', SAME_AS_PROXY);
@@ -147,10 +137,7 @@ interface RunOptions extends SharedRunOptions {
 	window?: number;
 }
 
-/**
- * The options of the run, from the first item. An option that is set but resolves to nothing or
- * to something else than its type is an error: a safety option never falls back to "off".
- */
+/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within. */
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
@@ -169,29 +156,22 @@ export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	});
 }
 
-/**
- * The proxies looked up in one read of the list, which gives each proxy's expiry, carrier and
- * city; Only If Expiring Within skips those expiring later.
- */
+/** The proxies looked up in one read of the list; Only If Expiring Within skips those expiring later. */
 async function plan(
 	ctx: IExecuteFunctions,
 	unique: Wanted[],
 	options: RunOptions,
 	run: ItemResults,
 ): Promise<Planned[]> {
+	const { window } = options;
 	const { known, serverTime } = await lookUpProxies(ctx, run, unique, options.readTimeoutMs);
-	const { planned, skipped, failed } = planAgainstList(
-		ctx.getNode(),
-		known,
-		serverTime,
-		options.window,
-	);
+	const { planned, skipped, failed } = planAgainstList(ctx.getNode(), known, serverTime, window);
 	for (const { item, error } of failed) run.fail(item, error);
 	for (const { item, json } of skipped) run.set(item, json);
-	if (windowNotShorter(planned, options.window)) {
+	if (windowNotShorter(planned, window)) {
 		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
 		ctx.addExecutionHints?.({
-			message: `Only If Expiring Within (${options.window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
+			message: `Only If Expiring Within (${window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -214,11 +194,9 @@ const CHECK_PRICES =
 	'Check the prices in the Proxy Account dashboard before running the extension again.';
 
 /**
- * Extend, batch by batch (helpers/money/batches.ts), then the new expiry dates read back. With Maximum
- * Total Cost, what each batch was charged is held against its quote: no batch is sent once the run
- * would pass the cap, or after a batch was charged more than quoted. The money has moved: a failed
- * read-back leaves the item unconfirmed rather than failed; a charge over the quote or the cap
- * goes to the error output.
+ * Extend, batch by batch, then the new expiry dates read back. No batch is sent once the run would
+ * pass the cap, or after a batch was charged more than quoted. The money has moved: a failed
+ * read-back leaves the item unconfirmed; a charge over the quote or the cap goes to the error output.
  */
 async function charge(
 	ctx: IExecuteFunctions,
@@ -279,7 +257,7 @@ async function charge(
 		},
 	});
 	const sent = planned.filter((p) => charged.has(p.item));
-	const back: ReadBack = await readBack(ctx, sent, charged, options.readTimeoutMs);
+	const back = await readBack(ctx, sent, charged, options.readTimeoutMs);
 	for (const p of sent) {
 		const entry = charged.get(p.item)!;
 		if (entry.overcharge === undefined) run.set(p.item, extendedItem(p, entry, back));
@@ -299,11 +277,9 @@ async function stopBefore(
 	const passesCap = ledger.refusal(quote, b + 1);
 	if (passesCap !== undefined) return { message: passesCap, fix: CHECK_PRICES };
 	if (options.floor === undefined) return undefined;
-	const refusal = await walletFloorRefusal(ctx, options.floor, quote, {
-		itemIndex: batch[0].item,
-		timeoutMs: options.timeoutMs,
-		spend: b === 0 ? 'This extension' : `Batch ${b + 1}`,
-	});
+	const spend = b === 0 ? 'This extension' : `Batch ${b + 1}`;
+	const what = { itemIndex: batch[0].item, timeoutMs: options.timeoutMs, spend };
+	const refusal = await walletFloorRefusal(ctx, options.floor, quote, what);
 	// The floor's own cause (the wallet could not be read) and fix (add funds, lower the floor).
 	const fix = refusal?.description?.replace(/^Nothing was sent or charged\. /, '');
 	return refusal && { message: refusal.message, fix: fix ?? CHECK_PRICES };

@@ -1,17 +1,22 @@
 /*
- * Extend's pure parts and its reads around the charge: the period of each proxy, the plan of the
- * proxies found (unextendable and not-yet-expiring ones), the fresh check before a
- * batch, the read-back after the charge and the item each extended proxy reports.
+ * Extend's plan of the proxies found, its quote of exactly the batches it would send, and its
+ * reads before and after each charge.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Period, ProxyRecord, QuoteLine, Reply } from '../../transport';
+import type { Period, ProxyRecord, QuoteLine } from '../../transport';
 import { PERIODS, send } from '../../transport';
+import type { ItemResults } from '../../helpers/framework/batchedRun';
 import { asNodeError } from '../../helpers/framework/itemLoop';
+import type { RunOptions } from '../../helpers/framework/runOptions';
+import type { Known, ProxyRequest } from '../../helpers/money/batches';
+import { chunk } from '../../helpers/money/batches';
+import { cents } from '../../helpers/money/charges';
+import { linesWithPrices, refusedLine } from '../../helpers/money/quote';
 import { expiresWithin, hoursUntil } from '../../helpers/framework/time';
 import { parsePeriod } from '../../helpers/framework/validation';
-import { countOf } from '../../common/wording';
+import { countOf, proxiesWere } from '../../common/wording';
 
 /** The Period value that extends each proxy by its own billing period. */
 export const SAME_AS_PROXY = 'same';
@@ -30,9 +35,7 @@ const READ_BACK_ATTEMPTS = 3;
 const READ_BACK_PAUSE_MS = 1_000;
 
 /** The extension one item asks for. */
-export interface Wanted {
-	item: number;
-	name: string;
+export interface Wanted extends ProxyRequest {
 	interval: number;
 	/** `same`: each proxy's own billing period, known once its record is read. */
 	period: Period | typeof SAME_AS_PROXY;
@@ -60,11 +63,7 @@ export function ownPeriod(record: ProxyRecord): Period | undefined {
 }
 
 /** The Period of an item: Same as Proxy, or a period the service extends by. */
-export function readPeriod(
-	node: INode,
-	itemIndex: number,
-	value: unknown,
-): Period | typeof SAME_AS_PROXY {
+export function readPeriod(node: INode, itemIndex: number, value: unknown): Wanted['period'] {
 	if (typeof value === 'string' && value.trim().toLowerCase() === SAME_AS_PROXY)
 		return SAME_AS_PROXY;
 	return parsePeriod(node, itemIndex, value);
@@ -97,7 +96,7 @@ export function skippedItem(p: Planned, reason: string): IDataObject {
  */
 export function planAgainstList(
 	node: INode,
-	known: Array<Wanted & { record: ProxyRecord }>,
+	known: Array<Known<Wanted>>,
 	serverTime: number,
 	window: number | undefined,
 ) {
@@ -107,7 +106,15 @@ export function planAgainstList(
 	for (const w of known) {
 		const period = w.period === SAME_AS_PROXY ? ownPeriod(w.record) : w.period;
 		if (period === undefined) {
-			failed.push({ item: w.item, error: noPeriod(node, w, w.record) });
+			const error = new NodeOperationError(
+				node,
+				`Proxy \u201c${w.name}\u201d has no billing period the service extends by (its period is ${JSON.stringify(w.record.period)}) [item ${w.item}]`,
+				{
+					description: `Choose a Period (e.g. Weekly) instead of Same as Proxy for this proxy. Nothing was charged for it.`,
+					itemIndex: w.item,
+				},
+			);
+			failed.push({ item: w.item, error });
 			continue;
 		}
 		const p: Planned = { ...w, period };
@@ -121,20 +128,120 @@ export function planAgainstList(
 	return { planned, skipped, failed };
 }
 
-function noPeriod(node: INode, w: Wanted, record: ProxyRecord): NodeOperationError {
-	return new NodeOperationError(
-		node,
-		`Proxy \u201c${w.name}\u201d has no billing period the service extends by (its period is ${JSON.stringify(record.period)}) [item ${w.item}]`,
-		{
-			description: `Choose a Period (e.g. Weekly) instead of Same as Proxy for this proxy. Nothing was charged for it.`,
-			itemIndex: w.item,
-		},
-	);
-}
-
 /** Whether a window of `window` hours is not shorter than some extension: a second run pays again. */
 export const windowNotShorter = (planned: Planned[], window: number | undefined) =>
 	window !== undefined && planned.some((p) => window >= p.interval * MIN_PERIOD_HOURS[p.period]);
+
+export interface Quoted {
+	planned: Planned[];
+	batches: Planned[][];
+	/** The quote of each batch; empty when nothing asked for one (no Dry Run, cap or floor). */
+	quotes: number[];
+}
+
+/**
+ * Dry Run, Maximum Total Cost and Keep Wallet At Least: quote exactly the batches that would be
+ * sent. A line the service will not price fails its own item; the others are quoted again without
+ * it. Undefined when nothing is to be charged (all failed, over the cap, or a Dry Run answered).
+ */
+export async function quoteAgainstCap(
+	ctx: IExecuteFunctions,
+	planned: Planned[],
+	options: RunOptions,
+	run: ItemResults,
+): Promise<Quoted | undefined> {
+	if (!options.dryRun && options.maxTotalCost === undefined && options.floor === undefined)
+		return { planned, batches: chunk(planned, options.batchSize), quotes: [] };
+	const estimates = new Map<number, number | null>();
+	for (;;) {
+		const batches = chunk(planned, options.batchSize);
+		const quotes: number[] = [];
+		let bad: { p: Planned; error: unknown } | undefined;
+		try {
+			// One quote per batch; stops at the first line the service refuses to price.
+			for (const batch of batches) {
+				const lines = batch.map(quoteLineOf);
+				const itemIndex = batch[0].item;
+				try {
+					const call = { body: lines, itemIndex, timeoutMs: options.readTimeoutMs };
+					const { result: quote } = await send(ctx, 'quotePrices', call);
+					linesWithPrices(lines, quote).forEach(({ item }, k) =>
+						estimates.set(batch[k].item, item?.total ?? null),
+					);
+					quotes.push(quote.total.due);
+				} catch (error) {
+					const culprit = await refusedLine(ctx, lines, error, options.readTimeoutMs, itemIndex);
+					if (culprit === undefined) throw asNodeError(ctx, error, itemIndex);
+					bad = { p: batch[culprit], error };
+					break;
+				}
+			}
+		} catch (error) {
+			for (const p of planned) run.fail(p.item, error);
+			return undefined;
+		}
+		if (bad === undefined)
+			return withinCap(ctx, { planned, batches, quotes }, estimates, options, run);
+		const { p, error } = bad;
+		const said = error instanceof NodeApiError ? error.message : String(error);
+		const unpriceable = new NodeOperationError(
+			ctx.getNode(),
+			`Proxy \u201c${p.name}\u201d cannot be priced for this extension [item ${p.item}]`,
+			{
+				description: `The service refused to quote a ${p.record.isp} proxy in ${p.record.city} for ${p.interval} ${p.period} (e.g. the city is no longer sold): ${said} It was not extended and nothing was charged for it; the other proxies go on.`,
+				itemIndex: p.item,
+			},
+		);
+		run.fail(p.item, unpriceable);
+		planned = planned.filter((other) => other !== p);
+		if (planned.length === 0) return undefined;
+	}
+}
+
+/** The quote against Maximum Total Cost; a Dry Run always previews, past the cap with both amounts. */
+function withinCap(
+	ctx: IExecuteFunctions,
+	quoted: Quoted,
+	estimates: Map<number, number | null>,
+	options: RunOptions,
+	run: ItemResults,
+): Quoted | undefined {
+	const { planned } = quoted;
+	const total = cents(quoted.quotes.reduce((sum, due) => sum + due, 0));
+	const cap = options.maxTotalCost;
+	const overCap = cap !== undefined && total > cap;
+	if (overCap && !options.dryRun) {
+		const refusal = new NodeOperationError(
+			ctx.getNode(),
+			`The extension would cost ${total}, more than the Maximum Total Cost of ${cap}`,
+			{
+				description: `${proxiesWere(planned.length)} quoted. Nothing was sent or charged. Raise Maximum Total Cost, or extend fewer proxies or for a shorter time.`,
+				itemIndex: planned[0].item,
+			},
+		);
+		for (const p of planned) run.fail(p.item, refusal);
+		return undefined;
+	}
+	if (!options.dryRun) return quoted;
+	for (const p of planned) {
+		run.set(p.item, {
+			proxy_name: p.name,
+			status: 'dry_run',
+			interval: p.interval,
+			period: p.period,
+			charged: 0,
+			estimated_cost: estimates.get(p.item) ?? null,
+			estimated_total: total,
+			previous_expires_at: p.record.expires_at,
+			...(overCap && {
+				max_total_cost: cap,
+				over_max_total_cost: true,
+				note: `The estimate of ${total} is more than the Maximum Total Cost of ${cap}: a real run would extend nothing.`,
+			}),
+		});
+	}
+	return undefined;
+}
 
 /**
  * The proxies of a batch that still expire within the window, by a read of the list right before
@@ -151,12 +258,9 @@ export async function stillExpiring(
 	timeoutMs: number,
 	skip: (item: number, json: IDataObject) => void,
 ): Promise<Planned[]> {
-	let fresh: Reply<ProxyRecord[]>;
-	try {
-		fresh = await send(ctx, 'listProxies', { itemIndex: batch[0].item, timeoutMs });
-	} catch {
-		return batch;
-	}
+	const read = send(ctx, 'listProxies', { itemIndex: batch[0].item, timeoutMs });
+	const fresh = await read.catch(() => undefined);
+	if (fresh === undefined) return batch;
 	const byName = new Map(fresh.result.map((proxy) => [proxy.proxy_name, proxy]));
 	const kept: Planned[] = [];
 	for (const p of batch) {
@@ -203,10 +307,8 @@ export async function readBack(
 		if (state.reads > 0) await sleep(READ_BACK_PAUSE_MS * state.reads);
 		state.reads++;
 		try {
-			const { result: proxies } = await send(ctx, 'listProxies', {
-				itemIndex: done[0].item,
-				timeoutMs,
-			});
+			const call = { itemIndex: done[0].item, timeoutMs };
+			const { result: proxies } = await send(ctx, 'listProxies', call);
 			state.after = new Map(proxies.map((proxy) => [proxy.proxy_name, proxy]));
 			state.error = undefined;
 		} catch (error) {

@@ -29,10 +29,7 @@ export const properties: INodeProperties[] = [
 export const executeItem: ItemExecute = async function (i, run) {
 	const name = run.proxyName(i);
 	const read = readRequest(this, i);
-	const { result: proxy, serverTime } = await send(this, 'getProxy', {
-		proxyName: name,
-		itemIndex: i,
-		timeoutMs: read.timeoutMs,
-	});
+	const call = { proxyName: name, itemIndex: i, timeoutMs: read.timeoutMs };
+	const { result: proxy, serverTime } = await send(this, 'getProxy', call);
 	return proxyItems([proxy], { ...read, now: serverTime }, i);
 };

@@ -86,10 +86,11 @@ export const properties: INodeProperties[] = [
 ];
 
 export const executeItem: ItemExecute = async function (i, run) {
+	const node = this.getNode();
 	const read = readRequest(this, i);
 	const { filters } = read;
 	const sort = parseChoice(
-		this.getNode(),
+		node,
 		i,
 		this.getNodeParameter('sort', i, 'none'),
 		'Sort',
@@ -97,14 +98,10 @@ export const executeItem: ItemExecute = async function (i, run) {
 		'none, expiresAsc, expiresDesc',
 		'Pick an order from the list (As Returned, Soonest Expiry First, Latest Expiry First).',
 	);
-	const window = readExpiringWithin(this.getNode(), i, filters);
-	const place = readProxyFilters(this.getNode(), i, filters);
-	const status = filterText(
-		this.getNode(),
-		i,
-		filters.networkStatus,
-		'Network Status Name or ID',
-	).toLowerCase();
+	const window = readExpiringWithin(node, i, filters);
+	const place = readProxyFilters(node, i, filters);
+	const statusFilter = filterText(node, i, filters.networkStatus, 'Network Status Name or ID');
+	const status = statusFilter.toLowerCase();
 
 	// The list endpoint takes no parameters: one request serves every input item.
 	const load = async () => await send(this, 'listProxies', { timeoutMs: read.timeoutMs });
@@ -117,13 +114,11 @@ export const executeItem: ItemExecute = async function (i, run) {
 	});
 	if (sort !== 'none') {
 		const direction = sort === 'expiresDesc' ? -1 : 1;
+		// An expiry that does not parse sorts last.
+		const key = (at: number) => (Number.isNaN(at) ? Infinity : at);
 		selected = selected
 			.map((proxy) => ({ proxy, at: Date.parse(proxy.expires_at) }))
-			.sort(
-				(a, b) =>
-					direction *
-					((Number.isNaN(a.at) ? Infinity : a.at) - (Number.isNaN(b.at) ? Infinity : b.at)),
-			)
+			.sort((a, b) => direction * (key(a.at) - key(b.at)))
 			.map(({ proxy }) => proxy);
 	}
 	return proxyItems(selected.slice(0, read.limit), { ...read, now: serverTime }, i);

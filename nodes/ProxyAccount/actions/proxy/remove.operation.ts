@@ -15,6 +15,7 @@ import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
 import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/money/batches';
 import { proxiesCount, theseProxies } from '../../common/wording';
+import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions, runWideParameter } from '../../helpers/framework/runOptions';
 import { parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
@@ -40,7 +41,6 @@ const MAX_CONFIRMED = 1_000_000;
 /** Proxies per removal request. */
 const BATCH_SIZE = 100;
 
-/** It destroys paid time: never on a made-up test event (see the registry). */
 export const destroysPaidTime = true;
 
 export const properties: INodeProperties[] = [
@@ -61,12 +61,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Proxy > Remove: confirmed, looked up, then removed in batches; a Dry Run removes nothing. */
-export const execute: BatchedExecute<RemoveOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<RemoveOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => 'removal',
@@ -82,17 +78,12 @@ export const execute: BatchedExecute<RemoveOptions> = async function ({
 	return run.finishRepeats(repeats);
 };
 
-interface RemoveOptions {
-	dryRun: boolean;
-	timeoutMs: number;
-	readTimeoutMs: number;
-	/** Confirm Number of Proxies. */
-	confirmed: number;
-}
+/** With Confirm Number of Proxies. */
+type RemoveOptions = RunOptions & { confirmed: number };
 
 /** The options and the confirmation concern the whole run: the same for every item, naming none. */
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
-	const { dryRun, timeoutMs, readTimeoutMs } = readRunOptions(ctx, itemCount, properties);
+	const options = readRunOptions(ctx, itemCount, properties);
 	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
 	const confirmed = parseWholeNumber(
 		ctx.getNode(),
@@ -102,7 +93,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOp
 		{ min: 0, max: MAX_CONFIRMED },
 		'Enter how many different proxies this run removes, e.g. 3.',
 	);
-	return { dryRun, timeoutMs, readTimeoutMs, confirmed };
+	return { ...options, confirmed };
 }
 
 /**

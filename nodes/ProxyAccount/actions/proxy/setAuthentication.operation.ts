@@ -100,24 +100,18 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * One request per item: username and password (PATCH …/auth/basic) or IP whitelist (PATCH
- * …/auth/whitelist). Every input is checked before anything is sent; the request is never
- * repeated once it may have reached the service. The reply's password is a secret: it leaves the
- * node only with Include Password.
+ * One request per item, every input checked before it is sent. The reply's password is a secret:
+ * it leaves the node only with Include Password.
  */
 export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
 	const method = this.getNodeParameter('authMethod', i, 'usernamePassword') as string;
 	const { timeoutMs, includePassword } = readRequest(this, i);
+	const call = { proxyName: name, itemIndex: i, timeoutMs };
 	if (method === 'ipWhitelist') {
-		const entries = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
-		const { result, message } = await send(this, 'setWhitelist', {
-			proxyName: name,
-			body: entries,
-			itemIndex: i,
-			timeoutMs,
-		});
+		const body = parseWhitelist(node, i, this.getNodeParameter('whitelist', i, ''));
+		const { result, message } = await send(this, 'setWhitelist', { ...call, body });
 		const json: IDataObject = {
 			...(result as IDataObject),
 			authentication: 'ip_whitelist',
@@ -140,12 +134,7 @@ export const executeItem: ItemExecute = async function (i, run) {
 	const password = credentialValue(this, i, 'Password', this.getNodeParameter('password', i, ''));
 	let reply;
 	try {
-		reply = await send(this, 'setBasicAuth', {
-			proxyName: name,
-			body: { username, password },
-			itemIndex: i,
-			timeoutMs,
-		});
+		reply = await send(this, 'setBasicAuth', { ...call, body: { username, password } });
 	} catch (error) {
 		throw withoutSecret(error, password);
 	}
@@ -182,45 +171,34 @@ function credentialValue(
 	value: unknown,
 ): string | null {
 	const secret = field === 'Password';
+	const name = field.toLowerCase();
+	const refuse = (problem: string, fix: string) =>
+		invalidParameter(ctx.getNode(), itemIndex, field, problem, fix);
 	if (value === undefined || value === null || value === '') {
 		// Left empty: the service generates one. An expression that gives nothing is not a choice
 		// to let it: the proxy's clients would be locked out by a password nobody holds.
-		if (!isExpression(rawParameter(ctx, field.toLowerCase()))) return null;
-		throw invalidParameter(
-			ctx.getNode(),
-			itemIndex,
-			field,
+		if (!isExpression(rawParameter(ctx, name))) return null;
+		throw refuse(
 			`is an expression that gives ${value === '' ? 'an empty text' : String(value)}`,
-			`Make the expression give the ${field.toLowerCase()}, or clear the field (no expression) to let the service generate one. Nothing was sent.`,
+			`Make the expression give the ${name}, or clear the field (no expression) to let the service generate one. Nothing was sent.`,
 		);
 	}
-	if (typeof value !== 'string') {
-		throw invalidParameter(
-			ctx.getNode(),
-			itemIndex,
-			field,
+	const orGenerated = 'or leave it empty to let the service generate one.';
+	if (typeof value !== 'string')
+		throw refuse(
 			`must be text, but it is ${secret ? typeof value : shown(value)}`,
-			`Enter the ${field.toLowerCase()} as text, or leave it empty to let the service generate one.`,
+			`Enter the ${name} as text, ${orGenerated}`,
 		);
-	}
-	if (hasInvisible(value)) {
-		throw invalidParameter(
-			ctx.getNode(),
-			itemIndex,
-			field,
+	if (hasInvisible(value))
+		throw refuse(
 			'contains a space, a line break or another invisible character',
-			`Enter the ${field.toLowerCase()} as one unbroken piece of text, or leave it empty to let the service generate one.`,
+			`Enter the ${name} as one unbroken piece of text, ${orGenerated}`,
 		);
-	}
-	if (secret && value.length < MIN_PASSWORD_LENGTH) {
-		throw invalidParameter(
-			ctx.getNode(),
-			itemIndex,
-			field,
+	if (secret && value.length < MIN_PASSWORD_LENGTH)
+		throw refuse(
 			`is shorter than ${MIN_PASSWORD_LENGTH} characters`,
-			`Enter a password of at least ${MIN_PASSWORD_LENGTH} characters, or leave it empty to let the service generate one.`,
+			`Enter a password of at least ${MIN_PASSWORD_LENGTH} characters, ${orGenerated}`,
 		);
-	}
 	return value;
 }
 

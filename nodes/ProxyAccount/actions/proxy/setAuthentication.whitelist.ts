@@ -8,9 +8,7 @@ const IPV4_RE = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 const HEX_GROUP_RE = /^[0-9a-f]{1,4}$/i;
 
 /** A dotted IPv4 address, four decimal octets without leading zeros, e.g. 203.0.113.7. */
-export function isIpv4(text: string): boolean {
-	return IPV4_RE.test(text);
-}
+export const isIpv4 = (text: string): boolean => IPV4_RE.test(text);
 
 /** An IPv6 address in any RFC 4291 text form (`::` once at most, an IPv4 tail allowed), no zone. */
 export function isIpv6(text: string): boolean {
@@ -54,55 +52,25 @@ const WHITELIST_FIX =
  * or a list (from an expression). Each is checked; duplicates are dropped; at least one is needed.
  * A bad entry fails with the item, the field and the entry itself.
  */
-export function parseWhitelist(
-	node: INode,
-	itemIndex: number,
-	value: unknown,
-	field = 'IP Whitelist',
-): string[] {
+export function parseWhitelist(node: INode, itemIndex: number, value: unknown): string[] {
+	const refuse = (problem: string) =>
+		invalidParameter(node, itemIndex, 'IP Whitelist', problem, WHITELIST_FIX);
 	let parts: unknown[];
 	if (typeof value === 'string') parts = value.split(/[\s,;]+/);
 	else if (Array.isArray(value)) parts = value;
-	else
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			`must be a list of IP addresses or CIDR ranges, but it is ${shown(value)}`,
-			WHITELIST_FIX,
-		);
+	else throw refuse(`must be a list of IP addresses or CIDR ranges, but it is ${shown(value)}`);
 	const entries: string[] = [];
 	for (const part of parts) {
-		if (typeof part !== 'string') {
-			throw invalidParameter(
-				node,
-				itemIndex,
-				field,
-				`holds ${shown(part)}, which is not an IP address or a CIDR range`,
-				WHITELIST_FIX,
-			);
-		}
+		if (typeof part !== 'string')
+			throw refuse(`holds ${shown(part)}, which is not an IP address or a CIDR range`);
 		const entry = part.trim();
 		if (entry === '') continue;
 		const problem = whitelistEntryProblem(entry);
-		if (problem)
-			throw invalidParameter(
-				node,
-				itemIndex,
-				field,
-				`holds ${shown(entry)}, ${problem}`,
-				WHITELIST_FIX,
-			);
+		if (problem) throw refuse(`holds ${shown(entry)}, ${problem}`);
 		if (!entries.includes(entry)) entries.push(entry);
 	}
 	if (entries.length === 0)
-		throw invalidParameter(
-			node,
-			itemIndex,
-			field,
-			'is empty: it needs at least one IP address or CIDR range',
-			WHITELIST_FIX,
-		);
+		throw refuse('is empty: it needs at least one IP address or CIDR range');
 	return entries;
 }
 

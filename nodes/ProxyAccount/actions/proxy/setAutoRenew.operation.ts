@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeProperties,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -22,7 +16,7 @@ import { theseProxies } from '../../common/wording';
 import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { asNodeError } from '../../helpers/framework/itemLoop';
-import type { Known } from '../../helpers/money/batches';
+import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import {
 	addToDescription,
 	chunk,
@@ -49,11 +43,6 @@ export const operation: OperationInfo = {
 	},
 };
 
-/** What the output and the panel say when auto-renew is turned off. */
-export const REMOVED_AT_EXPIRY_NOTE =
-	'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.';
-
-/** Spends from the wallet within bounds read from the account: one run at a time per credential. */
 export const spendsMoney = true;
 
 export const properties: INodeProperties[] = [
@@ -95,21 +84,14 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Sets auto-renew of the proxies the items name: one look-up of the proxy list, then the known
- * proxies in batches of Batch Size, one request each. A proxy named by several items is sent once
- * (items that disagree on its settings fail). A failed batch fails only its items; when it may have
- * reached the service, its items say so and how to check. Each item reports the settings the
- * service echoed (status applied_differently, with the requested ones, when they differ). Repeating
- * a change sets the same values again, so Retry On Fail is allowed.
+ * Proxy > Set Auto-Renew: one look-up of the list, then the known proxies in batches, each item
+ * with the settings the service echoed. Repeating a change sets the same values again, so Retry
+ * On Fail is allowed.
  */
-export const execute: BatchedExecute<RunOptions> = async function ({
-	run,
-	options,
-	items,
-	proxyNameOf,
-}) {
+export const execute: BatchedExecute<RunOptions> = async function (opened) {
+	const { run, options, items, proxyNameOf } = opened;
 	const { unique, repeats } = collectRequests(this, run, items.length, {
-		read: (i) => readWanted(this, i, proxyNameOf),
+		read: (i) => readWanted(this, i, proxyNameOf(i)),
 		asked: (w) => `auto-renew ${onOff(w.autoRenew)} with interval ${w.interval}`,
 		fields: 'Auto-Renew and Interval',
 	});
@@ -117,7 +99,14 @@ export const execute: BatchedExecute<RunOptions> = async function ({
 	// As an AI agent's tool, turning auto-renew on needs a commitment limit the builder set: refused
 	// before anything is sent, the look-up included.
 	if (options.commitmentCap === undefined && runsAsAgentTool(this)) {
-		const refusal = uncappedToolRefusal(this.getNode());
+		const refusal = new NodeOperationError(
+			this.getNode(),
+			'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
+			{
+				description:
+					'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of all the account\u2019s auto-renewing proxies may cost (a value the agent fills in does not count). Nothing was sent.',
+			},
+		);
 		for (const w of wanted.filter((w) => w.autoRenew)) run.fail(w.item, refusal);
 		wanted = wanted.filter((w) => !w.autoRenew);
 	}
@@ -147,20 +136,12 @@ export const execute: BatchedExecute<RunOptions> = async function ({
 	return run.finishRepeats(repeats);
 };
 
-interface Wanted {
-	item: number;
-	name: string;
+interface Wanted extends ProxyRequest {
 	autoRenew: boolean;
 	interval: number;
 }
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
-
-/** What the service applied instead of what was asked, or undefined when it applied the request. */
-function appliedDifferently(asked: AutoRenewLine, echo: AutoRenewLine): string | undefined {
-	if (echo.auto_renew === asked.auto_renew && echo.interval === asked.interval) return undefined;
-	return `The service applied auto-renew ${onOff(echo.auto_renew)} with interval ${echo.interval}, not the requested ${onOff(asked.auto_renew)} with interval ${asked.interval}.`;
-}
 
 /**
  * The item of one proxy: the settings the service echoed (the requested ones too, where they
@@ -175,18 +156,22 @@ function outputFor(asked: AutoRenewLine, echo: AutoRenewLine | undefined): IData
 		status: echo ? 'updated' : 'unconfirmed',
 	};
 	const notes: string[] = [];
-	const differently = echo && appliedDifferently(asked, echo);
-	if (differently) {
+	if (echo && (echo.auto_renew !== asked.auto_renew || echo.interval !== asked.interval)) {
 		json.status = 'applied_differently';
 		if (shown.auto_renew !== asked.auto_renew) json.requested_auto_renew = asked.auto_renew;
 		if (shown.interval !== asked.interval) json.requested_interval = asked.interval;
-		notes.push(differently);
+		notes.push(
+			`The service applied auto-renew ${onOff(echo.auto_renew)} with interval ${echo.interval}, not the requested ${onOff(asked.auto_renew)} with interval ${asked.interval}.`,
+		);
 	}
 	if (!echo)
 		notes.push(
 			'The service accepted the request but did not list this proxy in its answer. Check its Auto Renew with Proxy Account > Get.',
 		);
-	if (!shown.auto_renew) notes.push(REMOVED_AT_EXPIRY_NOTE);
+	if (!shown.auto_renew)
+		notes.push(
+			'Auto-renew is off: this proxy will expire and be removed at its expiry date, with its settings. Extend it or turn auto-renew back on before then to keep it.',
+		);
 	if (notes.length > 0) json.note = notes.join(' ');
 	return json;
 }
@@ -210,13 +195,8 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptio
 }
 
 /** An item's input, checked before anything is sent. */
-function readWanted(
-	ctx: IExecuteFunctions,
-	i: number,
-	proxyNameOf: (itemIndex: number) => string,
-): Wanted {
+function readWanted(ctx: IExecuteFunctions, i: number, name: string): Wanted {
 	const node = ctx.getNode();
-	const name = proxyNameOf(i);
 	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
 	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
 	if (!autoRenew && runsAsAgentTool(ctx)) {
@@ -234,18 +214,6 @@ function readWanted(
 	return { item: i, name, autoRenew, interval };
 }
 
-/** As an AI agent's tool, turning auto-renew on without a commitment limit set by the builder. */
-function uncappedToolRefusal(node: INode): NodeOperationError {
-	return new NodeOperationError(
-		node,
-		'As an AI agent tool, turning auto-renew on needs a Maximum Renewal Commitment set by the workflow\u2019s builder',
-		{
-			description:
-				'Auto-renew charges the wallet at every renewal. Open the Proxy Account tool and set Options > Maximum Renewal Commitment to a fixed amount: the most one renewal of all the account\u2019s auto-renewing proxies may cost (a value the agent fills in does not count). Nothing was sent.',
-		},
-	);
-}
-
 /**
  * Why turning auto-renew on may not go ahead. The commitment is the account's: one renewal of every
  * proxy that auto-renews (the service's `total_commitment`, read now from the funds) plus one
@@ -259,7 +227,6 @@ async function commitmentRefusal(
 	cap: number,
 	timeoutMs: number,
 ): Promise<NodeApiError | NodeOperationError | undefined> {
-	const node = ctx.getNode();
 	const itemIndex = turningOn[0].item;
 	const changing = turningOn.filter(
 		({ record, interval }) => !(record.auto_renew && record.auto_renew_interval === interval),
@@ -296,7 +263,7 @@ async function commitmentRefusal(
 				: undefined;
 	if (over === undefined) return undefined;
 	return new NodeOperationError(
-		node,
+		ctx.getNode(),
 		`Turning auto-renew on would commit the account to ${total} of renewals, ${over}`,
 		{
 			description: `${facts} Nothing was changed. ${total > cap ? 'Raise Maximum Renewal Commitment, or' : 'Add funds to the wallet, or'} turn auto-renew on for fewer proxies or a shorter interval (or off for others).`,

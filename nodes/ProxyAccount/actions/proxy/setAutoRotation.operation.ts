@@ -44,12 +44,8 @@ export const properties: INodeProperties[] = [
 export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const name = run.proxyName(i);
-	const enable = parseBoolean(
-		node,
-		i,
-		this.getNodeParameter('autoRotationEnabled', i, true),
-		'Enabled',
-	);
+	const enabled = this.getNodeParameter('autoRotationEnabled', i, true);
+	const enable = parseBoolean(node, i, enabled, 'Enabled');
 	const rate = enable
 		? parseWholeNumber(
 				node,
@@ -61,11 +57,7 @@ export const executeItem: ItemExecute = async function (i, run) {
 			)
 		: 10;
 	const { timeoutMs } = readRequest(this, i);
-	const { result } = await send(this, 'setAutoRotation', {
-		proxyName: name,
-		body: { enable, rate },
-		itemIndex: i,
-		timeoutMs,
-	});
+	const call = { proxyName: name, body: { enable, rate }, itemIndex: i, timeoutMs };
+	const { result } = await send(this, 'setAutoRotation', call);
 	return [{ json: { ...(result as IDataObject), status: 'set' }, pairedItem: { item: i } }];
 };

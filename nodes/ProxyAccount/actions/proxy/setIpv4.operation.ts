@@ -52,12 +52,8 @@ export const executeItem: ItemExecute = async function (i, run) {
 	const enabled = this.getNodeParameter('ipv4Enabled', i, true);
 	const enable = parseBoolean(this.getNode(), i, enabled, 'Enabled');
 	const { timeoutMs } = readRequest(this, i);
-	const { result, message } = await send(this, 'setIpv4', {
-		proxyName: name,
-		body: enable,
-		itemIndex: i,
-		timeoutMs,
-	});
+	const call = { proxyName: name, body: enable, itemIndex: i, timeoutMs };
+	const { result, message } = await send(this, 'setIpv4', call);
 	const json: IDataObject = {
 		...(result as IDataObject),
 		proxy_name: result.proxy_name,

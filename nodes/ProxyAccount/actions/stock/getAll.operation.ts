@@ -50,16 +50,10 @@ export const properties: INodeProperties[] = [
 ];
 
 export const executeItem: ItemExecute = async function (i, run) {
+	const node = this.getNode();
 	const { filters, limit, timeoutMs } = readRequest(this, i);
-	const onlyAvailable = switchOption(
-		this.getNode(),
-		i,
-		filters,
-		'onlyAvailable',
-		'Only Available',
-		true,
-	);
-	const place = readPlaceFilters(this.getNode(), i, filters);
+	const onlyAvailable = switchOption(node, i, filters, 'onlyAvailable', 'Only Available', true);
+	const place = readPlaceFilters(node, i, filters);
 	// One read serves every input item.
 	const { entries } = await run.shared('stock', async () => await getStock(this, { timeoutMs }));
 	const out: INodeExecutionData[] = [];

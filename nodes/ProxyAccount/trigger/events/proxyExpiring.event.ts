@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord } from '../../common/objects';
 import { matchesProxyFilters } from '../../helpers/framework/filters';
@@ -81,39 +81,6 @@ export type ExpiringState = MapState<'proxyExpiring', 'reported', number> & {
 	plans?: string[];
 };
 
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Expiring Within (Hours)',
-		name: 'withinHours',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 24,
-		description:
-			'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
-	},
-	proxyFiltersProperty,
-	outputOptionsProperty,
-];
-
-export function parseWithinHours(node: INode, value: unknown): number {
-	return parseHours(
-		node,
-		undefined,
-		value,
-		'Expiring Within (Hours)',
-		'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
-	);
-}
-
-/** Reads and checks the Proxy Expiring parameters. */
-export function readExpiringParameters(ctx: IPollFunctions): ExpiringParams {
-	return {
-		event: 'proxyExpiring',
-		withinHours: parseWithinHours(ctx.getNode(), ctx.getNodeParameter('withinHours', 24)),
-		...proxyEventParameters(ctx),
-	};
-}
-
 const isPaid = (value: unknown, plans: number): boolean => {
 	if (!Array.isArray(value) || value.length !== 2) return false;
 	const [added, plan] = value as unknown[];
@@ -165,23 +132,12 @@ export function expiringItem(
 }
 
 /**
- * Proxy Expiring: a proxy is reported once when its expiry is within the window (or past) and it
- * has not been reported for that same expiry (compared as an instant, to the second: a timestamp
- * written with milliseconds, then without, is one expiry). Extending the proxy changes
- * its expiry, which arms it again. At the baseline every proxy already inside the window is
- * recorded as seen, so it is not reported for that expiry; while the baseline settles (see
- * `settling`), a proxy that a partial first reply left out is treated alike when it was already
- * inside the window at the first poll and was not added since. A listed proxy whose expiry is no
- * longer the one recorded is forgotten unless the new one is within the window. A recorded proxy
- * missing from the list is kept as it was while its grace period lasts (see `withGrace`): if it
- * comes back with the same expiry it is not reported again.
- *
- * A proxy moved by Change Location (a name new inside the window that carries the paid time of a
- * recorded proxy missing from the list, by the rules of moves.ts, applied to the proxies inside
- * the window) takes the old name's mark: the same expiry is not reported again under the new
- * name; a new expiry (extended since) is, with `before` the expiry reported for the old name. The
- * old name is kept as it was while its grace period lasts (a partial list that hid it does not make
- * its return news), but loses its paid time: it is found moved once.
+ * Proxy Expiring (docs/trigger.md): a proxy is reported once per expiry (an instant, to the
+ * second) when it comes within the window or past. At the baseline, and for a proxy a partial first
+ * reply left out while the baseline settles, an expiry inside the window counts as seen. A recorded
+ * proxy missing from the list is kept while its grace period lasts. A proxy moved by Change
+ * Location (moves.ts, applied inside the window) takes the old name's mark: the same expiry is not
+ * reported again; the old name keeps its mark while missing but loses its paid time.
  */
 export function detectExpiring(
 	previous: ExpiringState | null,
@@ -382,9 +338,31 @@ export const proxyExpiring: TriggerEventModule<ExpiringParams, ExpiringState, Pr
 		action: 'On Proxy Expiring',
 		description: 'A proxy comes within a number of hours of its expiry; once per proxy per expiry',
 	},
-	properties,
+	properties: [
+		{
+			displayName: 'Expiring Within (Hours)',
+			name: 'withinHours',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 24,
+			description:
+				'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
+		},
+		proxyFiltersProperty,
+		outputOptionsProperty,
+	],
 	stateKeys: ['reported', 'paid', 'plans'],
-	readParameters: readExpiringParameters,
+	readParameters: (ctx) => ({
+		event: 'proxyExpiring',
+		withinHours: parseHours(
+			ctx.getNode(),
+			undefined,
+			ctx.getNodeParameter('withinHours', 24),
+			'Expiring Within (Hours)',
+			'Enter how long before its expiry a proxy should be reported, e.g. 24 for one day or 168 for one week.',
+		),
+		...proxyEventParameters(ctx),
+	}),
 	loadState: loadExpiringState,
 	...proxyEvent('proxy_expiring'),
 	detect: detectExpiring,

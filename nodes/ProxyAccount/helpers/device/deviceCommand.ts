@@ -121,9 +121,16 @@ async function sendWithinThrottle(
 	for (let attempt = 1; ; attempt++) {
 		const sent = await sendPaced(session, wanted);
 		if (!('limited' in sent)) return sent;
-		const asked = sent.limited.askedMs;
-		// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
-		if (endpointLimited(session, sent.limited, listed)) {
+		const { askedMs: asked, remaining } = sent.limited;
+		// The endpoint's rate limit, not the proxy's own throttle, when the 429 asks to wait at most
+		// RATE_LIMIT_PAUSE_MAX_MS or longer than the throttle can last, when its headers say the
+		// quota is spent, or (without them) when the list showed the proxy free of its throttle and
+		// the endpoint has accepted requests of this run: the whole run pauses, the proxy goes again.
+		const endpointLimited =
+			asked <= RATE_LIMIT_PAUSE_MAX_MS ||
+			asked > command.intervalMs + THROTTLE_MARGIN_MS ||
+			(remaining !== undefined ? remaining === 0 : listed && pace.acceptedAny());
+		if (endpointLimited) {
 			const stopped = pace.hold(asked);
 			if (stopped !== undefined) return { skip: stopped };
 			if (attempt < RATE_LIMIT_ATTEMPTS) continue;
@@ -132,7 +139,8 @@ async function sendWithinThrottle(
 			};
 		}
 		// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
-		// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
+		// an earlier run or attempt the list does not show yet (a 429 proves nothing was done).
+		// Waited for once, within the bound.
 		const agoMs = Math.max(0, command.intervalMs - asked);
 		const reason = `the service refused another ${command.label} (429): ${throttled(session, new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
 		// Refused again after the wait: another run or attempt came first.
@@ -142,25 +150,6 @@ async function sendWithinThrottle(
 		await sleep(asked + THROTTLE_MARGIN_MS);
 		waited += asked + THROTTLE_MARGIN_MS;
 	}
-}
-
-/**
- * A 429 is the service's rate limit on the endpoint, not the proxy's own throttle, when it asks to
- * wait at most RATE_LIMIT_PAUSE_MAX_MS or longer than the proxy's throttle can last, when its
- * rate-limit headers say the endpoint's quota is spent, or (without them) when the list showed the
- * proxy free of its throttle and the endpoint has accepted requests of this run. Any other is the
- * proxy's throttle: a command was accepted for it within the interval (perhaps by an earlier run or
- * attempt the list does not show yet). A 429 proves nothing was done.
- */
-function endpointLimited(
-	{ command, pace }: Session,
-	{ askedMs, remaining }: Limited['limited'],
-	listed: boolean,
-): boolean {
-	if (askedMs <= RATE_LIMIT_PAUSE_MAX_MS || askedMs > command.intervalMs + THROTTLE_MARGIN_MS)
-		return true;
-	if (remaining !== undefined) return remaining === 0;
-	return listed && pace.acceptedAny();
 }
 
 /** The refusal of a device command's run under Retry On Fail (accepted commands would go again). */
@@ -237,11 +226,7 @@ export async function runDeviceCommand(
  * Runs `work` on each of `list`, `concurrency` at a time. When one throws (the node stops on the
  * first failure), no further one is started, the others finish, and the first error is thrown.
  */
-async function inPool<T>(
-	list: T[],
-	concurrency: number,
-	work: (entry: T) => Promise<void>,
-): Promise<void> {
+async function inPool<T>(list: T[], concurrency: number, work: (entry: T) => Promise<void>) {
 	let next = 0;
 	let stopped: unknown;
 	const worker = async () => {

@@ -10,9 +10,11 @@ import { sleep } from 'n8n-workflow';
 
 import { endpointPace, paceBounds, RATE_LIMIT_PAUSE_MAX_MS, seconds } from './devicePace';
 import type { BatchedRun } from '../framework/batchedRun';
+import type { ProxyRequest } from '../money/batches';
 import { collectRequests } from '../money/batches';
 import { asNodeError } from '../framework/itemLoop';
 import { proxyNotFound } from '../framework/proxySource';
+import type { RunOptions } from '../framework/runOptions';
 import { retryRefusal } from '../guards/runGuards';
 import type { ProxyRecord, RateLimitFacts } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, requestErrorFacts, send } from '../../transport';
@@ -31,18 +33,12 @@ export interface DeviceCommand {
 		name: string,
 		itemIndex: number,
 	) => Promise<{ result: Record<string, unknown>; rateLimit?: RateLimitFacts }>;
-	/**
-	 * The credential can only send the command (a Limited key, through the rotation link): the
-	 * proxies are not read first, so an unknown proxy is told by the service, the throttle by its 429.
-	 */
+	/** Only a Limited key: nothing is read first, so the service tells an unknown proxy or a throttle. */
 	sendOnly?: boolean;
 }
 
-export interface DeviceOptions {
-	concurrency: number;
-	waitUntilAllowed: boolean;
-	maxWaitMs: number;
-	timeoutMs: number;
+export interface DeviceOptions
+	extends Pick<RunOptions, 'concurrency' | 'waitUntilAllowed' | 'maxWaitMs' | 'timeoutMs'> {
 	/** Read the proxy again until `field` shows the change, at most this long (0: do not). */
 	confirmMs: number;
 }
@@ -52,22 +48,8 @@ const CONFIRM_PAUSE_MS = 2_000;
 /** Margin on a wait for the throttle, for the clocks of n8n and the service. */
 const THROTTLE_MARGIN_MS = 1_000;
 
-/**
- * A 429 is the service's rate limit on the endpoint, not the proxy's own throttle, when it asks to
- * wait at most RATE_LIMIT_PAUSE_MAX_MS or longer than the proxy's throttle can last, when its
- * rate-limit headers say the endpoint's quota is spent, or (without them) when the list showed the
- * proxy free of its throttle and the endpoint has accepted requests of this run: every request of
- * the run pauses for it (within the run's bound, endpointPace) and the proxy is tried again, up to
- * RATE_LIMIT_ATTEMPTS times in all. Any other is the proxy's throttle: a command was accepted for it
- * within the interval (perhaps by an earlier run or attempt the list does not show yet). A 429
- * proves nothing was done.
- */
+/** How many times in all a proxy is tried when 429s of the endpoint's rate limit refuse it. */
 const RATE_LIMIT_ATTEMPTS = 4;
-
-interface Wanted {
-	item: number;
-	name: string;
-}
 
 /** What the sending of one run shares: the command, its options, the endpoint's pace, the clock. */
 interface Session {
@@ -93,13 +75,10 @@ type Sent = { reply: Record<string, unknown> } | { skip: string } | { failed: un
 /** A 429: the wait it asked for, and what its rate-limit headers say is left of the quota. */
 type Limited = { limited: { askedMs: number; remaining?: number } };
 
-/** A wait asked in seconds, in milliseconds; a wait that is no number is a long one. */
-const askedMs = (asked: number) => (Number.isFinite(asked) ? Math.ceil(asked * 1000) : 1e12);
-
 /** Sends the command once the pace allows: the reply, or what to make of the 429. */
 async function sendPaced(
 	{ command, pace }: Session,
-	{ item, name }: Wanted,
+	{ item, name }: ProxyRequest,
 ): Promise<Sent | Limited> {
 	const ticket = await pace.acquire();
 	if ('refused' in ticket) return { skip: ticket.refused };
@@ -111,12 +90,10 @@ async function sendPaced(
 		const facts = requestErrorFacts(error);
 		pace.settle(ticket, facts?.rateLimit, false);
 		if (facts?.kind !== 'rate-limited') return { failed: error };
-		return {
-			limited: {
-				askedMs: askedMs(Math.max(0, facts.retryAfterSeconds ?? 60)),
-				remaining: facts.rateLimit?.remaining,
-			},
-		};
+		const asked = Math.max(0, facts.retryAfterSeconds ?? 60);
+		// A wait that is no number is a long one.
+		const askedMs = Number.isFinite(asked) ? Math.ceil(asked * 1000) : 1e12;
+		return { limited: { askedMs, remaining: facts.rateLimit?.remaining } };
 	}
 }
 
@@ -127,7 +104,7 @@ async function sendPaced(
  */
 async function sendWithinThrottle(
 	session: Session,
-	wanted: Wanted,
+	wanted: ProxyRequest,
 	last: number,
 	lastText: string,
 	listed: boolean,
@@ -144,9 +121,16 @@ async function sendWithinThrottle(
 	for (let attempt = 1; ; attempt++) {
 		const sent = await sendPaced(session, wanted);
 		if (!('limited' in sent)) return sent;
-		const asked = sent.limited.askedMs;
-		// The endpoint's rate limit: the whole run pauses, then this proxy goes again.
-		if (endpointLimited(session, sent.limited, listed)) {
+		const { askedMs: asked, remaining } = sent.limited;
+		// The endpoint's rate limit, not the proxy's own throttle, when the 429 asks to wait at most
+		// RATE_LIMIT_PAUSE_MAX_MS or longer than the throttle can last, when its headers say the
+		// quota is spent, or (without them) when the list showed the proxy free of its throttle and
+		// the endpoint has accepted requests of this run: the whole run pauses, the proxy goes again.
+		const endpointLimited =
+			asked <= RATE_LIMIT_PAUSE_MAX_MS ||
+			asked > command.intervalMs + THROTTLE_MARGIN_MS ||
+			(remaining !== undefined ? remaining === 0 : listed && pace.acceptedAny());
+		if (endpointLimited) {
 			const stopped = pace.hold(asked);
 			if (stopped !== undefined) return { skip: stopped };
 			if (attempt < RATE_LIMIT_ATTEMPTS) continue;
@@ -155,7 +139,8 @@ async function sendWithinThrottle(
 			};
 		}
 		// The proxy's own throttle: a command was accepted for it within the interval, perhaps by
-		// an earlier run or attempt the list does not show yet. Waited for once, within the bound.
+		// an earlier run or attempt the list does not show yet (a 429 proves nothing was done).
+		// Waited for once, within the bound.
 		const agoMs = Math.max(0, command.intervalMs - asked);
 		const reason = `the service refused another ${command.label} (429): ${throttled(session, new Date(now() - agoMs).toISOString(), agoMs, asked, 'about ')}`;
 		// Refused again after the wait: another run or attempt came first.
@@ -167,22 +152,7 @@ async function sendWithinThrottle(
 	}
 }
 
-/** Whether a 429 is the endpoint's rate limit rather than the proxy's own throttle (see above). */
-function endpointLimited(
-	{ command, pace }: Session,
-	{ askedMs, remaining }: Limited['limited'],
-	listed: boolean,
-): boolean {
-	if (askedMs <= RATE_LIMIT_PAUSE_MAX_MS || askedMs > command.intervalMs + THROTTLE_MARGIN_MS)
-		return true;
-	if (remaining !== undefined) return remaining === 0;
-	return listed && pace.acceptedAny();
-}
-
-/**
- * Retry On Fail would run the node again after one proxy failed: the commands the service accepted
- * before would go out again. The refusal of a device command's run, for `openRun`.
- */
+/** The refusal of a device command's run under Retry On Fail (accepted commands would go again). */
 export function deviceRefusal(command: Pick<DeviceCommand, 'label' | 'field'>) {
 	return (ctx: IExecuteFunctions) =>
 		retryRefusal(ctx, false, {
@@ -198,23 +168,30 @@ export async function runDeviceCommand(
 	{ run, options, items, proxyNameOf }: BatchedRun<DeviceOptions>,
 	command: DeviceCommand,
 ): Promise<INodeExecutionData[]> {
-	const node = ctx.getNode();
 	const { unique: wanted, repeats } = collectRequests(ctx, run, items.length, {
-		read: (i): Wanted => ({ item: i, name: proxyNameOf(i) }),
+		read: (i): ProxyRequest => ({ item: i, name: proxyNameOf(i) }),
 		asked: () => command.label,
 		fields: 'proxy',
 	});
 	const finish = () => run.finishRepeats(repeats);
 	if (wanted.length === 0) return finish();
 
-	let listed: Listed;
-	try {
-		listed = await readList(ctx, command, wanted[0].item);
-	} catch (error) {
-		for (const w of wanted) run.fail(w.item, error);
-		return finish();
+	// One read of the list (none with `sendOnly`): unknown proxies fail before anything is sent, and
+	// each proxy's last command says whether the throttle allows another one now.
+	const readAt = Date.now();
+	let serverNow = readAt;
+	let byName: Map<string, ProxyRecord> | undefined;
+	if (!command.sendOnly) {
+		try {
+			const itemIndex = wanted[0].item;
+			const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+			byName = new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
+			serverNow = listed.serverTime;
+		} catch (error) {
+			for (const w of wanted) run.fail(w.item, error);
+			return finish();
+		}
 	}
-	const { byName, serverNow, readAt } = listed;
 	const session: Session = {
 		command,
 		options,
@@ -222,12 +199,9 @@ export async function runDeviceCommand(
 		now: () => serverNow + (Date.now() - readAt),
 	};
 
-	const one = async (w: Wanted) => {
+	const one = async (w: ProxyRequest) => {
 		const record = byName?.get(w.name);
-		if (byName && !record) {
-			run.fail(w.item, proxyNotFound(node, w.name, w.item));
-			return;
-		}
+		if (byName && !record) return run.fail(w.item, proxyNotFound(ctx.getNode(), w.name, w.item));
 		const lastText = String(record?.[command.field] ?? '');
 		const last = Date.parse(lastText);
 		const sent = await sendWithinThrottle(session, w, last, lastText, record !== undefined);
@@ -240,7 +214,7 @@ export async function runDeviceCommand(
 				[command.field]: record?.[command.field] ?? null,
 			});
 		}
-		run.set(w.item, await outcome(ctx, w.name, w.item, sent.reply, last, command, options));
+		run.set(w.item, await outcome(ctx, session, w, sent.reply, last));
 	};
 
 	// A few at a time: each proxy is its own request.
@@ -252,11 +226,7 @@ export async function runDeviceCommand(
  * Runs `work` on each of `list`, `concurrency` at a time. When one throws (the node stops on the
  * first failure), no further one is started, the others finish, and the first error is thrown.
  */
-async function inPool<T>(
-	list: T[],
-	concurrency: number,
-	work: (entry: T) => Promise<void>,
-): Promise<void> {
+async function inPool<T>(list: T[], concurrency: number, work: (entry: T) => Promise<void>) {
 	let next = 0;
 	let stopped: unknown;
 	const worker = async () => {
@@ -275,38 +245,13 @@ async function inPool<T>(
 	if (stopped !== undefined) throw stopped;
 }
 
-interface Listed {
-	/** The account's proxies by name; undefined for a command sent without a look-up. */
-	byName?: Map<string, ProxyRecord>;
-	serverNow: number;
-	readAt: number;
-}
-
-/**
- * One read of the list: unknown proxies fail before anything is sent, and each proxy's last
- * command says whether the throttle allows another one now.
- */
-async function readList(
-	ctx: IExecuteFunctions,
-	command: DeviceCommand,
-	itemIndex: number,
-): Promise<Listed> {
-	const readAt = Date.now();
-	if (command.sendOnly) return { serverNow: readAt, readAt };
-	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
-	const byName = new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
-	return { byName, serverNow: listed.serverTime, readAt };
-}
-
 /** The item of a command the service accepted: sent, or (Wait for New IP) whether it shows. */
 async function outcome(
 	ctx: IExecuteFunctions,
-	name: string,
-	item: number,
+	{ command, options }: Session,
+	{ item, name }: ProxyRequest,
 	reply: Record<string, unknown>,
 	last: number,
-	command: DeviceCommand,
-	options: DeviceOptions,
 ): Promise<IDataObject> {
 	const json: IDataObject = {
 		proxy_name: name,
@@ -316,15 +261,12 @@ async function outcome(
 	};
 	if (options.confirmMs <= 0) return json;
 	const sent = Date.parse(String(reply[command.field] ?? ''));
+	const read = { proxyName: name, itemIndex: item, timeoutMs: DEFAULT_TIMEOUT_MS };
 	const started = Date.now();
 	let seen = false;
 	for (;;) {
 		try {
-			const { result: proxy } = await send(ctx, 'getProxy', {
-				proxyName: name,
-				itemIndex: item,
-				timeoutMs: DEFAULT_TIMEOUT_MS,
-			});
+			const { result: proxy } = await send(ctx, 'getProxy', read);
 			const shown = Date.parse(String(proxy[command.field] ?? ''));
 			seen = !Number.isNaN(shown) && (Number.isNaN(sent) || shown >= sent) && shown !== last;
 		} catch {

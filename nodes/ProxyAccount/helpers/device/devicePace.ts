@@ -10,38 +10,24 @@ import { sleep } from 'n8n-workflow';
 import type { RateLimitFacts } from '../../transport';
 
 /**
- * The longest pause a 429 of the endpoint's rate limit makes without Wait Until Allowed, whether
- * the 429 asked for it or the headers said the quota is back only then. A longer one stops the
- * endpoint for the run unless Wait Until Allowed waits for it within Max Wait.
+ * The longest pause the endpoint's rate limit makes without Wait Until Allowed (asked by a 429 or
+ * by the headers' reset); a longer one stops the endpoint for the run.
  */
 export const RATE_LIMIT_PAUSE_MAX_MS = 5_000;
-/**
- * The shortest pause a 429 makes: a `Retry-After: 0` (or a wait rounded down to whole seconds)
- * means "less than a second", not "at once".
- */
-export const RATE_LIMIT_PAUSE_MIN_MS = 1_000;
-/**
- * How long in all the 429s of the endpoint's rate limit may hold a run back without Wait Until
- * Allowed (with it: Max Wait). Past it, nothing more is sent to the endpoint in the run.
- */
-export const RUN_WAIT_DEFAULT_MS = 20_000;
+/** The shortest pause a 429 makes: a `Retry-After: 0` means "less than a second", not "at once". */
+const RATE_LIMIT_PAUSE_MIN_MS = 1_000;
+/** How long in all the endpoint's rate limit may hold a run back without Wait Until Allowed. */
+const RUN_WAIT_DEFAULT_MS = 20_000;
 /** Margin on the headers' reset (given in whole seconds, rounded up by the service). */
 const RESET_MARGIN_MS = 50;
 
 export const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** How long the run waits for the endpoint's rate limit. */
-export interface PaceBounds {
-	/** How long in all the endpoint's 429s (and long waits for its quota) may hold the run back. */
-	waitMs: number;
-	/** Whether a wait longer than RATE_LIMIT_PAUSE_MAX_MS may be taken (Wait Until Allowed). */
-	longWaits: boolean;
-	/** The bound as a reason names it, e.g. "Max Wait (90 s)". */
-	label: string;
-}
-
-/** The run's bound: Max Wait with Wait Until Allowed, else RUN_WAIT_DEFAULT_MS and no long wait. */
-export function paceBounds(waitUntilAllowed: boolean, maxWaitMs: number): PaceBounds {
+/**
+ * How long in all the run waits for the endpoint's rate limit (`waitMs`), whether a wait longer
+ * than RATE_LIMIT_PAUSE_MAX_MS may be taken, and the bound as a reason names it.
+ */
+export function paceBounds(waitUntilAllowed: boolean, maxWaitMs: number) {
 	return waitUntilAllowed
 		? { waitMs: maxWaitMs, longWaits: true, label: `Max Wait (${seconds(maxWaitMs)} s)` }
 		: {
@@ -51,27 +37,7 @@ export function paceBounds(waitUntilAllowed: boolean, maxWaitMs: number): PaceBo
 			};
 }
 
-/** A request the pace lets go: hand it back to `settle` with its reply or failure. */
-export interface Ticket {
-	seq: number;
-}
-
-export interface EndpointPace {
-	/**
-	 * Waits until the endpoint may be sent the next request: a ticket to send it now, or why nothing
-	 * more goes to the endpoint in this run.
-	 */
-	acquire(): Promise<Ticket | { refused: string }>;
-	/** The reply (or failure) of a ticket's request: its rate-limit headers, and whether it was accepted. */
-	settle(ticket: Ticket, rateLimit: RateLimitFacts | undefined, accepted: boolean): void;
-	/**
-	 * A 429 of the endpoint's rate limit asking to wait `askedMs`: every request holds back for it.
-	 * Undefined, or (when the run cannot wait that long) why nothing more is sent in this run.
-	 */
-	hold(askedMs: number): string | undefined;
-	/** Whether the endpoint accepted a request of this run. */
-	acceptedAny(): boolean;
-}
+type PaceBounds = ReturnType<typeof paceBounds>;
 
 /** A count from a header: a whole number from 0, else undefined (a lying or broken header). */
 const count = (value: number | undefined) =>
@@ -91,22 +57,11 @@ function nextSpacing(spacingMs: number, askedMs: number, accepted: number, capMs
 }
 
 /**
- * What is left of the quota after request `seq` by its reply's headers (less the `olderInFlight`
- * requests sent before it and not answered yet), when the whole quota is back, and how much comes
- * back then; undefined when the headers give nothing usable.
+ * What the headers of request `seq`'s reply leave of the quota (less the `olderInFlight` requests
+ * sent before it and not answered yet), when the whole quota is back and how much comes back then;
+ * undefined when the headers give nothing usable.
  */
-interface Quota {
-	seq: number;
-	remaining: number;
-	backAt: number;
-	whole: number;
-}
-
-function quotaOf(
-	seq: number,
-	rateLimit: RateLimitFacts | undefined,
-	olderInFlight: number,
-): Quota | undefined {
+function quotaOf(seq: number, rateLimit: RateLimitFacts | undefined, olderInFlight: number) {
 	const remaining = count(rateLimit?.remaining);
 	const reset = rateLimit?.resetSeconds;
 	if (remaining === undefined || reset === undefined || !(reset >= 0)) return undefined;
@@ -126,7 +81,14 @@ const tooLong = (ms: number) =>
 const heldTooLong = (refusals: number, heldMs: number, ms: number, bounds: PaceBounds) =>
 	`the service\u2019s rate limit refused ${refusals} request${refusals === 1 ? '' : 's'} of this run (429), asking it to wait ${seconds(heldMs)} s in all; waiting ${seconds(ms)} s more would pass ${bounds.label}; not sent`;
 
-export function endpointPace(bounds: PaceBounds): EndpointPace {
+/**
+ * The pace of one run: `acquire` waits until the endpoint may be sent the next request (a ticket
+ * to send it now, or why nothing more goes to the endpoint in this run); `settle` takes a ticket's
+ * reply or failure (its rate-limit headers, whether it was accepted); `hold` takes a 429 of the
+ * endpoint's rate limit asking to wait `askedMs` (every request holds back for it), undefined or
+ * why nothing more is sent in this run; `acceptedAny` tells whether the endpoint accepted a request.
+ */
+export function endpointPace(bounds: PaceBounds) {
 	// After a 429: every request holds back until `resumeAt`, then they go out `spacingMs` apart.
 	let resumeAt = 0;
 	let acceptedSincePause = 0;
@@ -142,7 +104,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 	// back (`limit` requests, or one when the headers give no usable limit).
 	let sent = 0;
 	const inFlight = new Set<number>();
-	let quota: Quota | undefined;
+	let quota: ReturnType<typeof quotaOf>;
 	let stopped: string | undefined;
 	let waiters: Array<() => void> = [];
 
@@ -197,7 +159,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 	};
 
 	return {
-		async acquire() {
+		async acquire(): Promise<{ seq: number } | { refused: string }> {
 			const refused = await quotaRoom();
 			if (refused !== undefined) return { refused };
 			await holdAfterPause();
@@ -208,7 +170,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 			inFlight.add(sent);
 			return { seq: sent };
 		},
-		settle({ seq }, rateLimit, accepted) {
+		settle({ seq }: { seq: number }, rateLimit: RateLimitFacts | undefined, accepted: boolean) {
 			inFlight.delete(seq);
 			if (accepted) {
 				acceptedSincePause++;
@@ -224,7 +186,7 @@ export function endpointPace(bounds: PaceBounds): EndpointPace {
 			waiters = [];
 			for (const resume of waiting) resume();
 		},
-		hold(askedMs) {
+		hold(askedMs: number): string | undefined {
 			refusals++;
 			const asked = Math.max(RATE_LIMIT_PAUSE_MIN_MS, askedMs);
 			const refused = stopped ?? charge(asked);

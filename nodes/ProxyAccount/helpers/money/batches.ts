@@ -16,7 +16,7 @@ import { proxyNotFound } from '../framework/proxySource';
 import { proxiesCount } from '../../common/wording';
 
 /** Proxies named in a message before the rest is only counted. */
-export const NAMES_SHOWN = 20;
+const NAMES_SHOWN = 20;
 
 /** `list` cut into runs of at most `size`, in order. */
 export function chunk<T>(list: T[], size: number): T[][] {
@@ -50,10 +50,9 @@ export interface ProxyRequest {
 }
 
 /**
- * Every item's request (`read`), checked before anything is sent, one per proxy: the items asking
- * the same of a proxy (the same `asked`) are sent once, the later ones reported as repeats (with
- * `repeatFields`); the items asking different things of one proxy all fail, before anything is
- * sent (`fields` names what they must share).
+ * Every item's request (`read`), one per proxy: the items asking the same of a proxy (`asked`) are
+ * sent once, the later ones reported as repeats (with `repeatFields`); the items asking different
+ * things of one proxy all fail before anything is sent (`fields` names what they must share).
  */
 export function collectRequests<W extends ProxyRequest>(
 	ctx: IExecuteFunctions,
@@ -86,16 +85,13 @@ export function collectRequests<W extends ProxyRequest>(
 			continue;
 		}
 		const list = itemList(all.map((w) => w.item));
+		const description = `A proxy is sent once per run: give every item that names it the same ${spec.fields}, or remove the extra items. Nothing was sent or charged for this proxy.`;
 		for (const { item } of all) {
-			const error = new NodeOperationError(
-				ctx.getNode(),
-				`Proxy \u201c${name}\u201d is named by items ${list} with different requests (${asked.join(' and ')}) [item ${item}]`,
-				{
-					description: `A proxy is sent once per run: give every item that names it the same ${spec.fields}, or remove the extra items. Nothing was sent or charged for this proxy.`,
-					itemIndex: item,
-				},
+			const message = `Proxy \u201c${name}\u201d is named by items ${list} with different requests (${asked.join(' and ')}) [item ${item}]`;
+			run.fail(
+				item,
+				new NodeOperationError(ctx.getNode(), message, { description, itemIndex: item }),
 			);
-			run.fail(item, error);
 		}
 	}
 	return { unique, repeats };
@@ -142,7 +138,7 @@ export function doneBefore(done: string[], did: string, spent = ''): string {
 }
 
 /** How a run sends its batches (see `sendInBatches`). */
-export interface BatchSteps<W extends ProxyRequest> {
+interface BatchSteps<W extends ProxyRequest> {
 	/** What the service does to the proxies of a sent batch, as a verb: "extended". */
 	did: string;
 	/** Sends one batch, once, and sets its items' results. */
@@ -171,13 +167,11 @@ export async function sendInBatches<W extends ProxyRequest>(
 	const done: string[] = [];
 	let stopped: NodeOperationError | undefined;
 	for (let b = 0; b < batches.length; b++) {
-		let batch = batches[b];
-		const ready = stopped ?? (steps.before ? await steps.before(batch, b, done) : batch);
-		if (ready instanceof Error) {
-			for (const w of batch) run.fail(w.item, ready);
+		const batch = stopped ?? (steps.before ? await steps.before(batches[b], b, done) : batches[b]);
+		if (batch instanceof Error) {
+			for (const w of batches[b]) run.fail(w.item, batch);
 			continue;
 		}
-		batch = ready;
 		if (batch.length === 0) continue;
 		try {
 			await steps.send(batch, b);
@@ -192,13 +186,8 @@ export async function sendInBatches<W extends ProxyRequest>(
 			for (const w of batch) run.fail(w.item, failed);
 			if (steps.stopAfterFailure === undefined) continue;
 			const description = `Nothing was sent for this proxy: batch ${b + 1} failed${acted ? ' and may have been applied' : ''}, and no later batch is sent. ${before} ${steps.stopAfterFailure}`;
-			stopped = new NodeOperationError(
-				ctx.getNode(),
-				'Not sent: an earlier batch of this run failed',
-				{
-					description,
-				},
-			);
+			const notSent = 'Not sent: an earlier batch of this run failed';
+			stopped = new NodeOperationError(ctx.getNode(), notSent, { description });
 		}
 	}
 	return done;

@@ -15,19 +15,11 @@ export interface OrderedProxies {
 }
 
 /** A proxy of the list that was not there before the order. */
-export interface FreshProxy {
-	proxy_name: string;
-	isp: unknown;
-	city: unknown;
-}
+type FreshProxy = { proxy_name: string; isp: unknown; city: unknown };
 
 /** What the list tells about one item's new proxies. */
-export interface NewProxies {
-	/**
-	 * The new proxies of the item's carrier and city listed since the order. The service never names
-	 * what it deployed, so none of them is ever named as the item's: a purchase of the same carrier
-	 * and city by someone else at the same time would be among them.
-	 */
+interface NewProxies {
+	/** The new proxies of the item's carrier and city listed since the order (never named as its). */
 	candidates: string[];
 	/** The items of the run that ordered the same carrier and city (this one included). */
 	items: number[];
@@ -44,13 +36,9 @@ const sameLocation = (
 
 /**
  * Groups the new proxies of the list by the orders of their carrier and city. The service's order
- * reply names none, so carrier and city are the only clue, and they prove nothing: every new proxy
- * of an order's carrier and city is a candidate, none is named as the order's.
+ * reply names none, and carrier and city prove nothing: none is named as the order's.
  */
-export function matchNewProxies(
-	orders: OrderedProxies[],
-	fresh: FreshProxy[],
-): Map<number, NewProxies> {
+export function matchNewProxies(orders: OrderedProxies[], fresh: FreshProxy[]) {
 	const found = new Map<number, NewProxies>();
 	for (const order of orders) {
 		if (found.has(order.item)) continue;
@@ -82,11 +70,7 @@ function untold(order: OrderedProxies, found: NewProxies, seconds: number): stri
 	return `The proxy list shows ${proxies(listed)} of ${where} after ${seconds} s, and this run bought ${found.bought}`;
 }
 
-/**
- * The output fields of an item whose new proxies were waited for: the new proxies of its carrier
- * and city as `candidates` (never named as the item's: the service does not say what it deployed),
- * and a note saying what the list shows.
- */
+/** The output fields of an item whose new proxies were waited for: `candidates` and a note. */
 export function newProxiesReport(
 	order: OrderedProxies,
 	found: NewProxies,
@@ -95,16 +79,11 @@ export function newProxiesReport(
 	const seconds = Math.round(wait.waitedMs / 1000);
 	const failed = wait.error ? ` (the last read of the list failed: ${wait.error})` : '';
 	const shared = found.items.length > 1 || found.candidates.length > found.bought;
-	const status = !found.complete
-		? 'bought_not_yet_visible'
-		: shared
-			? 'bought_unidentified'
-			: 'bought';
 	const rest = found.complete
 		? ''
 		: ` The others should appear shortly: read the list (Proxy Account > Get Many) before buying again.`;
 	return {
-		status,
+		status: !found.complete ? 'bought_not_yet_visible' : shared ? 'bought_unidentified' : 'bought',
 		candidates: found.candidates,
 		note: `${untold(order, found, seconds)}${failed}.${rest} The service does not say which proxies it deployed, so none is named as bought by this item: the candidates are the new proxies of ${order.carrier} in ${order.city}, and a purchase of the same carrier and city by someone else at the same time would be among them.`,
 	};
@@ -131,10 +110,9 @@ export interface MoveLookup {
 const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
 
 /**
- * Finds the new name of a moved proxy in a list read after the move: once the old name has left
- * the list, the one new proxy of the carrier and city with the old record's paid time (expires_at).
- * When several could be it (another item of the run moved one there, or someone else bought one),
- * none is named.
+ * The new name of a moved proxy in a list read after the move: once the old name has left the list,
+ * the one new proxy of the carrier and city with the old record's paid time (expires_at). When
+ * several could be it (another item of the run moved one there, someone else bought one), none is.
  */
 export function findMovedProxy(
 	list: Array<FreshProxy & { expires_at?: unknown }>,
@@ -167,32 +145,23 @@ export function movedUntoldNote(candidates: number, carrier: string, city: strin
 const WAIT_PAUSE_MS = 3_000;
 
 /** What the wait for the new proxies found: by item, after how long, and the last read's failure. */
-export interface Waited {
-	found: Map<number, NewProxies>;
-	waitedMs: number;
-	error?: string;
-}
+export type Waited = Awaited<ReturnType<typeof waitForNewProxies>>;
 
-/**
- * Reads the list until the new proxies are all there, or time is up. A proxy is named as an
- * item's only when nothing else could be it (see matchNewProxies).
- */
+/** Reads the list until the new proxies are all there, or time is up. */
 export async function waitForNewProxies(
 	ctx: IExecuteFunctions,
 	ordered: OrderedProxies[],
 	before: Set<string>,
 	waitMs: number,
-): Promise<Waited> {
+) {
 	const itemIndex = ordered[0].item;
+	const read = { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS };
 	const started = Date.now();
 	for (;;) {
-		let fresh: Array<{ proxy_name: string; isp: unknown; city: unknown }> = [];
+		let fresh: FreshProxy[] = [];
 		let error: string | undefined;
 		try {
-			const { result: proxies } = await send(ctx, 'listProxies', {
-				itemIndex,
-				timeoutMs: DEFAULT_TIMEOUT_MS,
-			});
+			const { result: proxies } = await send(ctx, 'listProxies', read);
 			fresh = proxies.filter((proxy) => !before.has(proxy.proxy_name));
 		} catch (failure) {
 			error = asNodeError(ctx, failure, itemIndex).message;

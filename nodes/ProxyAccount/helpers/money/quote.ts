@@ -20,11 +20,9 @@ export function linesWithPrices(lines: QuoteLine[], quote: QuoteData) {
 }
 
 /**
- * Which line of a refused quote the service will not price, if a quote refused it (a 4xx or an
- * `ok: false`: the service said no before doing anything) and one line alone is to blame: the
- * line its message points at (`proxies[2]`) when quoting that line alone is refused too, else the
- * one found by quoting halves. Quotes charge nothing. Undefined when the refusal is not about one
- * line, or for any other failure.
+ * The one line a quote's refusal of its input (the service said no before doing anything) is about:
+ * the line its message points at (`proxies[2]`) when that line alone is refused too, else the one
+ * found by quoting halves (quotes charge nothing). Undefined for any other failure or refusal.
  */
 export async function refusedLine(
 	ctx: IExecuteFunctions,
@@ -33,7 +31,6 @@ export async function refusedLine(
 	timeoutMs: number,
 	itemIndex: number,
 ): Promise<number | undefined> {
-	// Only a refusal of the input: the service said no to what was asked, before doing anything.
 	const refusesInput = (failure: unknown) => requestErrorFacts(failure)?.kind === 'input-refused';
 	if (!refusesInput(error)) return undefined;
 	const isRefused = async (indices: number[]) => {
@@ -49,7 +46,7 @@ export async function refusedLine(
 			throw asNodeError(ctx, failure, itemIndex);
 		}
 	};
-	// Where the service points at a line (`proxies[2]`), that line is tried first: a hint, as a quote charges nothing.
+	// Where the service points at a line, that line is tried first: a hint only.
 	const hint = /proxies\[(\d+)\]/.exec(requestErrorFacts(error)?.said ?? '')?.[1];
 	if (
 		hint !== undefined &&
@@ -70,20 +67,20 @@ export async function refusedLine(
 	return candidates[0];
 }
 
-const LINE_FIELDS: Record<string, { name: string; key: keyof QuoteLine }> = {
-	isp: { name: 'Carrier', key: 'isp' },
-	location: { name: 'City', key: 'location' },
-	interval: { name: 'Interval', key: 'interval' },
-	period: { name: 'Period', key: 'period' },
+/** The fields of a quote line as the editor names them. */
+const LINE_FIELDS: Record<string, string> = {
+	isp: 'Carrier',
+	location: 'City',
+	interval: 'Interval',
+	period: 'Period',
 };
 
 /**
- * The service refused the input of a quote (e.g. a carrier or a city it does not know, which only
- * it can tell): the error names the item and, when the service points at a line's field
- * (`proxies[2].location`), that field as the editor shows it; `owners` gives each line's item, and
- * `nothing` what did not happen. Other errors are returned unchanged.
+ * The service refused the input of a quote (e.g. a carrier or a city only it can tell it does not
+ * know): the error names the item and, when the service points at a line's field
+ * (`proxies[2].location`), that field as the editor shows it. Other errors are returned unchanged.
  */
-export function explainRefusal(
+function explainRefusal(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	lines: QuoteLine[],
@@ -102,14 +99,15 @@ export function explainRefusal(
 	let fix = 'Check the Carrier, City, Interval and Period of each line.';
 	if (match && line) {
 		const field = LINE_FIELDS[match[2]];
-		const ofItem = owners.map((owner, k) => ({ owner, k })).filter(({ owner }) => owner === item);
-		const position = ofItem.findIndex(({ k }) => k === index);
-		const label = ofItem.length > 1 ? ` (line ${position + 1})` : '';
-		message = `The Proxy Account service rejected the request: ${said} (${field.name}${label} \u201c${String(line[field.key])}\u201d) [item ${item}]`;
+		const value = line[match[2] as keyof QuoteLine];
+		// The item's own lines, numbered when it has several.
+		const ofItem = owners.flatMap((owner, k) => (owner === item ? [k] : []));
+		const label = ofItem.length > 1 ? ` (line ${ofItem.indexOf(index) + 1})` : '';
+		message = `The Proxy Account service rejected the request: ${said} (${field}${label} \u201c${String(value)}\u201d) [item ${item}]`;
 		fix =
-			field.name === 'Carrier' || field.name === 'City'
-				? `Pick the ${field.name.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
-				: `Check ${field.name}${label}.`;
+			field === 'Carrier' || field === 'City'
+				? `Pick the ${field.toLowerCase()} from the list (it is loaded from the service's live stock), or check the expression that sets it.`
+				: `Check ${field}${label}.`;
 	}
 	return new NodeApiError(ctx.getNode(), error.errorResponse ?? { message }, {
 		message,
@@ -121,7 +119,7 @@ export function explainRefusal(
 
 /**
  * One quote request for `lines` (`owners[n]` is the item of line n), sent for the first owner: a
- * refusal of the service is explained by the line it names (see `explainRefusal`).
+ * refusal is explained by the line it names; `nothing` says what did not happen.
  */
 export async function quoteOwnedLines(
 	ctx: IExecuteFunctions,

@@ -1,9 +1,8 @@
 /*
- * Keep Wallet At Least: a floor under the wallet that bounds what any number of runs can spend. A
- * cap per run does not bound an agent that calls again and again; the floor does: before it
- * charges, the node reads the wallet from the service and sends nothing that could take it below
- * the floor. Two runs that read the wallet at the same moment can both pass: the floor holds up to
- * what one round trip of overlap lets through.
+ * Keep Wallet At Least: a floor under the wallet that bounds what any number of runs can spend (a
+ * cap per run does not bound an agent that calls again and again). Before it charges, the node
+ * reads the wallet and sends nothing that could take it below the floor. Two runs that read the
+ * wallet at the same moment can both pass: the floor holds up to one round trip of overlap.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -16,13 +15,8 @@ import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
  * Why a charge of `cost` may not be sent: the wallet, read now, minus the cost would be below the
  * floor. Undefined when it may; a failed read of the wallet refuses too (nothing is sent unchecked).
  */
-export async function walletFloorRefusal(
-	ctx: IExecuteFunctions,
-	floor: number,
-	cost: number,
-	what: { itemIndex: number; timeoutMs: number; spend: string },
-): Promise<NodeOperationError | undefined> {
-	const checked = await walletAboveFloor(ctx, floor, cost, what);
+export async function walletFloorRefusal(...args: Parameters<typeof walletAboveFloor>) {
+	const checked = await walletAboveFloor(...args);
 	return 'refusal' in checked ? checked.refusal : undefined;
 }
 

@@ -34,7 +34,6 @@ import {
 	parseWholeNumber,
 } from '../../helpers/framework/validation';
 import type { RunOptions } from '../../helpers/framework/runOptions';
-import { readRunOptions } from '../../helpers/framework/runOptions';
 import type { QuoteLine, StockEntry } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, getStock, send } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -129,9 +128,12 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 	}
 	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
 	if (stop !== undefined) return failOrders(stop);
+	// The names in the list now, to tell the new proxies apart when waiting for them.
 	let before: Set<string> | undefined;
 	try {
-		before = options.wait ? await namesNow(this, orders[0].item) : undefined;
+		const read = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
+		const listed = options.wait ? await send(this, 'listProxies', read) : undefined;
+		before = listed && new Set(listed.result.map((proxy) => proxy.proxy_name));
 	} catch (error) {
 		return failOrders(error);
 	}
@@ -146,34 +148,23 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
 	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
 	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
-	const ordered: OrderedProxies[] = orders.map((order) => ({
-		item: order.item,
-		carrier: order.line.isp,
-		city: order.line.location,
-		quantity: order.quantity,
-	}));
-	const result =
+	const waited =
 		before === undefined
 			? undefined
-			: await waitForNewProxies(this, ordered, before, options.waitMs);
-	reportBought(orders, priced.costs, charged, { ordered, result }, run);
+			: await waitForNewProxies(this, orders, before, options.waitMs);
+	reportBought(orders, priced.costs, charged, waited, run);
 	return run.output();
 };
 
-interface Order {
-	item: number;
+/** An item's order: its quote line, and its carrier and city to tell its new proxies apart. */
+interface Order extends OrderedProxies {
 	line: QuoteLine;
-	quantity: number;
 }
 
 /** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
 interface Priced {
 	total: number;
 	costs: Map<number, number | null>;
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
-	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */
@@ -190,14 +181,17 @@ function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults)
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
 		try {
+			const line: QuoteLine = {
+				isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
+				location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Austin'),
+				interval: parseInterval(node, i, ctx.getNodeParameter('interval', i, undefined)),
+				period: parsePeriod(node, i, ctx.getNodeParameter('period', i, 'weekly')),
+			};
 			orders.push({
 				item: i,
-				line: {
-					isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
-					location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Austin'),
-					interval: parseInterval(node, i, ctx.getNodeParameter('interval', i, undefined)),
-					period: parsePeriod(node, i, ctx.getNodeParameter('period', i, 'weekly')),
-				},
+				line,
+				carrier: line.isp,
+				city: line.location,
 				quantity: parseWholeNumber(
 					node,
 					i,
@@ -344,12 +338,6 @@ async function spendRefusal(
 	return await walletFloorRefusal(ctx, options.floor, total, what);
 }
 
-/** The names in the list now, to tell the new proxies apart when waiting for them. */
-async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
-	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
-	return new Set(listed.result.map((proxy) => proxy.proxy_name));
-}
-
 /** The order charged more than its quote or the cap: paid, so never a plain "bought". */
 function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
 	return new NodeOperationError(
@@ -366,24 +354,23 @@ function reportBought(
 	orders: Order[],
 	costs: Map<number, number | null>,
 	charged: number,
-	waited: { ordered: OrderedProxies[]; result?: Waited },
+	waited: Waited | undefined,
 	run: ItemResults,
 ): void {
-	orders.forEach((order, k) => {
+	for (const order of orders) {
 		const json: IDataObject = {
 			status: 'bought',
 			...described(order),
 			cost: costs.get(order.item) ?? null,
 			total_charged: charged,
 		};
-		const result = waited.result;
-		if (result === undefined) {
+		if (waited === undefined) {
 			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get the candidates).`;
 		} else {
-			const found = result.found.get(order.item)!;
-			const how = { waitedMs: result.waitedMs, error: result.error };
-			Object.assign(json, newProxiesReport(waited.ordered[k], found, how));
+			const found = waited.found.get(order.item)!;
+			const how = { waitedMs: waited.waitedMs, error: waited.error };
+			Object.assign(json, newProxiesReport(order, found, how));
 		}
 		run.set(order.item, json);
-	});
+	}
 }

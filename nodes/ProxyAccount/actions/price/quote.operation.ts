@@ -98,9 +98,13 @@ export const properties: INodeProperties[] = [
 
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */
 export const execute: BatchedExecute<QuoteMode> = async function ({ run, options, items }) {
-	return options.combine
-		? await quoteAllItems(this, run, items.length, options.simplify)
-		: await quoteEachItem(this, items, options.simplify);
+	if (options.combine) return await quoteAllItems(this, run, items.length, options.simplify);
+	return await forEachItem(this, items, async (i) => {
+		const lines = readLines(this, i);
+		const owners = lines.map(() => i);
+		const quote = await quoteOwnedLines(this, lines, owners, timeoutOf(this, i));
+		return quoteItems(lines, owners, quote, options.simplify, { item: i });
+	});
 };
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
@@ -185,20 +189,6 @@ function quoteItems(
 ): INodeExecutionData[] {
 	if (!simplify) return [{ json: quote as IDataObject, pairedItem }];
 	return simplifyQuote(lines, quote).map((json, n) => ({ json, pairedItem: { item: owners[n] } }));
-}
-
-/** One quote per input item. */
-async function quoteEachItem(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	simplify: boolean,
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(ctx, items, async (i) => {
-		const lines = readLines(ctx, i);
-		const owners = lines.map(() => i);
-		const quote = await quoteOwnedLines(ctx, lines, owners, timeoutOf(ctx, owners[0]));
-		return quoteItems(lines, owners, quote, simplify, { item: i });
-	});
 }
 
 /**

@@ -147,7 +147,14 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
 	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
-	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
+	if (excess !== undefined) {
+		const message = `The proxies were bought, but the service charged ${charged}, ${excess}`;
+		return failOrders(
+			new NodeOperationError(this.getNode(), message, {
+				description: `The order for ${proxiesCount(lines.length)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
+			}),
+		);
+	}
 	const waited =
 		before === undefined
 			? undefined
@@ -336,17 +343,6 @@ async function spendRefusal(
 	if (options.floor === undefined) return undefined;
 	const what = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs, spend: 'This purchase' };
 	return await walletFloorRefusal(ctx, options.floor, total, what);
-}
-
-/** The order charged more than its quote or the cap: paid, so never a plain "bought". */
-function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The proxies were bought, but the service charged ${charged}, ${excess}`,
-		{
-			description: `The order for ${proxiesCount(count)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
-		},
-	);
 }
 
 /** Each order's item: what it cost, and the new proxies when the run waited for them. */

@@ -19,7 +19,6 @@ import type { ItemExecute } from '../helpers/framework/itemLoop';
 import type { BatchedExecute, BatchedRun } from '../helpers/framework/batchedRun';
 import { forEachItem, itemRun } from '../helpers/framework/itemLoop';
 import { itemResults, openRun } from '../helpers/framework/batchedRun';
-import { readRunOptions } from '../helpers/framework/runOptions';
 import { testEventRefusal } from '../helpers/guards/testEvent';
 
 /*
@@ -48,7 +47,7 @@ export interface OperationModule {
 	executeItem?: ItemExecute;
 	/** All items at once, in the run `openRun` (helpers/framework/batchedRun.ts) opened. */
 	execute?: BatchedExecute;
-	/** `execute`'s run-wide options (else `readRunOptions`), read once; a failure fails every item. */
+	/** The run-wide options of `execute`, read once; a failure fails every item. */
 	readOptions?: (ctx: IExecuteFunctions, itemCount: number) => unknown;
 	/** The refusals of `execute`'s whole run, given its options: every item carries one. */
 	guards?: (ctx: IExecuteFunctions, options: never) => Error | undefined;
@@ -159,8 +158,7 @@ async function runItems(
 	}
 	if (!execute) throw new NodeOperationError(ctx.getNode(), 'The operation has nothing to run');
 	const refuse = module.guards as ((ctx: IExecuteFunctions, options: unknown) => Error) | undefined;
-	const read = module.readOptions ?? ((c, n) => readRunOptions(c, n, module.properties));
-	const opened = await openRun(ctx, items, read, refuse);
+	const opened = await openRun(ctx, items, module.readOptions ?? (() => undefined), refuse);
 	return 'output' in opened ? opened.output : await execute.call(ctx, opened as BatchedRun<never>);
 }
 

@@ -34,6 +34,7 @@ import {
 	parseWholeNumber,
 } from '../../helpers/framework/validation';
 import type { RunOptions } from '../../helpers/framework/runOptions';
+import { readRunOptions } from '../../helpers/framework/runOptions';
 import type { QuoteLine, StockEntry } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, getStock, send } from '../../transport';
 import type { OperationInfo } from '../registry';
@@ -172,6 +173,10 @@ interface Order extends OrderedProxies {
 interface Priced {
 	total: number;
 	costs: Map<number, number | null>;
+}
+
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+	return readRunOptions(ctx, itemCount, properties);
 }
 
 /** Why the run may not buy at all (a retry, or an agent without a builder's cap), before anything is sent. */

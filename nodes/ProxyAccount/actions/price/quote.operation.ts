@@ -163,12 +163,7 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
  * Simplify and Combine All Items Into One Quote, which hold for the whole run: an expression that
  * gives items different values is refused (every item carries the refusal, or the node stops).
  */
-interface QuoteMode {
-	simplify: boolean;
-	combine: boolean;
-}
-
-export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
+export function readOptions(ctx: IExecuteFunctions, count: number) {
 	const runWide = (name: string, label: string, fallback: boolean) => {
 		const value = runWideParameter(ctx, count, properties, name, fallback);
 		return parseBoolean(ctx.getNode(), undefined, value, label);
@@ -178,6 +173,8 @@ export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
 		combine: runWide('combineItems', 'Combine All Items Into One Quote', false),
 	};
 }
+
+type QuoteMode = ReturnType<typeof readOptions>;
 
 /** The output of a quote: as returned, paired with `pairedItem`, or one item per line (Simplify). */
 function quoteItems(

@@ -22,7 +22,6 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/framework/age
 import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies';
 import { addToDescription, collectRequests } from '../../helpers/money/batches';
-import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
 import { cents } from '../../helpers/money/charges';
@@ -133,24 +132,16 @@ async function waitForMove(
 	return found;
 }
 
-/** With Maximum Cost per Move, as it counts (see `limitOption`). */
-type MoveOptions = RunOptions & { moveCost?: number };
-
-interface Move {
-	item: number;
-	name: string;
-	isp: string;
-	location: string;
-	copy: boolean;
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
+/** The run's options, with Maximum Cost per Move as it counts (see `limitOption`). */
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return {
 		...options,
 		moveCost: limitOption(ctx, options.raw, 'maxMoveCost', 'Maximum Cost per Move'),
 	};
 }
+
+type MoveOptions = ReturnType<typeof readOptions>;
 
 /**
  * A retry would move a proxy twice. An AI agent moves only when the builder allowed it, within a
@@ -181,7 +172,7 @@ export function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions)
 }
 
 /** An item's move, checked before anything is sent for it. */
-function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string): Move {
+function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string) {
 	const node = ctx.getNode();
 	return {
 		item: i,
@@ -191,6 +182,8 @@ function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) =>
 		copy: parseBoolean(node, i, ctx.getNodeParameter('copySettings', i, true), 'Copy Settings'),
 	};
 }
+
+type Move = ReturnType<typeof readMove>;
 
 /** The item of a move: the new name when it is known, the candidates or a note when it is not. */
 function movedItem(move: Move, found: MovedProxy): IDataObject {

@@ -22,7 +22,6 @@ import type { BatchedExecute, ItemResults } from '../../helpers/framework/batche
 import { itemParameter } from '../../helpers/framework/parameterCache';
 import { spendingRefusal } from '../../helpers/guards/runGuards';
 import { walletFloorRefusal } from '../../helpers/money/wallet';
-import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import {
 	collectRequests,
@@ -132,16 +131,13 @@ export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	return run.finishRepeats(repeats);
 };
 
-interface RunOptions extends SharedRunOptions {
-	/** Only If Expiring Within (Hours). */
-	window?: number;
-}
-
-/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within. */
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within as `window`. */
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
 }
+
+type RunOptions = ReturnType<typeof readOptions>;
 
 /**
  * n8n's Retry On Fail and its Retry of a failed execution run the node again: an extension that

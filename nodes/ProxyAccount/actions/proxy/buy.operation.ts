@@ -169,11 +169,7 @@ interface Order extends OrderedProxies {
 	line: QuoteLine;
 }
 
-/** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
-interface Priced {
-	total: number;
-	costs: Map<number, number | null>;
-}
+type Priced = Awaited<ReturnType<typeof quoteOrders>>;
 
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	return readRunOptions(ctx, itemCount, properties);
@@ -220,13 +216,16 @@ function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults)
 	return orders;
 }
 
-/** A quote of exactly what would be bought: it charges nothing, and gives the cost of each item. */
+/**
+ * A quote of exactly what would be bought: it charges nothing. Its total, and each order's cost
+ * (null when the quote did not price it).
+ */
 async function quoteOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	lines: QuoteLine[],
 	options: RunOptions,
-): Promise<Priced> {
+) {
 	const owners = orders.flatMap((order) =>
 		Array.from({ length: order.quantity }, () => order.item),
 	);

@@ -127,8 +127,22 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 		await previewOrders(this, orders, priced, options.maxTotalCost, run);
 		return run.output();
 	}
-	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
-	if (stop !== undefined) return failOrders(stop);
+	// Past Maximum Total Cost, or below Keep Wallet At Least (the wallet read now): nothing is sent.
+	const { maxTotalCost: cap, floor } = options;
+	const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
+	if (cap !== undefined && priced.total > cap) {
+		const message = `The purchase would cost ${priced.total}, more than the Maximum Total Cost of ${cap}`;
+		return failOrders(
+			new NodeOperationError(this.getNode(), message, {
+				description: `${proxiesWere(lines.length)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
+			}),
+		);
+	}
+	if (floor !== undefined) {
+		const what = { ...sent, spend: 'This purchase' };
+		const stop = await walletFloorRefusal(this, floor, priced.total, what);
+		if (stop !== undefined) return failOrders(stop);
+	}
 	// The names in the list now, to tell the new proxies apart when waiting for them.
 	let before: Set<string> | undefined;
 	try {
@@ -141,7 +155,6 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 	// One order for the whole run, sent once: never again once it may have reached the service.
 	let charged: number;
 	try {
-		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
 		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
 		return failOrders(asNodeError(this, error, orders[0].item));
@@ -324,29 +337,6 @@ async function previewOrders(
 		if (notes.length > 0) json.note = notes.join(' ');
 		run.set(order.item, json);
 	}
-}
-
-/** Why the run may not spend the quoted total: past Maximum Total Cost, or below Keep Wallet At Least. */
-async function spendRefusal(
-	ctx: IExecuteFunctions,
-	orders: Order[],
-	count: number,
-	total: number,
-	options: RunOptions,
-): Promise<NodeOperationError | undefined> {
-	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
-			{
-				description: `${proxiesWere(count)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
-			},
-		);
-	}
-	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
-	if (options.floor === undefined) return undefined;
-	const what = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs, spend: 'This purchase' };
-	return await walletFloorRefusal(ctx, options.floor, total, what);
 }
 
 /** Each order's item: what it cost, and the new proxies when the run waited for them. */

@@ -209,7 +209,6 @@ function movedItem(move: Move, found: MovedProxy): IDataObject {
 /** What the moves of a run share. */
 interface MoveContext {
 	options: MoveOptions;
-	/** The list before any move of this run. */
 	before: Map<string, ProxyRecord>;
 	/** New names this run has given to its moved proxies: never taken for another item's. */
 	named: Set<string>;

@@ -148,7 +148,6 @@ export const executeItem: ItemExecute = async function (i, run) {
 	return [paired(json, i)];
 };
 
-/** As an AI agent's tool, only when the builder allowed it. */
 export const refuseRun = permissionNeeded(
 	'Set Authentication',
 	'A new password or IP whitelist cuts off every client of the proxy that does not have it.',

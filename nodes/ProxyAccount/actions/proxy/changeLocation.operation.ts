@@ -185,27 +185,6 @@ function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) =>
 
 type Move = ReturnType<typeof readMove>;
 
-/** The item of a move: the new name when it is known, the candidates or a note when it is not. */
-function movedItem(move: Move, found: MovedProxy): IDataObject {
-	const json: IDataObject = {
-		status: MOVE_STATUS[found.state],
-		old_proxy_name: move.name,
-		new_proxy_name: found.state === 'named' ? found.name : null,
-		carrier: move.isp,
-		city: move.location,
-		copy_settings: move.copy,
-	};
-	if (found.state === 'untold') {
-		json.candidates = found.candidates;
-		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
-	}
-	if (found.state === 'pending') {
-		json.note =
-			'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
-	}
-	return json;
-}
-
 /** What the moves of a run share. */
 interface MoveContext {
 	options: MoveOptions;
@@ -258,7 +237,24 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 					known: (listed) => before.has(listed) || named.has(listed),
 				});
 	if (found.state === 'named') named.add(found.name);
-	const json = { ...movedItem(move, found), ...wallet?.fields };
+	// The item of a move: the new name when it is known, the candidates or a note when it is not.
+	const json: IDataObject = {
+		status: MOVE_STATUS[found.state],
+		old_proxy_name: move.name,
+		new_proxy_name: found.state === 'named' ? found.name : null,
+		carrier: move.isp,
+		city: move.location,
+		copy_settings: move.copy,
+	};
+	if (found.state === 'untold') {
+		json.candidates = found.candidates;
+		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
+	}
+	if (found.state === 'pending') {
+		json.note =
+			'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
+	}
+	Object.assign(json, wallet?.fields);
 	if (wallet?.overCost === undefined) return run.set(i, json);
 	// Moved, but the wallet dropped by more than a move may cost: no further move of this run.
 	context.overCost = new NodeOperationError(

@@ -272,10 +272,7 @@ const described = (order: Order): IDataObject => ({
 });
 
 /** Per order: its carrier's stock in its city and what the run asks there (or why unread). */
-async function stockOf(
-	ctx: IExecuteFunctions,
-	orders: Order[],
-): Promise<string | ((order: Order) => { available: number; asked: number })> {
+async function stockOf(ctx: IExecuteFunctions, orders: Order[]) {
 	let entries: StockEntry[];
 	try {
 		const call = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };

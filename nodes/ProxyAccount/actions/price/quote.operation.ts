@@ -98,9 +98,13 @@ export const properties: INodeProperties[] = [
 
 /** Price > Quote: the run's mode, then one quote per item or one for all of them. */
 export const execute: BatchedExecute<QuoteMode> = async function ({ run, options, items }) {
-	return options.combine
-		? await quoteAllItems(this, run, items.length, options.simplify)
-		: await quoteEachItem(this, items, options.simplify);
+	if (options.combine) return await quoteAllItems(this, run, items.length, options.simplify);
+	return await forEachItem(this, items, async (i) => {
+		const lines = readLines(this, i);
+		const owners = lines.map(() => i);
+		const quote = await quoteOwnedLines(this, lines, owners, timeoutOf(this, i));
+		return quoteItems(lines, owners, quote, options.simplify, { item: i });
+	});
 };
 
 function timeoutOf(ctx: IExecuteFunctions, itemIndex: number): number {
@@ -159,12 +163,7 @@ export function simplifyQuote(lines: QuoteLine[], quote: QuoteData): IDataObject
  * Simplify and Combine All Items Into One Quote, which hold for the whole run: an expression that
  * gives items different values is refused (every item carries the refusal, or the node stops).
  */
-interface QuoteMode {
-	simplify: boolean;
-	combine: boolean;
-}
-
-export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
+export function readOptions(ctx: IExecuteFunctions, count: number) {
 	const runWide = (name: string, label: string, fallback: boolean) => {
 		const value = runWideParameter(ctx, count, properties, name, fallback);
 		return parseBoolean(ctx.getNode(), undefined, value, label);
@@ -174,6 +173,8 @@ export function readOptions(ctx: IExecuteFunctions, count: number): QuoteMode {
 		combine: runWide('combineItems', 'Combine All Items Into One Quote', false),
 	};
 }
+
+type QuoteMode = ReturnType<typeof readOptions>;
 
 /** The output of a quote: as returned, paired with `pairedItem`, or one item per line (Simplify). */
 function quoteItems(
@@ -185,20 +186,6 @@ function quoteItems(
 ): INodeExecutionData[] {
 	if (!simplify) return [{ json: quote as IDataObject, pairedItem }];
 	return simplifyQuote(lines, quote).map((json, n) => ({ json, pairedItem: { item: owners[n] } }));
-}
-
-/** One quote per input item. */
-async function quoteEachItem(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	simplify: boolean,
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(ctx, items, async (i) => {
-		const lines = readLines(ctx, i);
-		const owners = lines.map(() => i);
-		const quote = await quoteOwnedLines(ctx, lines, owners, timeoutOf(ctx, owners[0]));
-		return quoteItems(lines, owners, quote, simplify, { item: i });
-	});
 }
 
 /**

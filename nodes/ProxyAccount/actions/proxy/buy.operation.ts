@@ -127,50 +127,62 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 		await previewOrders(this, orders, priced, options.maxTotalCost, run);
 		return run.output();
 	}
-	const stop = await spendRefusal(this, orders, lines.length, priced.total, options);
-	if (stop !== undefined) return failOrders(stop);
+	// Past Maximum Total Cost, or below Keep Wallet At Least (the wallet read now): nothing is sent.
+	const { maxTotalCost: cap, floor } = options;
+	const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
+	if (cap !== undefined && priced.total > cap) {
+		const message = `The purchase would cost ${priced.total}, more than the Maximum Total Cost of ${cap}`;
+		return failOrders(
+			new NodeOperationError(this.getNode(), message, {
+				description: `${proxiesWere(lines.length)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
+			}),
+		);
+	}
+	if (floor !== undefined) {
+		const what = { ...sent, spend: 'This purchase' };
+		const stop = await walletFloorRefusal(this, floor, priced.total, what);
+		if (stop !== undefined) return failOrders(stop);
+	}
+	// The names in the list now, to tell the new proxies apart when waiting for them.
 	let before: Set<string> | undefined;
 	try {
-		before = options.wait ? await namesNow(this, orders[0].item) : undefined;
+		const read = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
+		const listed = options.wait ? await send(this, 'listProxies', read) : undefined;
+		before = listed && new Set(listed.result.map((proxy) => proxy.proxy_name));
 	} catch (error) {
 		return failOrders(error);
 	}
 	// One order for the whole run, sent once: never again once it may have reached the service.
 	let charged: number;
 	try {
-		const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
 		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
 		return failOrders(asNodeError(this, error, orders[0].item));
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
 	const excess = chargeExcess(charged, { quote: priced.total, cap: options.maxTotalCost });
-	if (excess !== undefined) return failOrders(overcharged(this, charged, excess, lines.length));
-	const ordered: OrderedProxies[] = orders.map((order) => ({
-		item: order.item,
-		carrier: order.line.isp,
-		city: order.line.location,
-		quantity: order.quantity,
-	}));
-	const result =
+	if (excess !== undefined) {
+		const message = `The proxies were bought, but the service charged ${charged}, ${excess}`;
+		return failOrders(
+			new NodeOperationError(this.getNode(), message, {
+				description: `The order for ${proxiesCount(lines.length)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
+			}),
+		);
+	}
+	const waited =
 		before === undefined
 			? undefined
-			: await waitForNewProxies(this, ordered, before, options.waitMs);
-	reportBought(orders, priced.costs, charged, { ordered, result }, run);
+			: await waitForNewProxies(this, orders, before, options.waitMs);
+	reportBought(orders, priced.costs, charged, waited, run);
 	return run.output();
 };
 
-interface Order {
-	item: number;
+/** An item's order: its quote line, and its carrier and city to tell its new proxies apart. */
+interface Order extends OrderedProxies {
 	line: QuoteLine;
-	quantity: number;
 }
 
-/** The quote of exactly what would be bought: its total, and each order's cost (null when the quote did not price it). */
-interface Priced {
-	total: number;
-	costs: Map<number, number | null>;
-}
+type Priced = Awaited<ReturnType<typeof quoteOrders>>;
 
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
 	return readRunOptions(ctx, itemCount, properties);
@@ -190,14 +202,17 @@ function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults)
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
 		try {
+			const line: QuoteLine = {
+				isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
+				location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Austin'),
+				interval: parseInterval(node, i, ctx.getNodeParameter('interval', i, undefined)),
+				period: parsePeriod(node, i, ctx.getNodeParameter('period', i, 'weekly')),
+			};
 			orders.push({
 				item: i,
-				line: {
-					isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),
-					location: parseName(node, i, ctx.getNodeParameter('city', i, ''), 'City', 'Austin'),
-					interval: parseInterval(node, i, ctx.getNodeParameter('interval', i, undefined)),
-					period: parsePeriod(node, i, ctx.getNodeParameter('period', i, 'weekly')),
-				},
+				line,
+				carrier: line.isp,
+				city: line.location,
 				quantity: parseWholeNumber(
 					node,
 					i,
@@ -214,13 +229,16 @@ function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults)
 	return orders;
 }
 
-/** A quote of exactly what would be bought: it charges nothing, and gives the cost of each item. */
+/**
+ * A quote of exactly what would be bought: it charges nothing. Its total, and each order's cost
+ * (null when the quote did not price it).
+ */
 async function quoteOrders(
 	ctx: IExecuteFunctions,
 	orders: Order[],
 	lines: QuoteLine[],
 	options: RunOptions,
-): Promise<Priced> {
+) {
 	const owners = orders.flatMap((order) =>
 		Array.from({ length: order.quantity }, () => order.item),
 	);
@@ -254,10 +272,7 @@ const described = (order: Order): IDataObject => ({
 });
 
 /** Per order: its carrier's stock in its city and what the run asks there (or why unread). */
-async function stockOf(
-	ctx: IExecuteFunctions,
-	orders: Order[],
-): Promise<string | ((order: Order) => { available: number; asked: number })> {
+async function stockOf(ctx: IExecuteFunctions, orders: Order[]) {
 	let entries: StockEntry[];
 	try {
 		const call = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
@@ -321,69 +336,28 @@ async function previewOrders(
 	}
 }
 
-/** Why the run may not spend the quoted total: past Maximum Total Cost, or below Keep Wallet At Least. */
-async function spendRefusal(
-	ctx: IExecuteFunctions,
-	orders: Order[],
-	count: number,
-	total: number,
-	options: RunOptions,
-): Promise<NodeOperationError | undefined> {
-	if (options.maxTotalCost !== undefined && total > options.maxTotalCost) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`The purchase would cost ${total}, more than the Maximum Total Cost of ${options.maxTotalCost}`,
-			{
-				description: `${proxiesWere(count)} quoted. Nothing was bought or charged. Raise Maximum Total Cost, or buy fewer proxies or for a shorter time.`,
-			},
-		);
-	}
-	// The wallet, read now, must keep Keep Wallet At Least after the quoted total.
-	if (options.floor === undefined) return undefined;
-	const what = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs, spend: 'This purchase' };
-	return await walletFloorRefusal(ctx, options.floor, total, what);
-}
-
-/** The names in the list now, to tell the new proxies apart when waiting for them. */
-async function namesNow(ctx: IExecuteFunctions, itemIndex: number): Promise<Set<string>> {
-	const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
-	return new Set(listed.result.map((proxy) => proxy.proxy_name));
-}
-
-/** The order charged more than its quote or the cap: paid, so never a plain "bought". */
-function overcharged(ctx: IExecuteFunctions, charged: number, excess: string, count: number) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The proxies were bought, but the service charged ${charged}, ${excess}`,
-		{
-			description: `The order for ${proxiesCount(count)} was placed and paid: do not run the purchase again. Check the wallet (Proxy Account > Get Funds) and the proxy list (Get Many), and ask the service about the difference.`,
-		},
-	);
-}
-
 /** Each order's item: what it cost, and the new proxies when the run waited for them. */
 function reportBought(
 	orders: Order[],
 	costs: Map<number, number | null>,
 	charged: number,
-	waited: { ordered: OrderedProxies[]; result?: Waited },
+	waited: Waited | undefined,
 	run: ItemResults,
 ): void {
-	orders.forEach((order, k) => {
+	for (const order of orders) {
 		const json: IDataObject = {
 			status: 'bought',
 			...described(order),
 			cost: costs.get(order.item) ?? null,
 			total_charged: charged,
 		};
-		const result = waited.result;
-		if (result === undefined) {
+		if (waited === undefined) {
 			json.note = `The service accepted the order; the new proxies appear in the proxy list shortly (turn on Wait for New Proxies to get the candidates).`;
 		} else {
-			const found = result.found.get(order.item)!;
-			const how = { waitedMs: result.waitedMs, error: result.error };
-			Object.assign(json, newProxiesReport(waited.ordered[k], found, how));
+			const found = waited.found.get(order.item)!;
+			const how = { waitedMs: waited.waitedMs, error: waited.error };
+			Object.assign(json, newProxiesReport(order, found, how));
 		}
 		run.set(order.item, json);
-	});
+	}
 }

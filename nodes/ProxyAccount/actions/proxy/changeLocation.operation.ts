@@ -22,7 +22,6 @@ import { agentPermissionRefusal, limitOption } from '../../helpers/framework/age
 import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
 import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies';
 import { addToDescription, collectRequests } from '../../helpers/money/batches';
-import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
 import { cents } from '../../helpers/money/charges';
@@ -133,24 +132,16 @@ async function waitForMove(
 	return found;
 }
 
-/** With Maximum Cost per Move, as it counts (see `limitOption`). */
-type MoveOptions = RunOptions & { moveCost?: number };
-
-interface Move {
-	item: number;
-	name: string;
-	isp: string;
-	location: string;
-	copy: boolean;
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): MoveOptions {
+/** The run's options, with Maximum Cost per Move as it counts (see `limitOption`). */
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return {
 		...options,
 		moveCost: limitOption(ctx, options.raw, 'maxMoveCost', 'Maximum Cost per Move'),
 	};
 }
+
+type MoveOptions = ReturnType<typeof readOptions>;
 
 /**
  * A retry would move a proxy twice. An AI agent moves only when the builder allowed it, within a
@@ -181,7 +172,7 @@ export function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions)
 }
 
 /** An item's move, checked before anything is sent for it. */
-function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string): Move {
+function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) => string) {
 	const node = ctx.getNode();
 	return {
 		item: i,
@@ -192,31 +183,11 @@ function readMove(ctx: IExecuteFunctions, i: number, proxyNameOf: (i: number) =>
 	};
 }
 
-/** The item of a move: the new name when it is known, the candidates or a note when it is not. */
-function movedItem(move: Move, found: MovedProxy): IDataObject {
-	const json: IDataObject = {
-		status: MOVE_STATUS[found.state],
-		old_proxy_name: move.name,
-		new_proxy_name: found.state === 'named' ? found.name : null,
-		carrier: move.isp,
-		city: move.location,
-		copy_settings: move.copy,
-	};
-	if (found.state === 'untold') {
-		json.candidates = found.candidates;
-		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
-	}
-	if (found.state === 'pending') {
-		json.note =
-			'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
-	}
-	return json;
-}
+type Move = ReturnType<typeof readMove>;
 
 /** What the moves of a run share. */
 interface MoveContext {
 	options: MoveOptions;
-	/** The list before any move of this run. */
 	before: Map<string, ProxyRecord>;
 	/** New names this run has given to its moved proxies: never taken for another item's. */
 	named: Set<string>;
@@ -266,7 +237,24 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 					known: (listed) => before.has(listed) || named.has(listed),
 				});
 	if (found.state === 'named') named.add(found.name);
-	const json = { ...movedItem(move, found), ...wallet?.fields };
+	// The item of a move: the new name when it is known, the candidates or a note when it is not.
+	const json: IDataObject = {
+		status: MOVE_STATUS[found.state],
+		old_proxy_name: move.name,
+		new_proxy_name: found.state === 'named' ? found.name : null,
+		carrier: move.isp,
+		city: move.location,
+		copy_settings: move.copy,
+	};
+	if (found.state === 'untold') {
+		json.candidates = found.candidates;
+		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
+	}
+	if (found.state === 'pending') {
+		json.note =
+			'The service accepted the move; the proxy takes a new name and port shortly. Read the proxy list (Proxy Account > Get Many) for it.';
+	}
+	Object.assign(json, wallet?.fields);
 	if (wallet?.overCost === undefined) return run.set(i, json);
 	// Moved, but the wallet dropped by more than a move may cost: no further move of this run.
 	context.overCost = new NodeOperationError(

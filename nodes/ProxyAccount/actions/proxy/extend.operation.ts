@@ -22,7 +22,6 @@ import type { BatchedExecute, ItemResults } from '../../helpers/framework/batche
 import { itemParameter } from '../../helpers/framework/parameterCache';
 import { spendingRefusal } from '../../helpers/guards/runGuards';
 import { walletFloorRefusal } from '../../helpers/money/wallet';
-import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import {
 	collectRequests,
@@ -125,58 +124,43 @@ export const execute: BatchedExecute<RunOptions> = async function (opened) {
 		fields: 'Interval and Period',
 		repeatFields: (w) => ({ interval: w.interval, period: w.period, charged: 0 }),
 	});
-	const planned = await plan(this, unique, options, run);
+	// The proxies looked up in one read of the list; Only If Expiring Within skips those expiring later.
+	const { window } = options;
+	const { known, serverTime } = await lookUpProxies(this, run, unique, options.readTimeoutMs);
+	const { planned, skipped, failed } = planAgainstList(node, known, serverTime, window);
+	for (const { item, error } of failed) run.fail(item, error);
+	for (const { item, json } of skipped) run.set(item, json);
+	if (windowNotShorter(planned, window)) {
+		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
+		this.addExecutionHints?.({
+			message: `Only If Expiring Within (${window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
 	const quoted =
 		planned.length > 0 ? await quoteAgainstCap(this, planned, options, run) : undefined;
 	if (quoted !== undefined) await charge(this, quoted, options, run);
 	return run.finishRepeats(repeats);
 };
 
-interface RunOptions extends SharedRunOptions {
-	/** Only If Expiring Within (Hours). */
-	window?: number;
-}
-
-/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within. */
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+/** The run's options (helpers/framework/runOptions.ts), with Only If Expiring Within as `window`. */
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	return { ...options, window: options.hours('onlyIfExpiringWithinHours') };
 }
 
+type RunOptions = ReturnType<typeof readOptions>;
+
 /**
- * n8n's Retry On Fail and its Retry of a failed execution run the node again: an extension that
- * timed out after the service applied it, or one that the proxy list does not show yet, would be
- * paid again. No guard can rule that out, so the node does not charge under them. An AI agent
- * chooses the proxies and the extension itself: it may spend only within a cap the builder set.
+ * Under a retry, an extension that timed out after the service applied it, or that the proxy list
+ * does not show yet, would be paid again: no guard can rule that out (see `spendingRefusal`).
  */
 export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	return spendingRefusal(ctx, 'Extend', options, {
 		twice: 'pay twice for the same extension',
 		check: 'check the proxies\u2019 expiry dates (Proxy Account > Get Many)',
 	});
-}
-
-/** The proxies looked up in one read of the list; Only If Expiring Within skips those expiring later. */
-async function plan(
-	ctx: IExecuteFunctions,
-	unique: Wanted[],
-	options: RunOptions,
-	run: ItemResults,
-): Promise<Planned[]> {
-	const { window } = options;
-	const { known, serverTime } = await lookUpProxies(ctx, run, unique, options.readTimeoutMs);
-	const { planned, skipped, failed } = planAgainstList(ctx.getNode(), known, serverTime, window);
-	for (const { item, error } of failed) run.fail(item, error);
-	for (const { item, json } of skipped) run.set(item, json);
-	if (windowNotShorter(planned, window)) {
-		// Said where n8n shows it, on every run where it applies: the guard does not make a second run pay nothing.
-		ctx.addExecutionHints?.({
-			message: `Only If Expiring Within (${window} h) is not shorter than the extension, so a second run extends the same proxies again. Keep it shorter than Interval \u00d7 Period.`,
-			type: 'warning',
-			location: 'outputPane',
-		});
-	}
-	return planned;
 }
 
 /** What the earlier batches charged, and whether some may also have been applied. */

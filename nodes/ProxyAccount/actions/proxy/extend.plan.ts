@@ -374,12 +374,7 @@ export function extendedItem(p: Planned, entry: Charged, back: ReadBack): IDataO
 }
 
 /** An extended proxy the service charged more than allowed: never a plain success. */
-export function overchargedError(
-	node: INode,
-	p: Planned,
-	entry: Charged,
-	progress: string,
-): NodeOperationError {
+export function overchargedError(node: INode, p: Planned, entry: Charged, progress: string) {
 	const listed = entry.amount !== null;
 	const paid = listed ? ` (charged ${entry.amount})` : '';
 	return new NodeOperationError(

@@ -33,7 +33,6 @@ export const operation: OperationInfo = {
 	subtitle: 'Get Many Proxies',
 };
 
-/** The values of Sort. */
 const SORTS = ['none', 'expiresAsc', 'expiresDesc'] as const;
 
 export const properties: INodeProperties[] = [

@@ -15,7 +15,6 @@ import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
 import type { Known, ProxyRequest } from '../../helpers/money/batches';
 import { chunk, collectRequests, lookUpProxies, sendInBatches } from '../../helpers/money/batches';
 import { proxiesCount, theseProxies } from '../../common/wording';
-import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions, runWideParameter } from '../../helpers/framework/runOptions';
 import { parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
@@ -78,11 +77,8 @@ export const execute: BatchedExecute<RemoveOptions> = async function (opened) {
 	return run.finishRepeats(repeats);
 };
 
-/** With Confirm Number of Proxies. */
-type RemoveOptions = RunOptions & { confirmed: number };
-
 /** The options and the confirmation concern the whole run: the same for every item, naming none. */
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOptions {
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	const confirmCount = runWideParameter(ctx, itemCount, properties, 'confirmCount', undefined);
 	const confirmed = parseWholeNumber(
@@ -95,6 +91,8 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): RemoveOp
 	);
 	return { ...options, confirmed };
 }
+
+type RemoveOptions = ReturnType<typeof readOptions>;
 
 /**
  * A retry would send a removal twice. As an AI agent's tool, Remove only previews: nothing read

@@ -85,10 +85,7 @@ export const execute: BatchedExecute<RotateOptions> = async function (opened) {
 	});
 };
 
-export async function readOptions(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-): Promise<RotateOptions> {
+export async function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const node = ctx.getNode();
 	const runOptions = readRunOptions(ctx, itemCount, properties);
 	// Wait for New IP reads the proxy again, within New IP Timeout (checked whenever it is set).

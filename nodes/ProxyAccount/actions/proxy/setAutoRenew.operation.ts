@@ -13,10 +13,9 @@ import {
 import { limitOption, runsAsAgentTool } from '../../helpers/framework/agent';
 import { cents } from '../../helpers/money/charges';
 import { theseProxies } from '../../common/wording';
-import type { RunOptions as SharedRunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { asNodeError } from '../../helpers/framework/itemLoop';
-import type { Known, ProxyRequest } from '../../helpers/money/batches';
+import type { Known } from '../../helpers/money/batches';
 import {
 	addToDescription,
 	chunk,
@@ -136,10 +135,7 @@ export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	return run.finishRepeats(repeats);
 };
 
-interface Wanted extends ProxyRequest {
-	autoRenew: boolean;
-	interval: number;
-}
+type Wanted = ReturnType<typeof readWanted>;
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
 
@@ -182,20 +178,18 @@ const lineOf = (w: Wanted): AutoRenewLine => ({
 	interval: w.interval,
 });
 
-interface RunOptions extends SharedRunOptions {
-	/** Maximum Renewal Commitment, as it counts (see `limitOption`). */
-	commitmentCap?: number;
-}
-
-export function readOptions(ctx: IExecuteFunctions, itemCount: number): RunOptions {
+/** The run's options, with Maximum Renewal Commitment as it counts (see `limitOption`). */
+export function readOptions(ctx: IExecuteFunctions, itemCount: number) {
 	const options = readRunOptions(ctx, itemCount, properties);
 	// As an AI agent's tool, a commitment the agent filled in counts as none.
 	const cap = limitOption(ctx, options.raw, 'maxRenewalCommitment', 'Maximum Renewal Commitment');
 	return { ...options, commitmentCap: cap };
 }
 
+type RunOptions = ReturnType<typeof readOptions>;
+
 /** An item's input, checked before anything is sent. */
-function readWanted(ctx: IExecuteFunctions, i: number, name: string): Wanted {
+function readWanted(ctx: IExecuteFunctions, i: number, name: string) {
 	const node = ctx.getNode();
 	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
 	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));

@@ -65,7 +65,6 @@ export const executeItem: ItemExecute = async function (i, run) {
 	return [paired(json, i)];
 };
 
-/** As an AI agent's tool, only when the builder allowed it. */
 export const refuseRun = permissionNeeded(
 	'Set IPv4',
 	'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',

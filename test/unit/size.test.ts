@@ -2,7 +2,9 @@
 /**
  * The size of the shipped code, measured with the TypeScript parser: no file in nodes/ or
  * credentials/ over 450 lines and no function (declaration, method, arrow or expression with a body)
- * over 120 lines. The largest of each is printed by `npm run size` and stated in the CHANGELOG.
+ * over 120 lines, and fewer lines in all than issue 29's budget (the count before its rounds of
+ * cuts; raise it only on purpose, saying why in the CHANGELOG). The largest of each and the total
+ * are printed by `npm run size` and stated in the CHANGELOG.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,6 +13,7 @@ import * as ts from 'typescript';
 const ROOT = resolve(__dirname, '../..');
 const MAX_FILE_LINES = 450;
 const MAX_FUNCTION_LINES = 120;
+const MAX_TOTAL_LINES = 11_355;
 
 function files(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -57,12 +60,14 @@ function measure(): { fileSizes: Measure[]; functionSizes: Measure[] } {
 }
 
 const { fileSizes, functionSizes } = measure();
+const total = fileSizes.reduce((sum, m) => sum + m.lines, 0);
 
 describe('size of the shipped code', () => {
 	it('measures every file and function', () => {
 		expect(fileSizes.length).toBeGreaterThan(50);
 		expect(functionSizes.length).toBeGreaterThan(300);
 		if (process.env.PRINT_SIZES) {
+			console.log(`shipped lines in all: ${total}`);
 			console.log(['largest files:', ...fileSizes.slice(0, 8).map((m) => `  ${m.lines} ${m.where}`)].join('\n'));
 			console.log(['largest functions:', ...functionSizes.slice(0, 12).map((m) => `  ${m.lines} ${m.where}`)].join('\n'));
 		}
@@ -70,6 +75,10 @@ describe('size of the shipped code', () => {
 
 	it(`has no file over ${MAX_FILE_LINES} lines`, () => {
 		expect(fileSizes.filter((m) => m.lines > MAX_FILE_LINES)).toEqual([]);
+	});
+
+	it(`ships fewer than ${MAX_TOTAL_LINES} lines in all (nodes/ and credentials/)`, () => {
+		expect(total).toBeLessThan(MAX_TOTAL_LINES);
 	});
 
 	it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {

@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import type { ProxyFilters } from '../helpers/framework/filters';
 import { readProxyFilters } from '../helpers/framework/filters';
 import { includePasswordOf } from '../helpers/framework/output';
@@ -15,9 +16,7 @@ export interface OutputOptions {
 /** A collection parameter as an object ({} when it is not one). */
 export function collection(ctx: IPollFunctions, name: string): IDataObject {
 	const value = ctx.getNodeParameter(name, {}) as unknown;
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+	return isRecord(value) ? (value as IDataObject) : {};
 }
 
 /** The Filters of the proxy events. */

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import { asNodeError } from '../helpers/framework/itemLoop';
 import type { CallOptions } from '../transport';
 import { serviceNow } from './clock';
@@ -60,10 +61,9 @@ const SAMPLE_NOTE =
 /** A test event: marked `sample: true`, with a note, its `before` emptied (keys kept for mapping). */
 function madeUp(item: IDataObject): IDataObject {
 	const before = item.before;
-	const emptied =
-		before !== null && typeof before === 'object' && !Array.isArray(before)
-			? Object.fromEntries(Object.keys(before).map((key) => [key, null]))
-			: before;
+	const emptied = isRecord(before)
+		? Object.fromEntries(Object.keys(before).map((key) => [key, null]))
+		: before;
 	return {
 		...item,
 		...(before === undefined ? {} : { before: emptied }),

@@ -76,11 +76,7 @@ export const isTuple = (value: unknown): boolean => Array.isArray(value) || valu
 
 /** The `record` of an item: the proxy as the Options ask. */
 export function record(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
-	return proxyOutput(proxy, {
-		simplify: output.simplify,
-		includePassword: output.includePassword,
-		now,
-	});
+	return proxyOutput(proxy, { ...output, now });
 }
 
 export function compare(a: number, b: number): number {

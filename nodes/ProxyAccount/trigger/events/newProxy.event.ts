@@ -183,15 +183,7 @@ export function detectNewProxies(
 		? added.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
 		: [];
 	if (previous && missing.length === 0 && appeared.length === 0 && same)
-		return {
-			events: [],
-			nextState: {
-				v: STATE_VERSION,
-				event: 'newProxy',
-				ids: next.keep(previous.ids),
-				plans: previous.plans,
-			},
-		};
+		return { events: [], nextState: newProxyState(next.keep(previous.ids), previous.plans) };
 	const moves = findMoves(previous, missing, appeared, next);
 	const settle = settling(previous);
 	const events: IDataObject[] = [];
@@ -211,13 +203,12 @@ export function detectNewProxies(
 		now: observation.now,
 		keep: (name, tuple) => next.add(name, moved.has(name) ? 0 : tuple),
 	};
-	const nextState = withGrace(grace, () => ({
-		v: STATE_VERSION,
-		event: 'newProxy' as const,
-		ids: next.build(),
-		plans: table.texts,
-	}));
+	const nextState = withGrace(grace, () => newProxyState(next.build(), table.texts));
 	return { events, nextState };
+}
+
+function newProxyState(ids: NewProxyState['ids'], plans: string[]): NewProxyState {
+	return { v: STATE_VERSION, event: 'newProxy', ids, plans };
 }
 
 /** The identities of stored tuples (names found moved have none). */

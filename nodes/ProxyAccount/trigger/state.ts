@@ -54,12 +54,15 @@ export function hasOwn(map: object, key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(map, key);
 }
 
-/** The stored map itself (detection never changes it, and copying 10,000 entries costs). */
-export function stringMap(value: unknown): Record<string, string> | undefined {
-	if (isTrusted(value)) return value as Record<string, string>;
+/** A stored map whose values all pass `check`, or undefined; the map itself (copying 10,000 costs). */
+export function checkedMap<T>(
+	value: unknown,
+	check: (item: unknown) => boolean,
+): Record<string, T> | undefined {
+	if (isTrusted(value)) return value as Record<string, T>;
 	if (!isRecord(value)) return undefined;
-	for (const key in value) if (typeof value[key] !== 'string') return undefined;
-	return value as Record<string, string>;
+	for (const key in value) if (!check(value[key])) return undefined;
+	return value as Record<string, T>;
 }
 
 function isMark(mark: unknown): mark is MissingMark {

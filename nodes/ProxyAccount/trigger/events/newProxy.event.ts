@@ -31,7 +31,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, StoredState } from '../state';
-import { isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
+import { checkedMap, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
@@ -87,15 +87,11 @@ function upgradeNewProxy(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'
 /** The stored New Proxy state (older layouts converted), or null. */
 export function loadNewProxyState(staticData: IDataObject): NewProxyState | null {
 	return loadStored<NewProxyState>(staticData, 'newProxy', (data) => {
-		const { ids } = data;
-		if (ids === undefined) return upgradeNewProxy(data);
+		if (data.ids === undefined) return upgradeNewProxy(data);
 		const plans = readTable(data.plans);
 		if (plans === null) return null;
-		if (!isTrusted(ids)) {
-			if (!isRecord(ids)) return null;
-			for (const name in ids) if (!isIdTuple(ids[name], plans.length)) return null;
-		}
-		return { ids: ids as NewProxyState['ids'], plans };
+		const ids = checkedMap<IdTuple | 0>(data.ids, (item) => isIdTuple(item, plans.length));
+		return ids === undefined ? null : { ids, plans };
 	});
 }
 

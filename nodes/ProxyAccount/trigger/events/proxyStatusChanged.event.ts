@@ -19,7 +19,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadMapState, stringMap } from '../state';
+import { checkedMap, loadMapState } from '../state';
 
 export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
@@ -149,7 +149,9 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 	stateKeys: ['status'],
 	readParameters: readStatusParameters,
 	loadState: (staticData) =>
-		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', stringMap),
+		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', (value) =>
+			checkedMap<string>(value, isText),
+		),
 	...proxyEvent('proxy_status_changed'),
 	detect: detectStatusChanges,
 	samples: statusSamples,

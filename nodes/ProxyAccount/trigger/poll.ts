@@ -37,11 +37,8 @@ function comparedState(stored: StoredState | null, key: string | undefined): Sto
 }
 
 /**
- * One poll of the Proxy Account Trigger. Scheduled: observes, compares with the stored state,
- * stores the next one only once everything succeeded (a failed request changes nothing), and
- * returns one item per event, or null. "Fetch Test Event" (manual mode): up to SAMPLE_LIMIT current
- * examples, or one summary item; it never reads or changes the stored state. `requestOptions` and
- * `trigger` are for tests.
+ * One poll: the next state is stored only once everything succeeded (a failed request changes
+ * nothing); "Fetch Test Event" never reads or changes it. `requestOptions`, `trigger`: for tests.
  */
 export async function pollTrigger(
 	ctx: IPollFunctions,

@@ -23,7 +23,6 @@ export type MissingMark = [polls: number, sinceMs: number];
 /** The missing marks of a state, by entry key. Only entries that are missing have one. */
 export type MissingMarks = Record<string, MissingMark>;
 
-/** What every stored state holds: the layout version, the event, and its missing marks. */
 export interface StoredState {
 	v: typeof STATE_VERSION;
 	event: string;
@@ -91,13 +90,9 @@ function commonFields(staticData: IDataObject): Pick<StoredState, 'clock' | 'set
 	};
 }
 
-/** The fields of one event's stored state (all but the common ones). */
 export type StateFields<S extends StoredState> = Omit<S, keyof StoredState>;
 
-/**
- * The stored state for `event`, or null when none can be trusted (first poll, another event or
- * layout, damaged data). `fields` reads the event's own fields, null when damaged.
- */
+/** The stored state for `event`, or null: first poll, another event or layout, damaged data. */
 export function loadStored<S extends StoredState>(
 	staticData: IDataObject,
 	event: S['event'],
@@ -113,10 +108,7 @@ export function loadStored<S extends StoredState>(
 	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
 }
 
-/**
- * Whether a new baseline is still settling (a first reply may be partial: entries not stored join
- * it quietly for GRACE_POLLS polls and GRACE_MS), and the service time of its first poll.
- */
+/** While a new baseline settles (a first reply may be partial), the service time of its first poll. */
 export function settling(previous: StoredState | null): { since: number } | undefined {
 	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
 }

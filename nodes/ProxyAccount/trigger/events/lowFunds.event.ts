@@ -101,7 +101,6 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 		},
 	],
 	stateKeys: ['below'],
-	/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
 	readParameters(ctx) {
 		const node = ctx.getNode();
 		const amount = parseAmount(

@@ -196,14 +196,14 @@ export function detectStockChanges(
 
 /** A count before the sample's current one that makes the chosen change happen. */
 function sampleBefore(change: StockChange, side: StockSide, threshold: number): StockSide {
-	switch (change) {
-		case 'becameAvailable':
-			return { count: 0, status: 'out' };
-		case 'reachedThreshold':
-			return { count: Math.max(0, threshold - 1), status: side.status };
-		default:
-			return { count: side.count > 0 ? side.count - 1 : 1, status: side.status };
-	}
+	if (change === 'becameAvailable') return { count: 0, status: 'out' };
+	const count =
+		change === 'reachedThreshold'
+			? Math.max(0, threshold - 1)
+			: side.count > 0
+				? side.count - 1
+				: 1;
+	return { count, status: side.status };
 }
 
 /**

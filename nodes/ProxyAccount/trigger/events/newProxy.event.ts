@@ -163,22 +163,18 @@ export function detectNewProxies(
 	params: NewProxyParams,
 ): Detection<NewProxyState> {
 	const table = seededTable(previous?.plans);
-	const {
-		next,
-		appeared: added,
-		same,
-		missing,
-	} = walkTuples<IdTuple | 0>(
+	const walked = walkTuples<IdTuple | 0>(
 		previous?.ids,
 		observation.proxies,
 		BY_ID,
 		(proxy) => idTuple(proxy, table),
 		(before, tuple) => sameTuple(before, tuple as IdTuple),
 	);
+	const { next, missing } = walked;
 	const appeared = previous
-		? added.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
+		? walked.appeared.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
 		: [];
-	if (previous && missing.length === 0 && appeared.length === 0 && same)
+	if (previous && missing.length === 0 && appeared.length === 0 && walked.same)
 		return { events: [], nextState: newProxyState(next.keep(previous.ids), previous.plans) };
 	const moves = findMoves(previous, missing, appeared, next);
 	const settle = settling(previous);

@@ -6,8 +6,6 @@ import { readProxyFilters } from '../helpers/framework/filters';
 import { includePasswordOf } from '../helpers/framework/output';
 import { switchOption } from '../helpers/framework/validation';
 
-/* The parameter readers the events share (each event reads its own in its module). */
-
 export interface OutputOptions {
 	simplify: boolean;
 	includePassword: boolean;

@@ -15,8 +15,6 @@ import { send } from '../transport';
 import type { OutputOptions } from './params';
 import type { Observed } from './registry';
 
-/* What the proxy events share: the one request, shared properties, the pieces of their items. */
-
 export interface ProxyObservation extends Observed {
 	proxies: ProxyRecord[];
 }
@@ -74,7 +72,6 @@ export const isText = (value: unknown): boolean => typeof value === 'string';
 export const isNumber = (value: unknown): boolean => typeof value === 'number';
 export const isTuple = (value: unknown): boolean => Array.isArray(value) || value === 0;
 
-/** The `record` of an item: the proxy as the Options ask. */
 export function record(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
 	return proxyOutput(proxy, { ...output, now });
 }

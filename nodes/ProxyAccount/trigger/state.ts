@@ -176,16 +176,12 @@ export interface Grace<T> {
 	missing: Iterable<[string, T]>;
 	marks: MissingMarks | undefined;
 	now: number;
-	/** Takes an entry whose grace period lasts into the next state. */
 	keep: (key: string, value: T) => void;
 	/** An entry whose grace period is over, with the start of its absence. */
 	forget?: (key: string, value: T, missingSince: number) => void;
 }
 
-/**
- * Keeps each missing entry while its grace period lasts, hands over the others (`forget`), builds
- * the next state (`build`, once every entry is kept) and attaches the marks (left out when none).
- */
+/** Keeps the missing entries still in their grace period, then builds the next state with marks. */
 export function withGrace<S extends StoredState, T>(grace: Grace<T>, build: () => S): S {
 	const gone: Array<[string, MissingMark]> = [];
 	const { marks, now } = grace;

@@ -232,10 +232,7 @@ export function removedItem(
 	};
 }
 
-/**
- * Proxy Removed: a stored proxy missing from the list is reported once its grace period is over; a
- * proxy that Change Location moved (moves.ts) is forgotten at once, without an event.
- */
+/** Proxy Removed (docs/trigger.md): a moved proxy (moves.ts) is forgotten at once, without an event. */
 export function detectRemoved(
 	previous: RemovedState | null,
 	observation: ProxyObservation,

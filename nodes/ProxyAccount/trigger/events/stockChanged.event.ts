@@ -140,10 +140,7 @@ export function stockEventItem(
 	};
 }
 
-/**
- * Stock Changed: compares every city and carrier (as in the payload) with the stored stock; one not
- * stored counts zero with an unknown status. A city missing from the list is kept for its grace period.
- */
+/** Stock Changed (docs/trigger.md): a city or carrier not stored counts zero, its status unknown. */
 export function detectStockChanges(
 	previous: StockState | null,
 	observation: StockObservation,
@@ -206,10 +203,7 @@ function sampleBefore(change: StockChange, side: StockSide, threshold: number): 
 	return { count, status: side.status };
 }
 
-/**
- * "Fetch Test Event": cities and carriers that meet the filters and the chosen change now, each with
- * a `before` that would have made it happen; else one real city as it is. Empty only when no city.
- */
+/** "Fetch Test Event": what meets the change now, with a `before` that makes it happen; else one city. */
 export function stockSamples(
 	entries: StockEntry[],
 	params: StockParams,

@@ -58,10 +58,7 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 	};
 }
 
-/**
- * Low Funds: one event when the balance goes below the limits; it re-arms once the balance is at or
- * above every limit. The first poll emits when already low (the condition is what users want).
- */
+/** Low Funds (docs/trigger.md): once per drop; the first poll emits when already low. */
 export function detectLowFunds(
 	previous: LowFundsState | null,
 	observation: FundsObservation,

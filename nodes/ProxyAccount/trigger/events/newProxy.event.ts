@@ -153,9 +153,8 @@ export function newProxyItem(
 }
 
 /**
- * New Proxy: a listed name that is not stored. While a baseline settles, one a partial first reply
- * left out joins it quietly, unless added since. A moved proxy (moves.ts) is reported with
- * `moved_from`; its old name stays stored for its grace period with 0: it is found moved once.
+ * New Proxy (docs/trigger.md): a moved proxy (moves.ts) is reported with `moved_from`; its old name
+ * stays stored for its grace period with 0: it is found moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,

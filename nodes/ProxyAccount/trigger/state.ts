@@ -78,18 +78,6 @@ export function marksMap(value: unknown): MissingMarks | undefined | null {
 	return value as MissingMarks;
 }
 
-/** The clock and settling of a version 3 state: undefined when absent, null when damaged. */
-function commonFields(staticData: IDataObject): Pick<StoredState, 'clock' | 'settle'> | null {
-	if (staticData.v !== STATE_VERSION) return {};
-	const { clock, settle } = staticData;
-	if (clock !== undefined && !isClockState(clock)) return null;
-	if (settle !== undefined && !isMark(settle)) return null;
-	return {
-		...(clock === undefined ? {} : { clock }),
-		...(settle === undefined ? {} : { settle }),
-	};
-}
-
 export type StateFields<S extends StoredState> = Omit<S, keyof StoredState>;
 
 /** The stored state for `event`, or null: first poll, another event or layout, damaged data. */
@@ -100,11 +88,17 @@ export function loadStored<S extends StoredState>(
 ): S | null {
 	if (!READABLE_VERSIONS.includes(staticData.v) || staticData.event !== event) return null;
 	const gone = staticData.v === 1 ? undefined : marksMap(staticData.gone);
-	const common = commonFields(staticData);
-	if (gone === null || common === null) return null;
+	// The clock and settling came with version 3.
+	const { clock, settle } = staticData.v === STATE_VERSION ? staticData : ({} as IDataObject);
+	if (gone === null || (clock !== undefined && !isClockState(clock))) return null;
+	if (settle !== undefined && !isMark(settle)) return null;
 	const own = fields(staticData);
 	if (own === null) return null;
 	const marks = gone === undefined ? {} : { gone };
+	const common = {
+		...(clock === undefined ? {} : { clock }),
+		...(settle === undefined ? {} : { settle }),
+	};
 	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
 }
 

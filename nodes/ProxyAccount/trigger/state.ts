@@ -28,7 +28,6 @@ export interface StoredState {
 	event: string;
 	/** Left out when no entry is missing. */
 	gone?: MissingMarks;
-	/** The service's clock against this machine's (clock.ts). */
 	clock?: ClockState;
 	/** While a new baseline settles (see `settling`): [polls so far, service time of the first]. */
 	settle?: MissingMark;

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { filterText } from '../../helpers/framework/validation';
@@ -35,17 +35,6 @@ const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	field: 'status',
 	is: isText,
 };
-
-function readStatusParameters(ctx: IPollFunctions): StatusParams {
-	const status = (name: string, label: string) =>
-		filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
-	return {
-		event: 'proxyStatusChanged',
-		fromStatus: status('fromStatus', 'From Status Name or ID'),
-		toStatus: status('toStatus', 'To Status Name or ID'),
-		...proxyEventParameters(ctx),
-	};
-}
 
 export function statusItem(
 	proxy: ProxyRecord,
@@ -147,7 +136,16 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 		outputOptionsProperty,
 	],
 	stateKeys: ['status'],
-	readParameters: readStatusParameters,
+	readParameters(ctx) {
+		const status = (name: string, label: string) =>
+			filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
+		return {
+			event: 'proxyStatusChanged',
+			fromStatus: status('fromStatus', 'From Status Name or ID'),
+			toStatus: status('toStatus', 'To Status Name or ID'),
+			...proxyEventParameters(ctx),
+		};
+	},
 	loadState: (staticData) =>
 		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', (value) =>
 			checkedMap<string>(value, isText),

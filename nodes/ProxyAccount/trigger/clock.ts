@@ -1,8 +1,4 @@
-/**
- * The service's clock (each reply's `Date` header) against this machine's: a reply ahead of the
- * accepted offset by more than CLOCK_SLACK_MS (a day ahead would report expiries a day early) is
- * dated by that offset until a second reply confirms it; one behind can only delay an event.
- */
+/* The service's clock (each reply's `Date` header) against this machine's (docs/trigger.md). */
 
 /** [accepted offset, offset of the last reply that was not accepted (null: none)], in ms. */
 export type ClockState = [offset: number, candidate: number | null];

@@ -15,10 +15,7 @@ export function epochMs(value: unknown): number {
 	return at;
 }
 
-/**
- * Whether two instants are the same to the second: the service writes a timestamp with
- * milliseconds once and truncated the next time. An extension moves an expiry by far more.
- */
+/** The same second: the service writes a timestamp with milliseconds once, truncated the next time. */
 export function sameSecond(a: number | null | undefined, b: number | null | undefined): boolean {
 	return (
 		typeof a === 'number' && typeof b === 'number' && Math.floor(a / 1000) === Math.floor(b / 1000)

@@ -1,12 +1,7 @@
 /**
- * Change Location (`POST /v1/proxies/swap/{name}`) gives a proxy, with its paid time, a new name
- * and port: to the trigger, a proxy missing while a new one appears. The service documents only
- * part of what a move keeps (docs/trigger.md, "Moved proxies"), so two rules are tried in turn:
- * 1. strong: the same `added_at`, and an expiry no earlier than the one stored (extended or renewed
- *    since, maybe at polls a restart lost);
- * 2. fallback (a new `added_at`): the same expiry, period and auto-renew.
- * A pair is taken only when each is the other's only match: a wrong pairing would hide a real
- * removal, which is worse than a missed move ("The residual ambiguity" in docs/trigger.md).
+ * Change Location moves a proxy, with its paid time, to a new name: two rules, tried in turn
+ * (docs/trigger.md, "Moved proxies"). A pair is taken only when each is the other's only match: a
+ * wrong pairing would hide a real removal, worse than a missed move ("The residual ambiguity").
  */
 
 /** What says whose paid time a proxy is: instants as epoch ms, `plan` its period and auto-renew. */

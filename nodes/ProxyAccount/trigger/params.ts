@@ -1,11 +1,10 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import type { ProxyFilters } from '../helpers/framework/filters';
 import { readProxyFilters } from '../helpers/framework/filters';
 import { includePasswordOf } from '../helpers/framework/output';
 import { switchOption } from '../helpers/framework/validation';
-
-/* The parameter readers the events share (each event reads its own in its module). */
 
 export interface OutputOptions {
 	simplify: boolean;
@@ -15,9 +14,7 @@ export interface OutputOptions {
 /** A collection parameter as an object ({} when it is not one). */
 export function collection(ctx: IPollFunctions, name: string): IDataObject {
 	const value = ctx.getNodeParameter(name, {}) as unknown;
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+	return isRecord(value) ? (value as IDataObject) : {};
 }
 
 /** The Filters of the proxy events. */

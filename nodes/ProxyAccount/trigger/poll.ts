@@ -1,10 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { isRecord } from '../common/objects';
 import { asNodeError } from '../helpers/framework/itemLoop';
 import type { CallOptions } from '../transport';
 import { serviceNow } from './clock';
 import { TRIGGER } from './events';
-import type { AnyTriggerEvent, Observed, TriggerEvents } from './registry';
+import type { Observed, TriggerEvents } from './registry';
 import { chosenEvent, stateKeys } from './registry';
 import type { MissingMarks, StoredState } from './state';
 import { commitState, nextSettle, sameJson, withoutMarks } from './state';
@@ -36,11 +37,8 @@ function comparedState(stored: StoredState | null, key: string | undefined): Sto
 }
 
 /**
- * One poll of the Proxy Account Trigger. Scheduled: observes, compares with the stored state,
- * stores the next one only once everything succeeded (a failed request changes nothing), and
- * returns one item per event, or null. "Fetch Test Event" (manual mode): up to SAMPLE_LIMIT current
- * examples, or one summary item; it never reads or changes the stored state. `requestOptions` and
- * `trigger` are for tests.
+ * One poll: the next state is stored only once everything succeeded (a failed request changes
+ * nothing); "Fetch Test Event" never reads or changes it. `requestOptions`, `trigger`: for tests.
  */
 export async function pollTrigger(
 	ctx: IPollFunctions,
@@ -48,7 +46,37 @@ export async function pollTrigger(
 	trigger: TriggerEvents = TRIGGER,
 ): Promise<INodeExecutionData[][] | null> {
 	try {
-		return await pollEvent(ctx, requestOptions, chosenEvent(ctx, trigger), stateKeys(trigger));
+		const module = chosenEvent(ctx, trigger);
+		const params = module.readParameters(ctx);
+		const observation = await module.observe(ctx, requestOptions);
+		if (ctx.getMode() === 'manual') {
+			// The stored state is not even read: asking n8n for it would create it.
+			let items = module.samples(observation, params, SAMPLE_LIMIT);
+			if (items.length === 0) items = [module.summary(observation, params)];
+			return [ctx.helpers.returnJsonArray(items.map(madeUp))];
+		}
+
+		// Only now that the service has answered is the stored state read, compared and replaced.
+		const staticData = ctx.getWorkflowStaticData('node');
+		const stored = module.loadState(staticData);
+		const timed = observation as Observed;
+		const clock = serviceNow(
+			stored?.clock,
+			timed.dated === false ? undefined : timed.now,
+			Date.now(),
+		);
+		timed.now = clock.now;
+		const key = triggerKey(ctx);
+		const previous = comparedState(stored, key);
+		const { events, nextState: detected } = module.detect(previous, observation, params);
+		const nextState: StoredState = { ...detected, clock: clock.clock };
+		const settle = nextSettle(previous, clock.now);
+		if (settle === undefined) delete nextState.settle;
+		else nextState.settle = settle;
+		const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
+		commitState(staticData, nextState, stored, stateKeys(trigger));
+		if (key !== undefined) storedMarks.set(key, nextState.gone);
+		return output;
 	} catch (error) {
 		throw asNodeError(ctx, error);
 	}
@@ -60,52 +88,13 @@ const SAMPLE_NOTE =
 /** A test event: marked `sample: true`, with a note, its `before` emptied (keys kept for mapping). */
 function madeUp(item: IDataObject): IDataObject {
 	const before = item.before;
-	const emptied =
-		before !== null && typeof before === 'object' && !Array.isArray(before)
-			? Object.fromEntries(Object.keys(before).map((key) => [key, null]))
-			: before;
+	const emptied = isRecord(before)
+		? Object.fromEntries(Object.keys(before).map((key) => [key, null]))
+		: before;
 	return {
 		...item,
 		...(before === undefined ? {} : { before: emptied }),
 		sample: true,
 		sample_note: SAMPLE_NOTE,
 	};
-}
-
-async function pollEvent(
-	ctx: IPollFunctions,
-	requestOptions: CallOptions,
-	module: AnyTriggerEvent,
-	keys: readonly string[],
-): Promise<INodeExecutionData[][] | null> {
-	const params = module.readParameters(ctx);
-	const observation = await module.observe(ctx, requestOptions);
-	if (ctx.getMode() === 'manual') {
-		// The stored state is not even read: asking n8n for it would create it.
-		let items = module.samples(observation, params, SAMPLE_LIMIT);
-		if (items.length === 0) items = [module.summary(observation, params)];
-		return [ctx.helpers.returnJsonArray(items.map(madeUp))];
-	}
-
-	// Only now that the service has answered is the stored state read, compared and replaced.
-	const staticData = ctx.getWorkflowStaticData('node');
-	const stored = module.loadState(staticData);
-	const timed = observation as Observed;
-	const clock = serviceNow(
-		stored?.clock,
-		timed.dated === false ? undefined : timed.now,
-		Date.now(),
-	);
-	timed.now = clock.now;
-	const key = triggerKey(ctx);
-	const previous = comparedState(stored, key);
-	const { events, nextState: detected } = module.detect(previous, observation, params);
-	const nextState: StoredState = { ...detected, clock: clock.clock };
-	const settle = nextSettle(previous, clock.now);
-	if (settle === undefined) delete nextState.settle;
-	else nextState.settle = settle;
-	const output = events.length > 0 ? [ctx.helpers.returnJsonArray(events)] : null;
-	commitState(staticData, nextState, stored, keys);
-	if (key !== undefined) storedMarks.set(key, nextState.gone);
-	return output;
 }

@@ -15,8 +15,6 @@ import { send } from '../transport';
 import type { OutputOptions } from './params';
 import type { Observed } from './registry';
 
-/* What the proxy events share: the one request, shared properties, the pieces of their items. */
-
 export interface ProxyObservation extends Observed {
 	proxies: ProxyRecord[];
 }
@@ -74,13 +72,8 @@ export const isText = (value: unknown): boolean => typeof value === 'string';
 export const isNumber = (value: unknown): boolean => typeof value === 'number';
 export const isTuple = (value: unknown): boolean => Array.isArray(value) || value === 0;
 
-/** The `record` of an item: the proxy as the Options ask. */
 export function record(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
-	return proxyOutput(proxy, {
-		simplify: output.simplify,
-		includePassword: output.includePassword,
-		now,
-	});
+	return proxyOutput(proxy, { ...output, now });
 }
 
 export function compare(a: number, b: number): number {

@@ -10,11 +10,7 @@ import type { CallOptions } from '../transport';
 import type { Detection, StoredState } from './state';
 import { sameJson } from './state';
 
-/*
- * How the trigger is put together from its events (one `TriggerEventModule` per
- * `events/<event>.event.ts`, listed in `events/index.ts`): the Event dropdown, display options,
- * subtitle, description and dispatch are derived here.
- */
+/* The Event dropdown, display options, subtitle, description and dispatch, from the events. */
 
 /** What an event shows: its entry in the Event dropdown. */
 export interface EventInfo {
@@ -25,7 +21,6 @@ export interface EventInfo {
 	description: string;
 }
 
-/** What every event's parameters hold: the event chosen. */
 export interface EventParams {
 	event: string;
 }
@@ -76,7 +71,6 @@ export function defineTrigger(
 	return { defaultEvent: selected.event.value, events };
 }
 
-/** The keys any event's state writes (besides the common ones). */
 export function stateKeys(trigger: TriggerEvents): string[] {
 	return trigger.events.flatMap((module) => [...module.stateKeys]);
 }
@@ -131,7 +125,6 @@ export function eventSubtitle(trigger: TriggerEvents): string {
 	return `={{ ${JSON.stringify(names)}[$parameter["event"]] }}`;
 }
 
-/** The node's description: every event, by name, in the order they were listed. */
 export function triggerDescription(trigger: TriggerEvents): string {
 	const names = trigger.events.map(({ event }) => event.name);
 	const last = names.pop();

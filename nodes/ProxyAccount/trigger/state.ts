@@ -23,13 +23,11 @@ export type MissingMark = [polls: number, sinceMs: number];
 /** The missing marks of a state, by entry key. Only entries that are missing have one. */
 export type MissingMarks = Record<string, MissingMark>;
 
-/** What every stored state holds: the layout version, the event, and its missing marks. */
 export interface StoredState {
 	v: typeof STATE_VERSION;
 	event: string;
 	/** Left out when no entry is missing. */
 	gone?: MissingMarks;
-	/** The service's clock against this machine's (clock.ts). */
 	clock?: ClockState;
 	/** While a new baseline settles (see `settling`): [polls so far, service time of the first]. */
 	settle?: MissingMark;
@@ -54,12 +52,15 @@ export function hasOwn(map: object, key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(map, key);
 }
 
-/** The stored map itself (detection never changes it, and copying 10,000 entries costs). */
-export function stringMap(value: unknown): Record<string, string> | undefined {
-	if (isTrusted(value)) return value as Record<string, string>;
+/** A stored map whose values all pass `check`, or undefined; the map itself (copying 10,000 costs). */
+export function checkedMap<T>(
+	value: unknown,
+	check: (item: unknown) => boolean,
+): Record<string, T> | undefined {
+	if (isTrusted(value)) return value as Record<string, T>;
 	if (!isRecord(value)) return undefined;
-	for (const key in value) if (typeof value[key] !== 'string') return undefined;
-	return value as Record<string, string>;
+	for (const key in value) if (!check(value[key])) return undefined;
+	return value as Record<string, T>;
 }
 
 function isMark(mark: unknown): mark is MissingMark {
@@ -76,25 +77,9 @@ export function marksMap(value: unknown): MissingMarks | undefined | null {
 	return value as MissingMarks;
 }
 
-/** The clock and settling of a version 3 state: undefined when absent, null when damaged. */
-function commonFields(staticData: IDataObject): Pick<StoredState, 'clock' | 'settle'> | null {
-	if (staticData.v !== STATE_VERSION) return {};
-	const { clock, settle } = staticData;
-	if (clock !== undefined && !isClockState(clock)) return null;
-	if (settle !== undefined && !isMark(settle)) return null;
-	return {
-		...(clock === undefined ? {} : { clock }),
-		...(settle === undefined ? {} : { settle }),
-	};
-}
-
-/** The fields of one event's stored state (all but the common ones). */
 export type StateFields<S extends StoredState> = Omit<S, keyof StoredState>;
 
-/**
- * The stored state for `event`, or null when none can be trusted (first poll, another event or
- * layout, damaged data). `fields` reads the event's own fields, null when damaged.
- */
+/** The stored state for `event`, or null: first poll, another event or layout, damaged data. */
 export function loadStored<S extends StoredState>(
 	staticData: IDataObject,
 	event: S['event'],
@@ -102,18 +87,21 @@ export function loadStored<S extends StoredState>(
 ): S | null {
 	if (!READABLE_VERSIONS.includes(staticData.v) || staticData.event !== event) return null;
 	const gone = staticData.v === 1 ? undefined : marksMap(staticData.gone);
-	const common = commonFields(staticData);
-	if (gone === null || common === null) return null;
+	// The clock and settling came with version 3.
+	const { clock, settle } = staticData.v === STATE_VERSION ? staticData : ({} as IDataObject);
+	if (gone === null || (clock !== undefined && !isClockState(clock))) return null;
+	if (settle !== undefined && !isMark(settle)) return null;
 	const own = fields(staticData);
 	if (own === null) return null;
 	const marks = gone === undefined ? {} : { gone };
+	const common = {
+		...(clock === undefined ? {} : { clock }),
+		...(settle === undefined ? {} : { settle }),
+	};
 	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
 }
 
-/**
- * Whether a new baseline is still settling (a first reply may be partial: entries not stored join
- * it quietly for GRACE_POLLS polls and GRACE_MS), and the service time of its first poll.
- */
+/** While a new baseline settles (a first reply may be partial), the service time of its first poll. */
 export function settling(previous: StoredState | null): { since: number } | undefined {
 	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
 }
@@ -181,16 +169,12 @@ export interface Grace<T> {
 	missing: Iterable<[string, T]>;
 	marks: MissingMarks | undefined;
 	now: number;
-	/** Takes an entry whose grace period lasts into the next state. */
 	keep: (key: string, value: T) => void;
 	/** An entry whose grace period is over, with the start of its absence. */
 	forget?: (key: string, value: T, missingSince: number) => void;
 }
 
-/**
- * Keeps each missing entry while its grace period lasts, hands over the others (`forget`), builds
- * the next state (`build`, once every entry is kept) and attaches the marks (left out when none).
- */
+/** Keeps the missing entries still in their grace period, then builds the next state with marks. */
 export function withGrace<S extends StoredState, T>(grace: Grace<T>, build: () => S): S {
 	const gone: Array<[string, MissingMark]> = [];
 	const { marks, now } = grace;

@@ -18,7 +18,6 @@ const EVENTS = [
 	lowFunds,
 ] as const;
 
-/** Any event's stored state (the union of the events' own). */
 export type TriggerState = NonNullable<ReturnType<(typeof EVENTS)[number]['loadState']>>;
 
 export type TriggerEvent = TriggerState['event'];

@@ -58,10 +58,7 @@ export function lowFundsItem(observation: FundsObservation, params: LowFundsPara
 	};
 }
 
-/**
- * Low Funds: one event when the balance goes below the limits; it re-arms once the balance is at or
- * above every limit. The first poll emits when already low (the condition is what users want).
- */
+/** Low Funds (docs/trigger.md): once per drop; the first poll emits when already low. */
 export function detectLowFunds(
 	previous: LowFundsState | null,
 	observation: FundsObservation,
@@ -101,7 +98,6 @@ export const lowFunds: TriggerEventModule<LowFundsParams, LowFundsState, FundsOb
 		},
 	],
 	stateKeys: ['below'],
-	/** Low Funds: a threshold (0 = none) and/or the upcoming renewals; at least one of them. */
 	readParameters(ctx) {
 		const node = ctx.getNode();
 		const amount = parseAmount(

@@ -31,7 +31,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, StoredState } from '../state';
-import { isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
+import { checkedMap, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 import type { NextMap, PerProxy } from '../listing';
 import { walkTuples } from '../listing';
 
@@ -87,15 +87,11 @@ function upgradeNewProxy(data: IDataObject): Pick<NewProxyState, 'ids' | 'plans'
 /** The stored New Proxy state (older layouts converted), or null. */
 export function loadNewProxyState(staticData: IDataObject): NewProxyState | null {
 	return loadStored<NewProxyState>(staticData, 'newProxy', (data) => {
-		const { ids } = data;
-		if (ids === undefined) return upgradeNewProxy(data);
+		if (data.ids === undefined) return upgradeNewProxy(data);
 		const plans = readTable(data.plans);
 		if (plans === null) return null;
-		if (!isTrusted(ids)) {
-			if (!isRecord(ids)) return null;
-			for (const name in ids) if (!isIdTuple(ids[name], plans.length)) return null;
-		}
-		return { ids: ids as NewProxyState['ids'], plans };
+		const ids = checkedMap<IdTuple | 0>(data.ids, (item) => isIdTuple(item, plans.length));
+		return ids === undefined ? null : { ids, plans };
 	});
 }
 
@@ -157,9 +153,8 @@ export function newProxyItem(
 }
 
 /**
- * New Proxy: a listed name that is not stored. While a baseline settles, one a partial first reply
- * left out joins it quietly, unless added since. A moved proxy (moves.ts) is reported with
- * `moved_from`; its old name stays stored for its grace period with 0: it is found moved once.
+ * New Proxy (docs/trigger.md): a moved proxy (moves.ts) is reported with `moved_from`; its old name
+ * stays stored for its grace period with 0: it is found moved once.
  */
 export function detectNewProxies(
 	previous: NewProxyState | null,
@@ -167,31 +162,19 @@ export function detectNewProxies(
 	params: NewProxyParams,
 ): Detection<NewProxyState> {
 	const table = seededTable(previous?.plans);
-	const {
-		next,
-		appeared: added,
-		same,
-		missing,
-	} = walkTuples<IdTuple | 0>(
+	const walked = walkTuples<IdTuple | 0>(
 		previous?.ids,
 		observation.proxies,
 		BY_ID,
 		(proxy) => idTuple(proxy, table),
 		(before, tuple) => sameTuple(before, tuple as IdTuple),
 	);
+	const { next, missing } = walked;
 	const appeared = previous
-		? added.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
+		? walked.appeared.map(([name, , proxy]): Appeared => [name, identityOf(proxy), proxy])
 		: [];
-	if (previous && missing.length === 0 && appeared.length === 0 && same)
-		return {
-			events: [],
-			nextState: {
-				v: STATE_VERSION,
-				event: 'newProxy',
-				ids: next.keep(previous.ids),
-				plans: previous.plans,
-			},
-		};
+	if (previous && missing.length === 0 && appeared.length === 0 && walked.same)
+		return { events: [], nextState: newProxyState(next.keep(previous.ids), previous.plans) };
 	const moves = findMoves(previous, missing, appeared, next);
 	const settle = settling(previous);
 	const events: IDataObject[] = [];
@@ -211,13 +194,12 @@ export function detectNewProxies(
 		now: observation.now,
 		keep: (name, tuple) => next.add(name, moved.has(name) ? 0 : tuple),
 	};
-	const nextState = withGrace(grace, () => ({
-		v: STATE_VERSION,
-		event: 'newProxy' as const,
-		ids: next.build(),
-		plans: table.texts,
-	}));
+	const nextState = withGrace(grace, () => newProxyState(next.build(), table.texts));
 	return { events, nextState };
+}
+
+function newProxyState(ids: NewProxyState['ids'], plans: string[]): NewProxyState {
+	return { v: STATE_VERSION, event: 'newProxy', ids, plans };
 }
 
 /** The identities of stored tuples (names found moved have none). */

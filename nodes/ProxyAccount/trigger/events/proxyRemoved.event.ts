@@ -32,8 +32,8 @@ import {
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks, StoredState } from '../state';
 import {
+	checkedMap,
 	GRACE_MS,
-	isTrusted,
 	loadStored,
 	marksMap,
 	STATE_VERSION,
@@ -170,16 +170,13 @@ function isKnownTuple(value: unknown, size: number): boolean {
 
 /** The version 3 fields of a stored Proxy Removed state, or null when damaged. */
 function readKnown(data: IDataObject): Pick<RemovedState, 'known' | 'texts' | 'fresh'> | null {
-	const { known } = data;
 	const texts = readTable(data.texts);
 	const fresh = marksMap(data.fresh);
 	if (texts === null || fresh === null) return null;
-	if (!isTrusted(known)) {
-		if (!isRecord(known)) return null;
-		for (const name in known) if (!isKnownTuple(known[name], texts.length)) return null;
-	}
+	const known = checkedMap<KnownTuple>(data.known, (item) => isKnownTuple(item, texts.length));
+	if (known === undefined) return null;
 	const extra = fresh === undefined ? {} : { fresh };
-	return { known: known as RemovedState['known'], texts, ...extra };
+	return { known, texts, ...extra };
 }
 
 type Named = [name: string, tuple: KnownTuple];
@@ -235,10 +232,7 @@ export function removedItem(
 	};
 }
 
-/**
- * Proxy Removed: a stored proxy missing from the list is reported once its grace period is over; a
- * proxy that Change Location moved (moves.ts) is forgotten at once, without an event.
- */
+/** Proxy Removed (docs/trigger.md): a moved proxy (moves.ts) is forgotten at once, without an event. */
 export function detectRemoved(
 	previous: RemovedState | null,
 	observation: ProxyObservation,

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { matchesProxyFilters } from '../../helpers/framework/filters';
 import { filterText } from '../../helpers/framework/validation';
@@ -19,7 +19,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { loadMapState, stringMap } from '../state';
+import { checkedMap, loadMapState } from '../state';
 
 export interface StatusParams extends ProxyEventParams<'proxyStatusChanged'> {
 	/** Lower-cased; empty = any. */
@@ -35,17 +35,6 @@ const BY_STATUS: PerProxyState<'proxyStatusChanged', 'status'> = {
 	field: 'status',
 	is: isText,
 };
-
-function readStatusParameters(ctx: IPollFunctions): StatusParams {
-	const status = (name: string, label: string) =>
-		filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
-	return {
-		event: 'proxyStatusChanged',
-		fromStatus: status('fromStatus', 'From Status Name or ID'),
-		toStatus: status('toStatus', 'To Status Name or ID'),
-		...proxyEventParameters(ctx),
-	};
-}
 
 export function statusItem(
 	proxy: ProxyRecord,
@@ -147,9 +136,20 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 		outputOptionsProperty,
 	],
 	stateKeys: ['status'],
-	readParameters: readStatusParameters,
+	readParameters(ctx) {
+		const status = (name: string, label: string) =>
+			filterText(ctx.getNode(), undefined, ctx.getNodeParameter(name, ''), label).toLowerCase();
+		return {
+			event: 'proxyStatusChanged',
+			fromStatus: status('fromStatus', 'From Status Name or ID'),
+			toStatus: status('toStatus', 'To Status Name or ID'),
+			...proxyEventParameters(ctx),
+		};
+	},
 	loadState: (staticData) =>
-		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', stringMap),
+		loadMapState<StatusState>(staticData, 'proxyStatusChanged', 'status', (value) =>
+			checkedMap<string>(value, isText),
+		),
 	...proxyEvent('proxy_status_changed'),
 	detect: detectStatusChanges,
 	samples: statusSamples,

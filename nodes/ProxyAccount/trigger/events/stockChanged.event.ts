@@ -17,7 +17,7 @@ import { collection } from '../params';
 import { ownValue } from '../proxies';
 import type { Observed, TriggerEventModule } from '../registry';
 import type { Detection, MapState } from '../state';
-import { hasOwn, isTrusted, loadStored, settling, STATE_VERSION, withGrace } from '../state';
+import { hasOwn, isTrusted, loadMapState, settling, STATE_VERSION, withGrace } from '../state';
 
 export type StockChange = 'becameAvailable' | 'anyChange' | 'reachedThreshold';
 
@@ -100,20 +100,15 @@ export function stockChangeOf(
 	return happened ? KIND[change] : undefined;
 }
 
-/** The entries with one per city key (the first wins: a repeat says nothing new), and the keys. */
-function listedEntries(entries: StockEntry[]): { unique: StockEntry[]; keys: Set<string> } {
+/** The entries with one per city key (the first wins: a repeat says nothing new). */
+export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
 	const keys = new Set<string>();
-	const unique = entries.filter((entry) => {
+	return entries.filter((entry) => {
 		const key = cityKey(entry);
 		if (keys.has(key)) return false;
 		keys.add(key);
 		return true;
 	});
-	return { unique, keys };
-}
-
-export function uniqueEntries(entries: StockEntry[]): StockEntry[] {
-	return listedEntries(entries).unique;
 }
 
 function cityState(entry: StockEntry): CityState {
@@ -145,10 +140,7 @@ export function stockEventItem(
 	};
 }
 
-/**
- * Stock Changed: compares every city and carrier (as in the payload) with the stored stock; one not
- * stored counts zero with an unknown status. A city missing from the list is kept for its grace period.
- */
+/** Stock Changed (docs/trigger.md): a city or carrier not stored counts zero, its status unknown. */
 export function detectStockChanges(
 	previous: StockState | null,
 	observation: StockObservation,
@@ -156,7 +148,7 @@ export function detectStockChanges(
 ): Detection<StockState> {
 	const next: Record<string, CityState> = {};
 	const events: IDataObject[] = [];
-	const { unique, keys } = listedEntries(observation.entries);
+	const unique = uniqueEntries(observation.entries);
 	const absorbing = settling(previous) !== undefined;
 	for (const entry of unique) {
 		const key = cityKey(entry);
@@ -188,11 +180,10 @@ export function detectStockChanges(
 	}
 	const stored = previous?.stock;
 	const missing: Array<[string, CityState]> = [];
+	// `next` holds only the listed cities until the missing ones are kept.
 	for (const key in stored)
-		if (!keys.has(key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
-	const keep = (key: string, city: CityState) => {
-		next[key] = city;
-	};
+		if (!hasOwn(next, key) && hasOwn(stored, key)) missing.push([key, stored[key]]);
+	const keep = (key: string, city: CityState) => (next[key] = city);
 	const nextState = withGrace<StockState, CityState>(
 		{ missing, marks: previous?.gone, now: observation.now, keep },
 		() => ({ v: STATE_VERSION, event: 'stockChanged', stock: next }),
@@ -202,20 +193,17 @@ export function detectStockChanges(
 
 /** A count before the sample's current one that makes the chosen change happen. */
 function sampleBefore(change: StockChange, side: StockSide, threshold: number): StockSide {
-	switch (change) {
-		case 'becameAvailable':
-			return { count: 0, status: 'out' };
-		case 'reachedThreshold':
-			return { count: Math.max(0, threshold - 1), status: side.status };
-		default:
-			return { count: side.count > 0 ? side.count - 1 : 1, status: side.status };
-	}
+	if (change === 'becameAvailable') return { count: 0, status: 'out' };
+	const count =
+		change === 'reachedThreshold'
+			? Math.max(0, threshold - 1)
+			: side.count > 0
+				? side.count - 1
+				: 1;
+	return { count, status: side.status };
 }
 
-/**
- * "Fetch Test Event": cities and carriers that meet the filters and the chosen change now, each with
- * a `before` that would have made it happen; else one real city as it is. Empty only when no city.
- */
+/** "Fetch Test Event": what meets the change now, with a `before` that makes it happen; else one city. */
 export function stockSamples(
 	entries: StockEntry[],
 	params: StockParams,
@@ -352,10 +340,7 @@ export const stockChanged: TriggerEventModule<StockParams, StockState, StockObse
 		return { event: 'stockChanged', change, threshold, filters };
 	},
 	loadState: (staticData) =>
-		loadStored<StockState>(staticData, 'stockChanged', (data) => {
-			const stock = stockMap(data.stock);
-			return stock ? { stock } : null;
-		}),
+		loadMapState<StockState>(staticData, 'stockChanged', 'stock', stockMap),
 	async observe(ctx, requestOptions) {
 		const { entries, serverTime, dated } = await getStock(ctx, requestOptions);
 		return { entries, now: serverTime, dated };

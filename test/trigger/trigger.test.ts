@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { pollTrigger, SAMPLE_LIMIT } from '../../nodes/ProxyAccount/trigger/poll';
-import { GRACE_MS, GRACE_POLLS, STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
+import { STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
 import { createHarness, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, ProxyRecord, RequestLogEntry } from '../simulator';

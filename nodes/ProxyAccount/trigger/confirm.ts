@@ -41,7 +41,8 @@ export function namesToConfirm(
 	const listed = new Set<string>();
 	for (const proxy of proxies) listed.add(proxy.proxy_name);
 	const missing: string[] = [];
-	for (const name in remembered) if (hasOwn(remembered, name) && !listed.has(name)) missing.push(name);
+	for (const name in remembered)
+		if (hasOwn(remembered, name) && !listed.has(name)) missing.push(name);
 	if (missing.length === 0) return missing;
 	missing.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 	const after = turn === undefined ? -1 : missing.findIndex((name) => name > turn);

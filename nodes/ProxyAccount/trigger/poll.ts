@@ -101,7 +101,11 @@ async function confirmLeftOut(
 	if (!module.confirmsLeftOut || previous === null) return undefined;
 	const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]];
 	const { proxies } = observation as ProxyObservation;
-	const names = namesToConfirm(isRecord(remembered) ? remembered : undefined, proxies, previous.turn);
+	const names = namesToConfirm(
+		isRecord(remembered) ? remembered : undefined,
+		proxies,
+		previous.turn,
+	);
 	return await confirmByName(ctx, names, requestOptions, previous.turn);
 }
 

@@ -31,14 +31,7 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks, StoredState } from '../state';
-import {
-	checkedMap,
-	loadStored,
-	marksMap,
-	STATE_VERSION,
-	stillMissing,
-	withGrace,
-} from '../state';
+import { checkedMap, loadStored, marksMap, STATE_VERSION, stillMissing, withGrace } from '../state';
 import type { PerProxy } from '../listing';
 import { NONE_GONE, walkTuples } from '../listing';
 

@@ -2,8 +2,9 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import type { CallOptions, ProxyRecord } from '../transport';
 import { requestErrorFacts, send } from '../transport';
+import type { PerProxy } from './listing';
+import { walk } from './listing';
 import type { ProxyObservation } from './proxies';
-import { hasOwn } from './state';
 
 /*
  * A reply that leaves out a proxy the trigger remembers says nothing of it: the proxy events ask
@@ -26,23 +27,25 @@ export interface Confirmed {
 	turn: string | undefined;
 }
 
+/** Any stored value: only the names are walked (listing.ts). */
+const ANY_VALUE: PerProxy = { is: () => true };
+
 /**
  * The remembered names (`remembered`: a map by proxy name) that the list leaves out, `limit` of
  * them at most: in name order, starting after `turn` (the last name read) and wrapping around, so
- * that every one gets its turn however many are left out.
+ * that every one gets its turn however many are left out. The list is walked beside the map, as
+ * detection walks it (a full list in the usual order costs no lookup by name).
  */
 export function namesToConfirm(
-	remembered: object | undefined,
+	remembered: Record<string, unknown> | undefined,
 	proxies: ProxyRecord[],
 	turn: string | undefined,
 	limit: number = CONFIRMATIONS_PER_POLL,
 ): string[] {
 	if (remembered === undefined) return [];
-	const listed = new Set<string>();
-	for (const proxy of proxies) listed.add(proxy.proxy_name);
-	const missing: string[] = [];
-	for (const name in remembered)
-		if (hasOwn(remembered, name) && !listed.has(name)) missing.push(name);
+	const missing = walk(remembered, proxies, ANY_VALUE, () => undefined).missing.map(
+		([name]) => name,
+	);
 	if (missing.length === 0) return missing;
 	missing.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 	const after = turn === undefined ? -1 : missing.findIndex((name) => name > turn);

@@ -119,18 +119,22 @@ describe('Proxy Removed and Change Location', () => {
 		expect(known(t)).not.toContain(moved);
 	});
 
-	it('a move whose new name shows only after the poll that finds the old one gone is reported as a removal, at once (issue 36)', async () => {
-		const t = trigger();
+	it.each(['proxyRemoved', 'newProxy'])('%s: a move whose new name shows only after the poll that finds the old one gone is a removal (at once) and a new proxy (issue 36)', async (event) => {
+		const t = trigger(event);
 		await t.poll();
+		expect(await pollFor(t, 3, 30 * MINUTE)).toEqual([]); // the baseline has settled
 		const [moved] = names();
 		const newName = await changeLocation(moved);
 		const late: ProxyRecord = record(newName);
 		sim.account().proxies.delete(newName);
+		const next = new Date(sim.clock.now() + 20 * MINUTE).toISOString();
 		const emitted = await pollFor(t, 10, 20 * MINUTE, (i) => {
 			if (i === 2) sim.account().proxies.set(newName, late);
 		});
-		expect(emitted.map((item) => [item.proxy_name, item.removed_at])).toEqual([[moved, new Date(START + 20 * MINUTE).toISOString()]]);
-		expect(known(t)).toEqual(expect.arrayContaining([newName]));
+		if (event === 'proxyRemoved') {
+			expect(emitted.map((item) => [item.proxy_name, item.removed_at])).toEqual([[moved, next]]);
+			expect(known(t)).toEqual(expect.arrayContaining([newName]));
+		} else expect(emitted.map((item) => [item.proxy_name, item.moved_from])).toEqual([[newName, null]]);
 	});
 
 	it('two proxies with the same paid time moved at once pair nothing: both are reported, once each', async () => {

@@ -150,6 +150,39 @@ describe('a real removal', () => {
 	});
 });
 
+describe('a reply known to be partial (a left-out proxy was found by name)', () => {
+	/** A move as the trigger sees one: the old name gone, a new name with the same paid time. */
+	function moveInSimulator(name: string): string {
+		const record = { ...sim.account().proxies.get(name)! };
+		const newName = `${name}-MOVED`;
+		sim.account().proxies.delete(name);
+		sim.account().proxies.set(newName, { ...record, proxy_name: newName, h_port: record.h_port + 1 });
+		return newName;
+	}
+
+	it.each(['proxyRemoved', 'newProxy'])('%s: a move whose new name that reply leaves out is still a move', async (event) => {
+		const t = trigger({ event });
+		await settled(t);
+		const [moved, live] = names();
+		const newName = moveInSimulator(moved);
+		front.add({ route: 'GET /v1/proxies', kind: 'drop', names: [newName, live] });
+		expect(await pollFor(t, 1, 5 * MINUTE)).toEqual([]);
+		const items = await pollFor(t, 3, 5 * MINUTE);
+		expect(items.map((i) => [i.proxy_name, i.moved_from])).toEqual(event === 'newProxy' ? [[newName, moved]] : []);
+	});
+
+	it('a removal found in such a reply is reported once missing from 3 polls in a row', async () => {
+		const t = trigger({ event: 'proxyRemoved' });
+		await settled(t);
+		const [gone, live] = names();
+		sim.discardProxy(null, gone);
+		front.add({ route: 'GET /v1/proxies', kind: 'drop', names: [live], times: Infinity });
+		const perPoll: unknown[][] = [];
+		for (let i = 0; i < 4; i++) perPoll.push((await pollFor(t, 1, 5 * MINUTE)).map((item) => item.proxy_name));
+		expect(perPoll).toEqual([[], [], [gone], []]);
+	});
+});
+
 describe('a confirmation in doubt decides nothing', () => {
 	it.each([
 		['a 5xx', { kind: 'status', status: 500 }],

@@ -18,7 +18,8 @@
  * first). A city is forgotten once missing from 3 polls in a row or more AND for an hour or more. A
  * proxy (issue 36) is read by name first, at most CONFIRMATIONS_PER_POLL a poll in name order after
  * the last one read: found, it counts as listed with the record read; not found, it is gone now
- * (Proxy Removed reports it); otherwise it stays missing. When an entry is listed again its mark is
+ * (Proxy Removed reports it), or, when a read of that poll found a left-out proxy, once missing from
+ * 3 polls in a row; otherwise it stays missing. When an entry is listed again its mark is
  * cleared and it is compared with what was kept. n8n 2.x saves the
  * trigger's memory only when a poll emits; after such a restart the marks are trusted only when
  * they are the ones the trigger stored last (it restarts them otherwise: the entries stay, and count
@@ -420,7 +421,8 @@ function keyOf(item: IDataObject): string {
 /**
  * The reads by name of a poll (issue 36): the remembered proxies `seen` leaves out, in name order
  * after the last one read, CONFIRMATIONS_PER_POLL at most; those the service (`current`) has are
- * added to `seen`, the others go to `seen.gone`. Returns the names read.
+ * added to `seen`, the others go to `seen.gone` (when a read found a left-out proxy, only those missing
+ * from 3 polls in a row). Returns the names read.
  */
 function readByName(previous: Memory<unknown>, seen: Snapshot, current: Snapshot): string[] {
 	const listed = new Set(seen.proxies.map((p) => p.name));
@@ -428,12 +430,17 @@ function readByName(previous: Memory<unknown>, seen: Snapshot, current: Snapshot
 	const after = previous.turn === undefined ? -1 : missing.findIndex((name) => name > previous.turn!);
 	const start = after < 0 ? 0 : after;
 	const read = [...missing.slice(start), ...missing.slice(0, start)].slice(0, CONFIRMATIONS_PER_POLL);
-	seen.gone = new Set();
+	const gone = new Set<string>();
+	let found = 0;
 	for (const name of read) {
-		const found = current.proxies.find((p) => p.name === name);
-		if (found) seen.proxies.push(found);
-		else seen.gone.add(name);
+		const record = current.proxies.find((p) => p.name === name);
+		if (record) seen.proxies.push(record);
+		else gone.add(name);
+		if (record) found += 1;
 	}
+	// A reply known to be partial (a left-out proxy found) may hide a move's new name too: gone only
+	// once missing from 3 polls in a row.
+	seen.gone = found === 0 ? gone : new Set([...gone].filter((name) => (previous.marks.get(name)?.[0] ?? 0) + 1 >= GRACE_POLLS));
 	return read;
 }
 

@@ -5,6 +5,8 @@ import { requestErrorFacts, send } from '../transport';
 import type { PerProxy } from './listing';
 import { walk } from './listing';
 import type { ProxyObservation } from './proxies';
+import type { MissingMarks } from './state';
+import { GRACE_POLLS, hasOwn } from './state';
 
 /*
  * A reply that leaves out a proxy the trigger remembers says nothing of it: the proxy events ask
@@ -78,10 +80,24 @@ export async function confirmByName(
 	return confirmed;
 }
 
-/** The observation completed by the reads: the proxies found count as listed. */
+/**
+ * The observation completed by the reads: the proxies found count as listed. A proxy found gone is
+ * gone now, unless the reply is known to be partial (a proxy it left out was found): then a move's
+ * new name may be left out too, so it is gone only once missing from GRACE_POLLS polls in a row
+ * (`marks`: the stored ones), and is read again meanwhile.
+ */
 export function withConfirmed(
 	observation: ProxyObservation,
 	{ found, gone }: Confirmed,
+	marks: MissingMarks | undefined,
 ): ProxyObservation {
-	return { ...observation, proxies: [...observation.proxies, ...found], gone };
+	const due =
+		found.length === 0
+			? gone
+			: new Set([...gone].filter((name) => missingPolls(marks, name) + 1 >= GRACE_POLLS));
+	return { ...observation, proxies: [...observation.proxies, ...found], gone: due };
+}
+
+function missingPolls(marks: MissingMarks | undefined, name: string): number {
+	return marks !== undefined && hasOwn(marks, name) ? marks[name][0] : 0;
 }

@@ -72,7 +72,9 @@ export async function pollTrigger(
 		const key = triggerKey(ctx);
 		const previous = comparedState(stored, key);
 		const confirmed = await confirmLeftOut(ctx, module, previous, timed, requestOptions);
-		const seen = confirmed ? withConfirmed(timed as ProxyObservation, confirmed) : observation;
+		const seen = confirmed
+			? withConfirmed(timed as ProxyObservation, confirmed, previous?.gone)
+			: observation;
 		const { events, nextState: detected } = module.detect(previous, seen, params);
 		const nextState: StoredState = { ...detected, clock: clock.clock };
 		const turn = confirmed ? confirmed.turn : previous?.turn;

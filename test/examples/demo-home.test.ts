@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test that runs the demo as a child process (node: modules, the environment); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a jest test that runs the demo as a child process (execFile, node: modules, the environment); never shipped */
 /**
  * `npm run demo` is the first command a newcomer runs: it must leave their home folder alone.
  * n8n-core writes an instance key under N8N_USER_FOLDER (default ~/.n8n) when it loads; the demo

@@ -5,8 +5,11 @@
  * Starts the Proxy Account simulator, then runs the example workflows of examples/ through
  * n8n-core's WorkflowExecute (the nodes under their production type names, the credential's own
  * authentication) and prints what happened: a quote, a scheduled auto-extend run twice (it pays
- * once), and a stock alert from the polling trigger.
+ * once), and a stock alert from the polling trigger. n8n-core's user folder is a temporary one
+ * (n8n-user-folder.ts, imported first): nothing is written into ~/.n8n.
  */
+import './n8n-user-folder';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -45,22 +45,22 @@ export const operation: OperationInfo = {
 
 export const spendsMoney = true;
 
-/** The Auto-Renew switch, on or off in a new node. */
-const autoRenewSwitch = (on: boolean): INodeProperties => ({
+/** The Auto-Renew switch, off in a new node (version 2). */
+const autoRenewSwitch: INodeProperties = {
 	displayName: 'Auto-Renew',
 	name: 'autoRenew',
 	type: 'boolean',
-	default: on,
+	default: false,
 	description: 'Whether the proxy renews itself at expiry, charged to the wallet',
-});
+};
 
 export const properties: INodeProperties[] = [
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),
 	// On for a version 1 node, as saved; off for a new node, so that it commits nothing until set.
-	...inVersion(1, [autoRenewSwitch(true)]),
-	...inVersion(2, [autoRenewSwitch(false)]),
+	...inVersion(1, [{ ...autoRenewSwitch, default: true }]),
+	...inVersion(2, [autoRenewSwitch]),
 	{
 		displayName:
 			'With auto-renew off, the proxy expires and is removed at its expiry date, its settings included',

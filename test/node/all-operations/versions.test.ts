@@ -21,9 +21,9 @@ const action = (typeVersion: 1 | 2, parameters: INodeParameters) =>
 	harness.runNode({ type: 'proxyAccount', typeVersion, parameters }, { credentials: credentialsFor(sim) });
 
 describe('Stock > Get Many: Only Available', () => {
-	const stock = (typeVersion: 1 | 2, filters?: IDataObject) =>
+	const stock = (typeVersion: 1 | 2, filters?: INodeParameters) =>
 		action(typeVersion, { resource: 'stock', operation: 'getAll', returnAll: true, ...(filters ? { filters } : {}) });
-	const cities = async (typeVersion: 1 | 2, filters?: IDataObject) => (await stock(typeVersion, filters)).items.map((item) => item.json.city);
+	const cities = async (typeVersion: 1 | 2, filters?: INodeParameters) => (await stock(typeVersion, filters)).items.map((item) => item.json.city);
 	const available = () => sim.stock.filter((city) => city.open && Object.values(city.counts).some((count) => count > 0)).map((city) => city.city);
 
 	it('a version 1 node filters also when the filter is not added (as it always did)', async () => {

@@ -90,7 +90,7 @@ async function main() {
 		heading('Stock alert (examples/stock-alert.json)');
 		const alert = example('stock-alert.json');
 		const triggerNode = alert.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentials);
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, typeVersion: triggerNode.typeVersion, parameters: triggerNode.parameters }, credentials);
 		const baseline = await poller.poll();
 		line(`  Poll 1 (activation): baseline recorded, ${baseline === null ? 'no events' : `${baseline[0].length} events`}`);
 		const soldOut = sim.stock.filter((city) => city.open && Object.values(city.counts).every((count) => count === 0));

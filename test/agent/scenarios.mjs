@@ -87,7 +87,7 @@ async function reads(ctx) {
 	});
 }
 
-/** Rotate IP, Reboot and Set Auto Rotation (free device commands) as one turn of parallel calls. */
+/** Rotate IP, Reboot and Set Auto-Rotation (free device commands) as one turn of parallel calls. */
 async function device(ctx) {
 	const { s, model, check, assert } = ctx;
 	const [a, b, c] = ctx.take(3);

@@ -92,7 +92,7 @@ describe('As an AI agent tool, the target is the builder\u2019s or declared to t
 		['Set Auto-Renew', { resource: 'proxy', operation: 'setAutoRenew', autoRenew: true, interval: 1, options: { maxRenewalCommitment: 100_000 } }],
 		['Rotate IP', { resource: 'proxy', operation: 'rotateIp', options: {} }],
 		['Reboot', { resource: 'proxy', operation: 'reboot', options: {} }],
-		['Set Auto Rotation', { resource: 'proxy', operation: 'setAutoRotation', enabled: true, interval: 10 }],
+		['Set Auto-Rotation', { resource: 'proxy', operation: 'setAutoRotation', enabled: true, interval: 10 }],
 		['Change Location', { resource: 'proxy', operation: 'changeLocation', carrier: 'T-Mobile', city: 'Denver', options: { allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0, waitTimeoutSeconds: 0 } }],
 		['Remove (Dry Run)', { resource: 'proxy', operation: 'remove', confirmCount: 0, options: { dryRun: true } }],
 	];

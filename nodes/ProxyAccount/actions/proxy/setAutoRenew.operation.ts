@@ -24,6 +24,7 @@ import {
 	sendInBatches,
 } from '../../helpers/money/batches';
 import { parseBoolean, parseInterval } from '../../helpers/framework/validation';
+import { inVersion, isVersion1 } from '../../helpers/framework/versions';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { BatchedExecute } from '../../helpers/framework/batchedRun';
@@ -44,17 +45,22 @@ export const operation: OperationInfo = {
 
 export const spendsMoney = true;
 
+/** The Auto-Renew switch, off in a new node (version 2). */
+const autoRenewSwitch: INodeProperties = {
+	displayName: 'Auto-Renew',
+	name: 'autoRenew',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the proxy renews itself at expiry, charged to the wallet',
+};
+
 export const properties: INodeProperties[] = [
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),
-	{
-		displayName: 'Auto-Renew',
-		name: 'autoRenew',
-		type: 'boolean',
-		default: true,
-		description: 'Whether the proxy renews itself at expiry, charged to the wallet',
-	},
+	// On for a version 1 node, as saved; off for a new node, so that it commits nothing until set.
+	...inVersion(1, [{ ...autoRenewSwitch, default: true }]),
+	...inVersion(2, [autoRenewSwitch]),
 	{
 		displayName:
 			'With auto-renew off, the proxy expires and is removed at its expiry date, its settings included',
@@ -191,7 +197,12 @@ type RunOptions = ReturnType<typeof readOptions>;
 /** An item's input, checked before anything is sent. */
 function readWanted(ctx: IExecuteFunctions, i: number, name: string) {
 	const node = ctx.getNode();
-	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
+	const autoRenew = parseBoolean(
+		node,
+		i,
+		ctx.getNodeParameter('autoRenew', i, isVersion1(node)),
+		'Auto-Renew',
+	);
 	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
 	if (!autoRenew && runsAsAgentTool(ctx)) {
 		// Off means the proxy is removed at expiry: not for an agent to decide.

@@ -14,10 +14,10 @@ import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
 	value: 'setAutoRotation',
-	name: 'Set Auto Rotation',
+	name: 'Set Auto-Rotation',
 	description: 'Turn the automatic IP rotation of proxies on (every 1 to 1440 minutes) or off',
 	action: 'Set the automatic IP rotation of proxies',
-	subtitle: 'Set Proxy Auto Rotation',
+	subtitle: 'Set Proxy Auto-Rotation',
 };
 
 export const properties: INodeProperties[] = [

@@ -40,8 +40,8 @@ export const operation: OperationInfo = {
 	subtitle: 'Change Proxy Location',
 	notices: {
 		panel:
-			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
-		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options, together) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
+		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least (above 0) and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
 	},
 };
 

@@ -50,9 +50,9 @@ it.each(['extend', 'buy', 'changeLocation', 'setAutoRenew', 'remove'])('%s shows
 });
 
 it.each([
-	['extend', /Maximum Total Cost and Keep Wallet At Least/],
-	['buy', /Maximum Total Cost and Keep Wallet At Least/],
-	['changeLocation', /Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move/],
+	['extend', /Maximum Total Cost and Keep Wallet At Least \(above 0\)/],
+	['buy', /Maximum Total Cost and Keep Wallet At Least \(above 0\)/],
+	['changeLocation', /Allow as AI Tool and set Keep Wallet At Least \(above 0\) and Maximum Cost per Move/],
 	['setAutoRenew', /Maximum Renewal Commitment/],
 	['remove', /only previews \(Dry Run\)/],
 	['setAuthentication', /Allow as AI Tool/],

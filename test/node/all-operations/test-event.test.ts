@@ -95,7 +95,7 @@ it('a real event (the trigger in production, mode trigger) acts: Extend charges 
 it('as an AI agent tool, a test event in the tool call\'s input item is refused, nothing sent', async () => {
 	const [name] = [...sim.account().proxies.keys()];
 	const result = await harness.runNode(
-		{ type: 'proxyAccountTool', parameters: { resource: 'proxy', operation: 'extend', proxyName: byName(name), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } } },
+		{ type: 'proxyAccountTool', parameters: { resource: 'proxy', operation: 'extend', proxyName: byName(name), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 1 } } },
 		{ credentials: credentialsFor(sim), items: [{ event: 'proxy_expiring', proxy_name: name, sample: true }] },
 	);
 	expectAgentRefusal(result, 'Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');

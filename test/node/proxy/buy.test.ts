@@ -92,7 +92,7 @@ describe('Proxy > Buy', () => {
 		expect(apiRequests(sim)).toHaveLength(0);
 		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
 		expect(dry.status).toBe('success');
-		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 0 }, { type: 'proxyAccountTool' });
+		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 1 }, { type: 'proxyAccountTool' });
 		expect(capped.items[0].json.status).toBe('bought');
 		expect(sim.ledger).toHaveLength(1);
 	});

@@ -49,7 +49,7 @@ export const operation: OperationInfo = {
 	notices: {
 		panel:
 			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
-		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least (above 0) here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
 	},
 };
 

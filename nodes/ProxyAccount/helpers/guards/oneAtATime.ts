@@ -12,7 +12,7 @@ import { CREDENTIAL_TYPE, readCredential } from '../../transport';
 const queues = new Map<string, Promise<void>>();
 
 /** The queue a run joins: the credential n8n gives the node, at the Base URL it points to. */
-async function queueKey(ctx: IExecuteFunctions): Promise<string | undefined> {
+export async function credentialKey(ctx: IExecuteFunctions): Promise<string | undefined> {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	try {
 		const { baseUrl } = await readCredential(ctx);
@@ -25,7 +25,7 @@ async function queueKey(ctx: IExecuteFunctions): Promise<string | undefined> {
 
 /** Runs `work` once every earlier run of the same credential in this process has ended. */
 export async function oneAtATime<T>(ctx: IExecuteFunctions, work: () => Promise<T>): Promise<T> {
-	const key = await queueKey(ctx);
+	const key = await credentialKey(ctx);
 	if (key === undefined) return await work();
 	const before = queues.get(key) ?? Promise.resolve();
 	const run = before.then(work);

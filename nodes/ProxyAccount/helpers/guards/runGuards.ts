@@ -74,10 +74,30 @@ export function spendingRefusal(
 		options.floor === undefined && 'a Keep Wallet At Least',
 	].filter((text): text is string => typeof text === 'string');
 	const retry = retryRefusal(ctx, false, what);
-	if (retry !== undefined || missing.length === 0) return retry;
+	if (retry !== undefined) return retry;
+	if (missing.length === 0) return zeroFloorRefusal(ctx, operation, options.floor);
 	return agentRefusal(ctx, {
 		operation,
 		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
-		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet, above 0) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
 	});
+}
+
+/**
+ * As an AI agent's tool, a Keep Wallet At Least of 0 (the value the option has when added) is no
+ * floor: each call spends within its own limit, and calls may follow until the wallet is empty.
+ */
+export function zeroFloorRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	operation: string,
+	floor: number | undefined,
+): NodeOperationError | undefined {
+	if (floor === undefined || floor > 0 || !runsAsAgentTool(ctx)) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`As an AI agent tool, ${operation} needs a Keep Wallet At Least above 0: a floor of ${floor} bounds nothing across calls`,
+		{
+			description: `Each call spends within its own limit, and an agent may call again and again until the wallet is empty; only a floor above 0 stops it. Open the Proxy Account tool and set Options > Keep Wallet At Least to what the wallet must always keep (e.g. 100), a fixed amount. Nothing was sent.`,
+		},
+	);
 }

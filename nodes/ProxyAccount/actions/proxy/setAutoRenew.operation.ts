@@ -28,6 +28,7 @@ import { singleProxyTotal } from '../../helpers/money/quote';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { BatchedExecute } from '../../helpers/framework/batchedRun';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -83,10 +84,15 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** n8n's retries: a change that may have been made (and committed the wallet) is not sent again. */
+export const guards = changeRetryRefusal(
+	'the auto-renew change',
+	'auto_renew and auto_renew_interval',
+);
+
 /**
  * Proxy > Set Auto-Renew: one look-up of the list, then the known proxies in batches, each item
- * with the settings the service echoed. Repeating a change sets the same values again, so Retry
- * On Fail is allowed.
+ * with the settings the service echoed. Never sent again by n8n's retries (`guards`).
  */
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;

@@ -81,3 +81,19 @@ export function spendingRefusal(
 		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
 	});
 }
+
+/**
+ * The refusal of a change's run (a setting of a proxy) under n8n's retries: Retry On Fail would send
+ * again a change that may already have been made (a generated password twice, a setting over one
+ * made meanwhile), and so would a Retry of the failed execution. `what`: the change, e.g. "the IPv4
+ * setting"; `field`: what a read of the proxy shows of it.
+ */
+export const changeRetryRefusal =
+	(what: string, field: string) =>
+	(ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>): NodeOperationError | undefined =>
+		retryRefusal(ctx, false, {
+			twice: `send ${what} twice`,
+			check: `read the proxy (Proxy Account > Get) to see its ${field}`,
+			instead:
+				'A change that may have reached the service is never sent again, by the node or by n8n: run the workflow anew to change it again on purpose.',
+		});

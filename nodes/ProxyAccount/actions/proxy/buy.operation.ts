@@ -201,6 +201,7 @@ function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults)
 	const node = ctx.getNode();
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
+		if (run.failures.has(i)) continue;
 		try {
 			const line: QuoteLine = {
 				isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),

@@ -359,15 +359,12 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 			},
 		},
 		'execution retry': {
-			scenario: "n8n's Retry of a failed execution (mode retry) sets the same auto-renew again",
-			expected: 'sent once, the same settings (setting them again changes nothing and costs nothing now)',
-			short: 'ok · 1 req',
+			scenario: "n8n's Retry of a failed execution (mode retry) runs Set Auto-Renew again",
+			expected: 'refused; nothing changed (a change that may have been made is never sent again, issue 35)',
+			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(renew({}), [{ name: c.names[0] }], 'retry');
-				expect(result.status).toBe('success');
-				expect(requests(c, 'PATCH /v1/proxies/allocate/renew')).toBe(1);
-				expect(c.sim.account().proxies.get(c.names[0])!.auto_renew).toBe(true);
-				c.obs.note(`status ${String(result.items[0].json.status)}`);
+				expectNothingSent(c, result, /^This is a retry of a failed execution, which could send the auto-renew change twice$/);
 			},
 		},
 		'item-dependent option': {

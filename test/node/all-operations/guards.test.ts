@@ -178,7 +178,7 @@ describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Ma
 
 	it('one renewal of the proxies (interval x price, quoted) above the commitment is refused; within it, sent once', async () => {
 		const over = await run(renew({ maxRenewalCommitment: 1 }), two());
-		expect(over.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 1\. The account's auto-renewing proxies commit 0 at their next renewals; this change adds [\d.]+ \(one renewal of this proxy, quoted\), [\d.]+ in all\. Nothing was changed\./);
+		expect(over.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 1\. The account's auto-renewing proxies commit 0 at their next renewals; this change adds [\d.]+ \(one renewal of this proxy, each at its own price, quoted\), [\d.]+ in all\. Nothing was changed\./);
 		expect(renewals()).toHaveLength(0);
 		expect(apiRequests(sim, 'POST /v1/price')).toHaveLength(1);
 		const within = await run(renew({ maxRenewalCommitment: 100_000 }), two());

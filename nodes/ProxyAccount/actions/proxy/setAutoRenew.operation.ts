@@ -25,9 +25,11 @@ import {
 } from '../../helpers/money/batches';
 import { parseBoolean, parseInterval } from '../../helpers/framework/validation';
 import { inVersion, isVersion1 } from '../../helpers/framework/versions';
+import { singleProxyTotal } from '../../helpers/money/quote';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { BatchedExecute } from '../../helpers/framework/batchedRun';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -88,10 +90,15 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** n8n's retries: a change that may have been made (and committed the wallet) is not sent again. */
+export const guards = changeRetryRefusal(
+	'the auto-renew change',
+	'auto_renew and auto_renew_interval',
+);
+
 /**
  * Proxy > Set Auto-Renew: one look-up of the list, then the known proxies in batches, each item
- * with the settings the service echoed. Repeating a change sets the same values again, so Retry
- * On Fail is allowed.
+ * with the settings the service echoed. Never sent again by n8n's retries (`guards`).
  */
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
@@ -222,9 +229,10 @@ function readWanted(ctx: IExecuteFunctions, i: number, name: string) {
 /**
  * Why turning auto-renew on may not go ahead. The commitment is the account's: one renewal of every
  * proxy that auto-renews (the service's `total_commitment`, read now from the funds) plus one
- * renewal of each proxy this run turns on or gives another interval (quoted by the service). It
- * must stay within the cap and within the wallet, so that calls one after another, from any number
- * of runs or agents, cannot commit more than the builder allowed or the wallet holds.
+ * renewal of each proxy this run turns on or gives another interval (each quoted alone: a proxy
+ * renews at its own price, not at the bulk price of a quote of several). It must stay within the
+ * cap and within the wallet, so that calls one after another, from any number of runs or agents,
+ * cannot commit more than the builder allowed or the wallet holds.
  */
 async function commitmentRefusal(
 	ctx: IExecuteFunctions,
@@ -251,7 +259,8 @@ async function commitmentRefusal(
 				interval,
 				period: record.period,
 			}));
-			added = (await send(ctx, 'quotePrices', { ...readOptions, body: lines })).result.total.due;
+			// Each proxy renews alone, at its own price: never the bulk price of one quote of them all.
+			added = await singleProxyTotal(ctx, lines, readOptions);
 		}
 	} catch (error) {
 		const refused = asNodeError(ctx, error, itemIndex);
@@ -259,7 +268,7 @@ async function commitmentRefusal(
 		return refused;
 	}
 	const total = cents(committed + added);
-	const facts = `The account's auto-renewing proxies commit ${committed} at their next renewals; this change adds ${added} (one renewal of ${theseProxies(changing.length)}, quoted), ${total} in all.`;
+	const facts = `The account's auto-renewing proxies commit ${committed} at their next renewals; this change adds ${added} (one renewal of ${theseProxies(changing.length)}, each at its own price, quoted), ${total} in all.`;
 	const over =
 		total > cap
 			? `more than the Maximum Renewal Commitment of ${cap}`

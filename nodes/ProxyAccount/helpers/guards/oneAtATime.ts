@@ -11,7 +11,10 @@ import { CREDENTIAL_TYPE, readCredential } from '../../transport';
 /** Per credential and Base URL: the end of the last run queued, which never rejects. */
 const queues = new Map<string, Promise<void>>();
 
-/** The queue a run joins: the credential n8n gives the node, at the Base URL it points to. */
+/**
+ * What tells a credential's runs apart in this process: the credential n8n gives the node (its id,
+ * never its key), at the Base URL it points to. Undefined when there is no credential to read.
+ */
 export async function credentialKey(ctx: IExecuteFunctions): Promise<string | undefined> {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	try {

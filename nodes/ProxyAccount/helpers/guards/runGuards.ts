@@ -101,3 +101,19 @@ export function zeroFloorRefusal(
 		},
 	);
 }
+
+/**
+ * The refusal of a change's run (a setting of a proxy) under n8n's retries: Retry On Fail would send
+ * again a change that may already have been made (a generated password twice, a setting over one
+ * made meanwhile), and so would a Retry of the failed execution. `what`: the change, e.g. "the IPv4
+ * setting"; `field`: what a read of the proxy shows of it.
+ */
+export const changeRetryRefusal =
+	(what: string, field: string) =>
+	(ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>): NodeOperationError | undefined =>
+		retryRefusal(ctx, false, {
+			twice: `send ${what} twice`,
+			check: `read the proxy (Proxy Account > Get) to see its ${field}`,
+			instead:
+				'A change that may have reached the service is never sent again, by the node or by n8n: run the workflow anew to change it again on purpose.',
+		});

@@ -21,6 +21,7 @@ import type { ProxyRecord, RouteKey, SimulatorOptions } from '../test/simulator'
 import { ProxyAccountSimulator } from '../test/simulator';
 import { NETWORK_MODEL } from '../test/simulator/network-model';
 import { changeBetweenPolls, lcg } from './changes';
+import { writeDocFigures } from './figures';
 import { ensureN8nInstall, findN8nInstall, N8N_VERSION } from './n8n-base';
 import type { ParentMessage, WorkerMessage } from './protocol';
 import type { CaseId, ExtendSide, ListSide, Model, RotateSide, SideId } from './sides';
@@ -912,6 +913,8 @@ async function main() {
 		].join('\n');
 		writeFileSync(file, text);
 		log(`wrote ${file}`);
+		// The docs quote their figures from it (bench/figures.ts, test/unit/docs-figures.test.ts).
+		if (!options.smoke) log(`docs figures filled in: ${writeDocFigures().join(', ') || 'none changed'}`);
 	}
 }
 

@@ -5,8 +5,11 @@
  * Starts the Proxy Account simulator, then runs the example workflows of examples/ through
  * n8n-core's WorkflowExecute (the nodes under their production type names, the credential's own
  * authentication) and prints what happened: a quote, a scheduled auto-extend run twice (it pays
- * once), and a stock alert from the polling trigger.
+ * once), and a stock alert from the polling trigger. n8n-core's user folder is a temporary one
+ * (n8n-user-folder.ts, imported first): nothing is written into ~/.n8n.
  */
+import './n8n-user-folder';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -87,7 +90,7 @@ async function main() {
 		heading('Stock alert (examples/stock-alert.json)');
 		const alert = example('stock-alert.json');
 		const triggerNode = alert.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentials);
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, typeVersion: triggerNode.typeVersion, parameters: triggerNode.parameters }, credentials);
 		const baseline = await poller.poll();
 		line(`  Poll 1 (activation): baseline recorded, ${baseline === null ? 'no events' : `${baseline[0].length} events`}`);
 		const soldOut = sim.stock.filter((city) => city.open && Object.values(city.counts).every((count) => count === 0));

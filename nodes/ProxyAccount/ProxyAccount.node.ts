@@ -11,6 +11,7 @@ import { price } from './actions/price';
 import { proxy } from './actions/proxy';
 import { nodeProperties, route, subtitleExpression } from './actions/registry';
 import { stock } from './actions/stock';
+import { NODE_VERSIONS } from './helpers/framework/versions';
 import { listSearch, loadOptions, proxyAccountApiTest } from './methods';
 
 /** The node's resources: each lists its operations in its own index. */
@@ -25,10 +26,10 @@ export class ProxyAccount implements INodeType {
 			dark: 'file:../../icons/proxyAccount.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		...NODE_VERSIONS,
 		subtitle: subtitleExpression(RESOURCES),
 		description:
-			'Runs a Proxy Account of mobile proxies. Proxy: Get, Get Many, Extend, Buy, Change Location, Remove, Rotate IP, Reboot, Set Auto Rotation, Set IPv4, Set Authentication, Set Auto-Renew. Price: Quote. Stock: Get Many. Account: Get Funds.',
+			'Runs a Proxy Account of mobile proxies. Proxy: Get, Get Many, Extend, Buy, Change Location, Remove, Rotate IP, Reboot, Set Auto-Rotation, Set IPv4, Set Authentication, Set Auto-Renew. Price: Quote. Stock: Get Many. Account: Get Funds.',
 		defaults: { name: 'Proxy Account' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

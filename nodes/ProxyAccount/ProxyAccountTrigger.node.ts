@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { NODE_VERSIONS } from './helpers/framework/versions';
 import { proxyAccountApiTest } from './methods/credentialTest';
 import { getCarriers, getNetworkStatusesOrAny, getStockCarriers } from './methods/loadOptions';
 import { TRIGGER } from './trigger/events';
@@ -21,7 +22,7 @@ export class ProxyAccountTrigger implements INodeType {
 			dark: 'file:../../icons/proxyAccount.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		...NODE_VERSIONS,
 		subtitle: eventSubtitle(TRIGGER),
 		description: triggerDescription(TRIGGER),
 		defaults: { name: 'Proxy Account Trigger' },

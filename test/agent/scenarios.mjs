@@ -87,7 +87,7 @@ async function reads(ctx) {
 	});
 }
 
-/** Rotate IP, Reboot and Set Auto Rotation (free device commands) as one turn of parallel calls. */
+/** Rotate IP, Reboot and Set Auto-Rotation (free device commands) as one turn of parallel calls. */
 async function device(ctx) {
 	const { s, model, check, assert } = ctx;
 	const [a, b, c] = ctx.take(3);
@@ -678,4 +678,34 @@ async function review(ctx) {
 	log(`  measured: the reviewed tool is declared to the model as ${JSON.stringify(model.toolsDeclared('review_approve').find((t) => t.name === 'extend_reviewed')?.parameters?.properties ?? {}).slice(0, 200)}`);
 }
 
-export const scenarios = { reads, device, targets, declared, hostile, outcomes, remove, move, autoRenew, access, floors, nickname, v22, review, secrets };
+/**
+ * A Buy in doubt (issue 35): the connection drops after the service charged; the model calls Buy
+ * again in a second execution of the same credential, as an agent retrying "may have been made".
+ * The second call reads the wallet and the list and is refused, the money facts in what it reads.
+ */
+async function buyInDoubt(ctx) {
+	const { s, model, check, assert } = ctx;
+	const stock = await s.api('GET', '/v1/stock');
+	const city = stock.find((c) => c.open && c.tmobile > 0 && c.city !== ctx.stockCity)?.city;
+	assert(city !== undefined, 'no second T-Mobile city in stock');
+	await s.setBalance(5000);
+	const line = { carrier: 'T-Mobile', city };
+	const mark = await s.mark();
+	await s.fault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after', times: 1 });
+	model.script('buy_doubt_1', [{ calls: calls('buy_proxy', [line]) }, { content: 'done' }]);
+	await ctx.run31('buy_doubt_1');
+	model.script('buy_doubt_2', [{ calls: calls('buy_proxy', [line]) }, { content: 'done' }]);
+	await ctx.run31('buy_doubt_2');
+	await check('Buy in doubt, called again in a second execution: one order sent, one charge; the model reads that it went through, with the wallet', async () => {
+		const [first] = answered(ctx, 'buy_doubt_1', 'buy_proxy', 1);
+		assert(/may have been made/.test(first.content), `first call: ${short(first.content, 300)}`);
+		const [again] = answered(ctx, 'buy_doubt_2', 'buy_proxy', 1);
+		assert(/it went through: the wallet holds [\d.]+, [\d.]+ less than/.test(again.content), `second call: ${short(again.content, 400)}`);
+		const deploys = await s.since(mark, 'POST', '/v1/proxies/deploy');
+		const charges = await s.chargesSince(mark);
+		assert(deploys.length === 1 && charges.length === 1, `${deploys.length} orders, ${charges.length} charges`);
+		return short(again.content, 240);
+	});
+}
+
+export const scenarios = { reads, device, targets, declared, hostile, outcomes, remove, move, autoRenew, access, floors, nickname, v22, review, secrets, buyInDoubt };

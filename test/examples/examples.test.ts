@@ -124,7 +124,7 @@ describe('examples/stock-alert.json', () => {
 	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
 
 	it('turns a city coming back in stock into an alert, once', async () => {
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, typeVersion: triggerNode.typeVersion, parameters: triggerNode.parameters }, credentialsFor(sim));
 		expect(await poller.poll()).toBeNull(); // baseline
 
 		const soldOut = sim.stock.find((city) => city.open && Object.values(city.counts).every((count) => count === 0))!;
@@ -148,7 +148,7 @@ describe('examples/low-funds-alert.json', () => {
 	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
 
 	it('alerts once when the wallet drops below what the upcoming renewals need, and re-arms after a top-up', async () => {
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, typeVersion: triggerNode.typeVersion, parameters: triggerNode.parameters }, credentialsFor(sim));
 		sim.account().balance = 5_000;
 		expect(await poller.poll()).toBeNull(); // enough funds
 		sim.account().balance = 10;
@@ -170,33 +170,65 @@ describe('examples/low-funds-alert.json', () => {
 describe('examples/buy-when-stock-is-back.json', () => {
 	const workflow = load('buy-when-stock-is-back.json');
 	const triggerNode = workflow.nodes.find((node) => node.type === 'n8n-nodes-proxy-account.proxyAccountTrigger')!;
-
-	it('buys one T-Mobile proxy in the city that came back, after a dry run within the budget, and lists it as a candidate', async () => {
-		sim.orders.deployDelayMs = 0;
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
+	const trigger = () =>
+		new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, typeVersion: triggerNode.typeVersion, parameters: triggerNode.parameters }, credentialsFor(sim));
+	/** `count` open cities where T-Mobile was sold out come back in one poll: the events of that poll. */
+	const comeBack = async (count: number) => {
+		const poller = trigger();
 		expect(await poller.poll()).toBeNull(); // baseline
-		const soldOut = sim.stock.find((city) => city.open && city.counts.tmobile === 0)!;
-		sim.setStockCount(soldOut.city, 'tmobile', 2);
-		const emitted = (await poller.poll())!;
-		const events = emitted[0].map((item) => item.json);
-		expect(events).toHaveLength(1);
+		const soldOut = sim.stock.filter((city) => city.open && city.counts.tmobile === 0).slice(0, count);
+		expect(soldOut).toHaveLength(count);
+		for (const city of soldOut) sim.setStockCount(city.city, 'tmobile', 2);
+		const events = (await poller.poll())![0].map((item) => item.json);
+		expect(events.map((event) => event.city).sort()).toEqual(soldOut.map((city) => city.city).sort());
+		return { events, cities: soldOut.map((city) => city.city) };
+	};
+
+	it.each([
+		{ count: 1, cities: 'one city comes' },
+		{ count: 2, cities: 'two cities come' },
+		{ count: 3, cities: 'three cities come' },
+	])('buys exactly one T-Mobile proxy when $cities back in one poll, after a dry run of that one within the budget', async ({ count }) => {
+		sim.orders.deployDelayMs = 0;
+		const { events, cities } = await comeBack(count);
 		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'trigger', items: events });
 		expect(result.status).toBe('success');
-		expect(result.output('What Would It Cost')[0].json).toMatchObject({ status: 'dry_run', carrier: 'T-Mobile', city: soldOut.city });
-		const [bought] = result.output('Buy One');
-		expect(bought.json).toMatchObject({ status: 'bought', carrier: 'T-Mobile', city: soldOut.city, quantity: 1 });
-		const [name] = bought.json.candidates as string[];
-		expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: soldOut.city });
+		const [picked] = result.output('Pick One City');
+		expect(result.output('Pick One City')).toHaveLength(1);
+		expect(cities).toContain(picked.json.city);
+		expect(result.output('What Would It Cost').map((item) => item.json)).toEqual([
+			expect.objectContaining({ status: 'dry_run', carrier: 'T-Mobile', city: picked.json.city, quantity: 1 }),
+		]);
+		expect(result.output('What Would It Cost')[0].json.estimated_total as number).toBeLessThanOrEqual(100);
+		const bought = result.output('Buy One');
+		expect(bought).toHaveLength(1);
+		expect(bought[0].json).toMatchObject({ status: 'bought', carrier: 'T-Mobile', city: picked.json.city, quantity: 1 });
+		const [name] = bought[0].json.candidates as string[];
+		expect(sim.account().proxies.get(name)).toMatchObject({ isp: 'T-Mobile', city: picked.json.city });
 		expect(sim.ledger.filter((entry) => entry.kind === 'deploy')).toHaveLength(1);
 		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(1);
 	});
 
+	it.each([1, 2, 3])('a test run with T-Mobile in stock in %i of the cities stops at Buy One, saying it does not act on a test event, and spends nothing', async (count) => {
+		const open = sim.stock.filter((city) => city.open);
+		open.forEach((city, k) => sim.setStockCount(city.city, 'tmobile', k < count ? 2 : 0));
+		const balance = sim.account().balance;
+		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'manual' });
+		const samples = result.output(triggerNode.name).map((item) => item.json);
+		expect(samples).toHaveLength(count);
+		expect(samples.every((sample) => sample.sample === true)).toBe(true);
+		expect(result.output('Pick One City')).toHaveLength(1);
+		expect(result.output('What Would It Cost')[0].json).toMatchObject({ status: 'dry_run', quantity: 1 });
+		expect(result.output('Within Budget')).toHaveLength(1);
+		expect(result.status).toBe('error');
+		expect(result.nodeError('Buy One')?.message).toMatch(/^Buy does not act on a test event: this run started from an example that \u201cWhen T-Mobile Is Back\u201d made up \(sample: true\)/);
+		expect(apiRequests(sim, 'POST /v1/proxies/deploy')).toHaveLength(0);
+		expect(sim.ledger).toEqual([]);
+		expect(sim.account().balance).toBe(balance);
+	});
+
 	it('buys nothing when the dry run says it costs more than the budget', async () => {
-		const poller = new PollHarness(harness, { type: 'proxyAccountTrigger', name: triggerNode.name, parameters: triggerNode.parameters }, credentialsFor(sim));
-		await poller.poll();
-		const soldOut = sim.stock.find((city) => city.open && city.counts.tmobile === 0)!;
-		sim.setStockCount(soldOut.city, 'tmobile', 2);
-		const events = (await poller.poll())![0].map((item) => item.json);
+		const { events } = await comeBack(1);
 		const pricey = JSON.parse(JSON.stringify(workflow)) as ExampleWorkflow;
 		const buy = pricey.nodes.find((node) => node.name === 'What Would It Cost')!;
 		buy.parameters.interval = 52; // a year of weeks: far above the budget of 100
@@ -254,7 +286,7 @@ describe('examples/proxy-account-mcp-server.json', () => {
 	const call = (name: string, args: IDataObject) => {
 		expect(Object.keys(args).sort()).toEqual(agentKeys(tool(name)));
 		const node = tool(name);
-		return harness.runNode({ type: 'proxyAccountTool', name, parameters: node.parameters }, { credentials: credentialsFor(sim), items: [args] });
+		return harness.runNode({ type: 'proxyAccountTool', name, typeVersion: node.typeVersion, parameters: node.parameters }, { credentials: credentialsFor(sim), items: [args] });
 	};
 	/** The `index`th proxy, set to expire in `hours`. */
 	const expiringProxy = (index: number, hours: number) => {

@@ -2,9 +2,9 @@
 /**
  * Every shipped example run as the editor's *Execute workflow* runs it (mode `manual`: a Proxy
  * Account Trigger returns its made-up test events, a Schedule Trigger fires once): nothing is
- * charged, removed, moved or committed, in an account where *Buy when stock is back* had one city to
- * buy in (its test event says that T-Mobile city "became available", and a Dry Run quotes it within
- * the budget).
+ * charged, removed, moved or committed, in an account where T-Mobile is in stock in three cities
+ * (*Buy when stock is back* gets three made-up "became available" events, picks one, quotes it
+ * within the budget and stops at its Buy, which does not act on a test event).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,10 +47,9 @@ it('every example but the MCP server starts from a trigger the editor can run', 
 
 describe.each(examples.filter(({ workflow }) => workflow.nodes.some((node) => STARTS.test(node.type))))('$file, run with Execute workflow', ({ workflow }) => {
 	it('spends, removes, moves and commits nothing', async () => {
-		// One T-Mobile city in stock: the made-up "became available" event names it alone, and its Dry Run
-		// quote is within the example's budget (with several cities the quote of all is above it).
+		// Three T-Mobile cities in stock: three made-up "became available" events.
 		const open = sim.stock.filter((city) => city.open);
-		open.forEach((city, k) => sim.setStockCount(city.city, 'tmobile', k === 0 ? 3 : 0));
+		open.forEach((city, k) => sim.setStockCount(city.city, 'tmobile', k < 3 ? 3 : 0));
 		const balance = sim.account().balance;
 		const result = await harness.runWorkflow(workflow, { credentials: credentialsFor(sim), mode: 'manual' });
 		expect(sim.ledger).toEqual([]);

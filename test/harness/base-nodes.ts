@@ -73,6 +73,31 @@ export class FilterStandIn implements INodeType {
 	}
 }
 
+/** Limit 1: keeps the first (or last) Max Items items, as n8n's Limit node does. */
+export class LimitStandIn implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Limit',
+		name: 'limit',
+		group: ['transform'],
+		version: 1,
+		description: "Stand-in for n8n's Limit",
+		defaults: { name: 'Limit' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Max Items', name: 'maxItems', type: 'number', default: 1 },
+			{ displayName: 'Keep', name: 'keep', type: 'string', default: 'firstItems' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+		const max = this.getNodeParameter('maxItems', 0) as number;
+		const last = this.getNodeParameter('keep', 0) === 'lastItems';
+		return [items.length <= max ? items : last ? items.slice(-max) : items.slice(0, max)];
+	}
+}
+
 interface Assignment {
 	name: string;
 	value: unknown;

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
-import { FilterStandIn, HttpRequestStandIn, ScheduleTriggerStandIn, SetStandIn } from './base-nodes';
+import { FilterStandIn, HttpRequestStandIn, LimitStandIn, ScheduleTriggerStandIn, SetStandIn } from './base-nodes';
 
 export const PACKAGE = 'n8n-nodes-proxy-account';
 
@@ -65,6 +65,7 @@ export class TestNodeTypes implements INodeTypes {
 		this.types.set('n8n-nodes-base.scheduleTrigger', new ScheduleTriggerStandIn());
 		this.types.set('n8n-nodes-base.filter', new FilterStandIn());
 		this.types.set('n8n-nodes-base.set', new SetStandIn());
+		this.types.set('n8n-nodes-base.limit', new LimitStandIn());
 		this.types.set('n8n-nodes-base.httpRequest', new HttpRequestStandIn());
 		for (const [name, type] of Object.entries(types)) this.types.set(name, type);
 	}

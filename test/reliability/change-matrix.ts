@@ -31,7 +31,7 @@ const withTimeout = (timeoutSeconds: number | undefined): IDataObject => (timeou
 
 export const CHANGE_ROWS: ChangeRow[] = [
 	{
-		label: 'Proxy > Set Auto Rotation',
+		label: 'Proxy > Set Auto-Rotation',
 		route: 'POST /v1/proxies/autochangeip/:name',
 		endpoint: 'POST /v1/proxies/autochangeip/{proxyName}',
 		what: 'The automatic rotation setting',

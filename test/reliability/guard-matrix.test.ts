@@ -125,7 +125,7 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const city = cityWith(c.sim, 'att', 1).city;
-				const result = await c.run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 0 }, tool), [{ carrier: 'AT&T', city, cap: 100_000 }]);
+				const result = await c.run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 1 }, tool), [{ carrier: 'AT&T', city, cap: 100_000 }]);
 				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder'));
 			},
 		},
@@ -186,13 +186,13 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Extend': {
-		'target from the tool input': targetFromInput('Extend', (extra) => extend({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, extra)),
+		'target from the tool input': targetFromInput('Extend', (extra) => extend({ maxTotalCost: 1_000, keepWalletAtLeast: 1 }, extra)),
 		'agent-filled limit': {
 			scenario: 'as a tool, Maximum Total Cost = {{ $json.cap }} (the tool input)',
 			expected: 'read from the tool call\u2019s input item: refused, nothing sent',
 			short: 'refused · 0 req',
 			body: async (c) => {
-				const result = await c.run(extend({ maxTotalCost: '={{ $json.cap }}', keepWalletAtLeast: 0 }, tool), [{ name: c.names[0], cap: 100_000 }]);
+				const result = await c.run(extend({ maxTotalCost: '={{ $json.cap }}', keepWalletAtLeast: 1 }, tool), [{ name: c.names[0], cap: 100_000 }]);
 				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Options > Maximum Total Cost may not be read from the tool call\u2019s input item'));
 			},
 		},
@@ -299,14 +299,14 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 		},
 	},
 	'Proxy > Change Location': {
-		'target from the tool input': targetFromInput('Change Location', (extra) => move({ allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0 }, 'Denver', extra)),
+		'target from the tool input': targetFromInput('Change Location', (extra) => move({ allowAsTool: true, keepWalletAtLeast: 1, maxMoveCost: 0 }, 'Denver', extra)),
 		'agent-filled limit': {
 			scenario: "as a tool, Allow as AI Tool = {{ $fromAI('allow') }} (the agent passes true)",
 			expected: 'counts as not allowed: refused, nothing moved',
 			short: 'refused · 0 req',
 			body: async (c) => {
 				const city = cityWith(c.sim, 'tmobile', 1).city;
-				const result = await c.run(move({ allowAsTool: "={{ $fromAI('allow', '', 'boolean') }}", keepWalletAtLeast: 0 }, city, tool), [{ name: c.names[0], allow: true }]);
+				const result = await c.run(move({ allowAsTool: "={{ $fromAI('allow', '', 'boolean') }}", keepWalletAtLeast: 1 }, city, tool), [{ name: c.names[0], allow: true }]);
 				expectNothingSent(c, result, refusedAsTool('As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder'));
 			},
 		},
@@ -359,15 +359,12 @@ const CELLS: Partial<Record<Row, Partial<Record<Column, CellSpec>>>> = {
 			},
 		},
 		'execution retry': {
-			scenario: "n8n's Retry of a failed execution (mode retry) sets the same auto-renew again",
-			expected: 'sent once, the same settings (setting them again changes nothing and costs nothing now)',
-			short: 'ok · 1 req',
+			scenario: "n8n's Retry of a failed execution (mode retry) runs Set Auto-Renew again",
+			expected: 'refused; nothing changed (a change that may have been made is never sent again, issue 35)',
+			short: 'refused · 0 req',
 			body: async (c) => {
 				const result = await c.run(renew({}), [{ name: c.names[0] }], 'retry');
-				expect(result.status).toBe('success');
-				expect(requests(c, 'PATCH /v1/proxies/allocate/renew')).toBe(1);
-				expect(c.sim.account().proxies.get(c.names[0])!.auto_renew).toBe(true);
-				c.obs.note(`status ${String(result.items[0].json.status)}`);
+				expectNothingSent(c, result, /^This is a retry of a failed execution, which could send the auto-renew change twice$/);
 			},
 		},
 		'item-dependent option': {

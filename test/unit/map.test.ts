@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a jest test run by Node that reads the repository (node:fs, __dirname); never shipped */
 /**
- * The map of the code: the README's *Code map* names every folder of the shipped code and says
+ * The map of the code: docs/contributing.md's *Code map* (the README links it) names every folder of the shipped code and says
  * where new code goes; test/README.md names every folder of test/.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -24,21 +24,20 @@ function section(text: string, heading: string): string {
 }
 
 describe('the map of the code', () => {
-	const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-	const map = section(readme, '### Code map');
+	const contributing = readFileSync(join(ROOT, 'docs/contributing.md'), 'utf8');
+	const map = section(contributing, '## Code map');
 
-	it('README names every folder of nodes/ProxyAccount and credentials/', () => {
+	it('the code map names every folder of nodes/ProxyAccount and credentials/', () => {
 		const shipped = folders(join(ROOT, 'nodes/ProxyAccount')).map((f) => `${relative(join(ROOT, 'nodes/ProxyAccount'), f)}/`);
 		expect(shipped.length).toBeGreaterThan(8);
 		expect(shipped.filter((folder) => !map.includes(`\`${folder}\``))).toEqual([]);
 		expect(map).toContain('`credentials/`');
 	});
 
-	it('README says where new code goes: an operation, an endpoint, an event, a helper', () => {
+	it('the code map says where new code goes: an operation, an endpoint, an event, a helper', () => {
 		for (const recipe of ['an operation', 'an endpoint', 'an event', 'a helper']) {
 			expect(map).toContain(`**${recipe}**`);
 		}
-		const contributing = readFileSync(join(ROOT, 'docs/contributing.md'), 'utf8');
 		for (const heading of ['## Adding an operation', '## Adding an endpoint', '## Adding a trigger event', '## Adding a helper']) {
 			expect(contributing).toContain(`\n${heading}\n`);
 		}

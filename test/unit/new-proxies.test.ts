@@ -86,4 +86,25 @@ describe('findMovedProxy', () => {
 		expect(findMovedProxy([listed('LATER', 'Denver', '2027-01-01T00:00:00.000Z')], lookup())).toEqual({ state: 'untold', candidates: ['LATER'], final: false });
 		expect(movedUntoldNote(1, 'Verizon', 'Denver')).toMatch(/^The proxy left the list, and 1 new proxy of Verizon in Denver could be it, without its paid time/);
 	});
+
+	describe('a name the reply gave is taken only once the list shows it new in the carrier and city', () => {
+		const replied = (name: string, known: string[] = ['OLD-2']) => ({ ...lookup(known), replied: name });
+		it('confirmed: named, even beside another new proxy with the paid time', () => {
+			expect(findMovedProxy([listed('NEW'), listed('TWIN')], replied('NEW'))).toEqual({ state: 'named', name: 'NEW' });
+		});
+		it('a proxy listed before the run, or of another city: never named; the new proxies there are candidates (final)', () => {
+			expect(findMovedProxy([listed('OLD-2'), listed('NEW')], replied('OLD-2'))).toEqual({ state: 'untold', candidates: ['NEW'], final: true });
+			expect(findMovedProxy([listed('AWAY', 'Austin'), listed('NEW')], replied('AWAY', []))).toEqual({ state: 'untold', candidates: ['NEW'], final: true });
+			expect(findMovedProxy([listed('OLD-2')], replied('OLD-2'))).toEqual({ state: 'untold', candidates: [], final: true });
+		});
+		it('not listed yet: pending while the old name is listed or nothing is new there, else candidates (not final)', () => {
+			expect(findMovedProxy([listed('OLD'), listed('NEW')], replied('NEW'))).toEqual({ state: 'pending' });
+			expect(findMovedProxy([listed('OLD-2')], replied('NEW'))).toEqual({ state: 'pending' });
+			expect(findMovedProxy([listed('OTHER')], replied('NEW'))).toEqual({ state: 'untold', candidates: ['OTHER'], final: false });
+		});
+		it('the note says the reply\u2019s name was not taken, and with no candidate, that none shows yet', () => {
+			expect(movedUntoldNote(1, 'Verizon', 'Denver', true)).toMatch(/^The service\u2019s reply named a proxy that the list does not show as new in that carrier and city, so that name is not taken\. The proxy left the list, and 1 new proxy of Verizon in Denver could be it \(/);
+			expect(movedUntoldNote(0, 'Verizon', 'Denver', true)).toMatch(/and no new proxy of Verizon in Denver shows yet, so none is named\./);
+		});
+	});
 });

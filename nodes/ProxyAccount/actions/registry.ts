@@ -19,7 +19,7 @@ import type { ItemExecute } from '../helpers/framework/itemLoop';
 import type { BatchedExecute, BatchedRun } from '../helpers/framework/batchedRun';
 import { forEachItem, itemRun } from '../helpers/framework/itemLoop';
 import { itemResults, openRun } from '../helpers/framework/batchedRun';
-import { testEventRefusal } from '../helpers/guards/testEvent';
+import { testEventRefusal, testItemRefusals } from '../helpers/guards/testEvent';
 
 /*
  * How the action node is put together from its operations (docs/contributing.md, "Adding an
@@ -158,7 +158,12 @@ async function runItems(
 	}
 	if (!execute) throw new NodeOperationError(ctx.getNode(), 'The operation has nothing to run');
 	const refuse = module.guards as ((ctx: IExecuteFunctions, options: unknown) => Error) | undefined;
-	const opened = await openRun(ctx, items, module.readOptions ?? (() => undefined), refuse);
+	// Money is never spent on an item of a test event, whatever node passed it on.
+	const actsOnMoney = module.spendsMoney || module.destroysPaidTime;
+	const name = module.operation.name;
+	const madeUp = actsOnMoney && testItemRefusals(ctx, name, items, () => dryRunOn(ctx));
+	const read = module.readOptions ?? (() => undefined);
+	const opened = await openRun(ctx, items, read, refuse, madeUp || undefined);
 	return 'output' in opened ? opened.output : await execute.call(ctx, opened as BatchedRun<never>);
 }
 

@@ -4,7 +4,8 @@ import { isRecord } from '../common/objects';
 import type { ProxyFilters } from '../helpers/framework/filters';
 import { readProxyFilters } from '../helpers/framework/filters';
 import { includePasswordOf } from '../helpers/framework/output';
-import { switchOption } from '../helpers/framework/validation';
+import { parseBoolean, switchOption } from '../helpers/framework/validation';
+import { isVersion1 } from '../helpers/framework/versions';
 
 export interface OutputOptions {
 	simplify: boolean;
@@ -36,7 +37,10 @@ export function proxyEventParameters(
 	const filters = proxyFilters(ctx);
 	const options = collection(ctx, 'options');
 	const node = ctx.getNode();
-	const simplify = switchOption(node, undefined, options, 'simplify', 'Simplify', true);
+	// Simplify: an option in version 1, a parameter of its own from version 2 on (see proxies.ts).
+	const simplify = isVersion1(node)
+		? switchOption(node, undefined, options, 'simplify', 'Simplify', true)
+		: parseBoolean(node, undefined, ctx.getNodeParameter('simplify', true), 'Simplify');
 	return {
 		filters,
 		output: { simplify, includePassword: includePasswordOf(node, undefined, options) },

@@ -5,11 +5,13 @@ import {
 	cityFilter,
 	includePasswordOption,
 	nameContainsFilter,
+	simplifyField,
 	stateFilter,
 } from '../helpers/framework/descriptions';
 import type { ProxyFilters } from '../helpers/framework/filters';
 import { matchesProxyFilters } from '../helpers/framework/filters';
 import { proxyOutput } from '../helpers/framework/output';
+import { inVersion } from '../helpers/framework/versions';
 import type { CallOptions, ProxyRecord } from '../transport';
 import { send } from '../transport';
 import type { OutputOptions } from './params';
@@ -37,25 +39,29 @@ export const proxyFiltersProperty: INodeProperties = {
 	],
 };
 
-/** The Options of the events that output a proxy record. */
-export const outputOptionsProperty: INodeProperties = {
+const simplifyOutput: INodeProperties = {
+	...simplifyField,
+	description: 'Whether to return a simplified version of the proxy record instead of the raw data',
+};
+
+/** The Options of the events that output a proxy record (`more`: options besides Include Password). */
+const outputOptions = (more: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		includePasswordOption,
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to return a simplified version of the proxy record instead of the raw data',
-		},
-	],
-};
+	options: [includePasswordOption, ...more],
+});
+
+/**
+ * Simplify and the Options of the events that output a proxy record: Simplify an option in
+ * version 1, a parameter of its own (as in the action node) from version 2 on.
+ */
+export const outputProperties: INodeProperties[] = [
+	...inVersion(1, [outputOptions([simplifyOutput])]),
+	...inVersion(2, [simplifyOutput, outputOptions([])]),
+];
 
 /** The proxies with one record per name (the first wins: a repeated record says nothing new). */
 export function uniqueProxies(proxies: ProxyRecord[]): ProxyRecord[] {

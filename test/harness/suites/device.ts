@@ -1,5 +1,5 @@
 /**
- * Set-up shared by Proxy > Rotate IP, Reboot and Set Auto Rotation: a fresh simulator for each test with nothing throttled at the start, the command runner.
+ * Set-up shared by Proxy > Rotate IP, Reboot and Set Auto-Rotation: a fresh simulator for each test with nothing throttled at the start, the command runner.
  *
  * Importing this module registers its jest hooks in the importing test file (one simulator per file).
  */

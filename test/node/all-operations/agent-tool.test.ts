@@ -39,7 +39,7 @@ describe('Extend as an AI agent tool', () => {
 	it('runs within a Maximum Total Cost and a Keep Wallet At Least, and a Dry Run needs neither', async () => {
 		const uncapped = await run('proxyAccountTool', { maxTotalCost: 1_000 });
 		expectAgentRefusal(uncapped, 'As an AI agent tool, Extend needs a Keep Wallet At Least set by the workflow\u2019s builder');
-		const capped = await run('proxyAccountTool', { maxTotalCost: 1_000, keepWalletAtLeast: 0 });
+		const capped = await run('proxyAccountTool', { maxTotalCost: 1_000, keepWalletAtLeast: 1 });
 		expect(capped.status).toBe('success');
 		expect(sim.ledger).toHaveLength(1);
 		sim.resetLogs();
@@ -86,14 +86,14 @@ describe('As an AI agent tool, the target is the builder\u2019s or declared to t
 	// n8n's AI Agent (v3) merges the model's arguments into the tool call's input item, declared or not.
 	const operations: Array<[string, IDataObject]> = [
 		['Get', { resource: 'proxy', operation: 'get' }],
-		['Extend', { resource: 'proxy', operation: 'extend', interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } }],
+		['Extend', { resource: 'proxy', operation: 'extend', interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 1 } }],
 		['Set IPv4', { resource: 'proxy', operation: 'setIpv4', ipv4Enabled: true, options: { allowAsTool: true } }],
 		['Set Authentication', { resource: 'proxy', operation: 'setAuthentication', authMethod: 'ipWhitelist', whitelist: '203.0.113.7', options: { allowAsTool: true } }],
 		['Set Auto-Renew', { resource: 'proxy', operation: 'setAutoRenew', autoRenew: true, interval: 1, options: { maxRenewalCommitment: 100_000 } }],
 		['Rotate IP', { resource: 'proxy', operation: 'rotateIp', options: {} }],
 		['Reboot', { resource: 'proxy', operation: 'reboot', options: {} }],
-		['Set Auto Rotation', { resource: 'proxy', operation: 'setAutoRotation', enabled: true, interval: 10 }],
-		['Change Location', { resource: 'proxy', operation: 'changeLocation', carrier: 'T-Mobile', city: 'Denver', options: { allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0, waitTimeoutSeconds: 0 } }],
+		['Set Auto-Rotation', { resource: 'proxy', operation: 'setAutoRotation', enabled: true, interval: 10 }],
+		['Change Location', { resource: 'proxy', operation: 'changeLocation', carrier: 'T-Mobile', city: 'Denver', options: { allowAsTool: true, keepWalletAtLeast: 1, maxMoveCost: 0, waitTimeoutSeconds: 0 } }],
 		['Remove (Dry Run)', { resource: 'proxy', operation: 'remove', confirmCount: 0, options: { dryRun: true } }],
 	];
 
@@ -126,8 +126,8 @@ describe('As an AI agent tool, the target is the builder\u2019s or declared to t
 describe('As an AI agent tool, nothing else is read from the tool call\u2019s input item either', () => {
 	it.each([
 		['Get > Include Password (would show a password)', { resource: 'proxy', operation: 'get', proxyName: declared, options: { includePassword: '={{ $json.show }}' } }, 'Options > Include Password'],
-		['Buy > Quantity (would buy more)', { resource: 'proxy', operation: 'buy', carrier: 'AT&T', city: 'Austin', quantity: '={{ $json.quantity }}', interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } }, 'Quantity'],
-		['Change Location > City (would move elsewhere)', { resource: 'proxy', operation: 'changeLocation', proxyName: declared, carrier: 'T-Mobile', city: '={{ $json.city }}', options: { allowAsTool: true, keepWalletAtLeast: 0, maxMoveCost: 0 } }, 'City Name or ID'],
+		['Buy > Quantity (would buy more)', { resource: 'proxy', operation: 'buy', carrier: 'AT&T', city: 'Austin', quantity: '={{ $json.quantity }}', interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 1 } }, 'Quantity'],
+		['Change Location > City (would move elsewhere)', { resource: 'proxy', operation: 'changeLocation', proxyName: declared, carrier: 'T-Mobile', city: '={{ $json.city }}', options: { allowAsTool: true, keepWalletAtLeast: 1, maxMoveCost: 0 } }, 'City Name or ID'],
 		['Quote > a line\u2019s Carrier', { resource: 'price', operation: 'quote', lines: { line: [{ carrier: '={{ $json.carrier }}', city: 'Austin', interval: 1, period: 'weekly' }] } }, 'Lines > Line > Carrier Name or ID'],
 	])('%s: refused, naming the field; nothing is sent', async (_name, parameters, label) => {
 		const result = await tool(parameters, [{ proxy_name: names()[0], show: true, quantity: 50, city: 'Denver', carrier: 'AT&T' }]);
@@ -160,7 +160,7 @@ describe('What the agent reads: the error message carries the facts; service tex
 	it('an extension whose answer was lost: the message says it may have been applied and to check before trying again', async () => {
 		const name = names()[3];
 		sim.injectFault({ route: 'POST /v1/proxies/allocate', kind: 'reset', when: 'after' });
-		const result = await tool({ resource: 'proxy', operation: 'extend', proxyName: declared, interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0, onlyIfExpiringWithinHours: 10_000 } }, [{ proxy_name: name }]);
+		const result = await tool({ resource: 'proxy', operation: 'extend', proxyName: declared, interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 1, onlyIfExpiringWithinHours: 10_000 } }, [{ proxy_name: name }]);
 		expect(result.error?.message).toMatch(/may have been applied/);
 		expect(sim.ledger).toHaveLength(1);
 		expect(result.status).toBe('error');

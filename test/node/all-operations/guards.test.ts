@@ -83,7 +83,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 	];
 
 	it.each(agentFilled)('Extend: a Maximum Total Cost of {{ %s }} (%s) counts as none; nothing is sent', async (expression) => {
-		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}`, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
+		const result = await run(extend({ maxTotalCost: `={{ ${expression} }}`, keepWalletAtLeast: 1 }, 'proxyAccountTool'), [{ name: names()[0], cap: 100_000 }]);
 		// Read from the tool call's input item: refused as such; filled with $fromAI: counts as no cap.
 		const fromInput = !/fromai/i.test(expression);
 		expectAgentRefusal(result, fromInput ? 'As an AI agent tool, Options > Maximum Total Cost may not be read from the tool call\u2019s input item' : 'As an AI agent tool, Extend needs a Maximum Total Cost set by the workflow\u2019s builder');
@@ -96,7 +96,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 		['an expression of constants', '={{ 500 * 2 }}'],
 		["an expression reading another node's output by name", "={{ $('Manual Trigger').first().json.budget }}"],
 	])('Extend: a builder-set cap (%s) counts, and the tool charges within it', async (_label, cap) => {
-		const result = await run(extend({ maxTotalCost: cap, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [{ name: names()[0], budget: 1_000 }]);
+		const result = await run(extend({ maxTotalCost: cap, keepWalletAtLeast: 1 }, 'proxyAccountTool'), [{ name: names()[0], budget: 1_000 }]);
 		expect(result.status).toBe('success');
 		expect(result.items[0].json.status).toBe('extended');
 		expect(sim.ledger).toHaveLength(1);
@@ -105,10 +105,10 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 	it('Buy: an agent-filled Maximum Total Cost counts as none, a builder-set one counts', async () => {
 		const city = cityWith('att', 1).city;
 		const item = { carrier: 'AT&T', city, quantity: 1, cap: 100_000 };
-		const filled = await run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
+		const filled = await run(buy({ maxTotalCost: "={{ $fromAI('cap', '', 'number') }}", keepWalletAtLeast: 1 }, 'proxyAccountTool'), [item]);
 		expectAgentRefusal(filled, 'As an AI agent tool, Buy needs a Maximum Total Cost set by the workflow\u2019s builder');
 		expect(apiRequests(sim)).toHaveLength(0);
-		const capped = await run(buy({ maxTotalCost: 1_000, keepWalletAtLeast: 0 }, 'proxyAccountTool'), [item]);
+		const capped = await run(buy({ maxTotalCost: 1_000, keepWalletAtLeast: 1 }, 'proxyAccountTool'), [item]);
 		expect(capped.status).toBe('success');
 		expect(deploys()).toHaveLength(1);
 	});
@@ -138,7 +138,7 @@ describe('As an AI agent tool, a limit counts only when the builder set it', () 
 			proxyName: locator(target),
 			carrier: 'T-Mobile',
 			city,
-			options: { allowAsTool, keepWalletAtLeast: 0, maxMoveCost: 0, waitTimeoutSeconds: 0 },
+			options: { allowAsTool, keepWalletAtLeast: 1, maxMoveCost: 0, waitTimeoutSeconds: 0 },
 		});
 		const filled = await run({ type: 'proxyAccountTool', parameters: parameters("={{ $fromAI('allow', '', 'boolean') }}") }, [{ allow: true }]);
 		expectAgentRefusal(filled, 'As an AI agent tool, Change Location needs Allow as AI Tool turned on by the workflow\u2019s builder');
@@ -178,7 +178,7 @@ describe('Set Auto-Renew: turning auto-renew on as a tool needs a builder-set Ma
 
 	it('one renewal of the proxies (interval x price, quoted) above the commitment is refused; within it, sent once', async () => {
 		const over = await run(renew({ maxRenewalCommitment: 1 }), two());
-		expect(over.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 1\. The account's auto-renewing proxies commit 0 at their next renewals; this change adds [\d.]+ \(one renewal of this proxy, quoted\), [\d.]+ in all\. Nothing was changed\./);
+		expect(over.error?.message).toMatch(/^Turning auto-renew on would commit the account to [\d.]+ of renewals, more than the Maximum Renewal Commitment of 1\. The account's auto-renewing proxies commit 0 at their next renewals; this change adds [\d.]+ \(one renewal of this proxy, each at its own price, quoted\), [\d.]+ in all\. Nothing was changed\./);
 		expect(renewals()).toHaveLength(0);
 		expect(apiRequests(sim, 'POST /v1/price')).toHaveLength(1);
 		const within = await run(renew({ maxRenewalCommitment: 100_000 }), two());

@@ -95,7 +95,7 @@ it('a real event (the trigger in production, mode trigger) acts: Extend charges 
 it('as an AI agent tool, a test event in the tool call\'s input item is refused, nothing sent', async () => {
 	const [name] = [...sim.account().proxies.keys()];
 	const result = await harness.runNode(
-		{ type: 'proxyAccountTool', parameters: { resource: 'proxy', operation: 'extend', proxyName: byName(name), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 0 } } },
+		{ type: 'proxyAccountTool', parameters: { resource: 'proxy', operation: 'extend', proxyName: byName(name), interval: 1, period: 'weekly', options: { maxTotalCost: 1_000, keepWalletAtLeast: 1 } } },
 		{ credentials: credentialsFor(sim), items: [{ event: 'proxy_expiring', proxy_name: name, sample: true }] },
 	);
 	expectAgentRefusal(result, 'Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');
@@ -111,7 +111,7 @@ describe('in a sub-workflow (mode integrated), the parent\'s test event arrives 
 			{ credentials: credentialsFor(sim), mode: 'integrated', rootMode, items: [{ ...subItem, proxy_name: name }] },
 		);
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe('Extend does not act on a test event: this run started from an example that the Proxy Account Trigger made up (sample: true), not from a real change');
+		expect(result.error?.message).toBe('Extend does not act on a test event: item 0 is an example the Proxy Account Trigger made up (sample: true), not a real change [item 0]');
 		expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
 		expect(sim.ledger).toEqual([]);
 	});
@@ -125,5 +125,64 @@ describe('in a sub-workflow (mode integrated), the parent\'s test event arrives 
 		expect(result.status).toBe('success');
 		expect(result.items[0].json.status).toBe('extended');
 		expect(sim.ledger.map((entry) => entry.proxy_name)).toEqual([name]);
+	});
+});
+
+describe('an item marked sample: true, passed on by any node, is refused alone in every mode (issue 35)', () => {
+	// The items come from the harness's own input node (not the Proxy Account Trigger): as from an
+	// Edit Fields or Code node that copied a test event, or a sub-workflow's input.
+	const real = () => {
+		const [first, second] = [...sim.account().proxies.values()];
+		return { first, second };
+	};
+	const PARAMETERS: Record<string, (city: string) => IDataObject> = {
+		Extend: () => OPERATIONS.Extend,
+		Buy: (city) => ({ ...OPERATIONS.Buy, carrier: 'AT&T', city }),
+		'Change Location': (city) => ({ ...OPERATIONS['Change Location'], city }),
+		'Set Auto-Renew': () => OPERATIONS['Set Auto-Renew'],
+		Remove: () => ({ ...OPERATIONS.Remove, confirmCount: 1 }),
+	};
+	const MODES = ['manual', 'trigger', 'webhook', 'integrated'] as const;
+	const cases = Object.keys(PARAMETERS).flatMap((label) => MODES.map((mode) => [label, mode] as const));
+
+	it.each(cases)('%s in mode %s: the sample item fails naming itself; the real one acts', async (label, mode) => {
+		const { first, second } = real();
+		const city = sim.stock.find((c) => c.open && c.counts.att >= 2)!.city;
+		const items = [
+			{ event: 'proxy_expiring', proxy_name: first.proxy_name },
+			{ event: 'proxy_expiring', proxy_name: second.proxy_name, sample: true },
+		];
+		const parameters = { resource: 'proxy', ...PARAMETERS[label](city) };
+		const result = await harness.runNode({ type: 'proxyAccount', parameters, onError: 'continueErrorOutput' }, { credentials: credentialsFor(sim), mode, items });
+		expect(result.status).toBe('success');
+		const failed = result.output('Node Under Test', 1);
+		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
+		expect(failed[0].json.error).toBe(`${label} does not act on a test event: item 1 is an example the Proxy Account Trigger made up (sample: true), not a real change [item 1]`);
+		expect(String(failed[0].json.message)).toMatch(/Nothing was sent for it; the run's other items were not held back\. To see what this node would do, turn on Options > Dry Run/);
+		// The real item went ahead: its effect was sent, for it alone.
+		const done = result.output('Node Under Test', 0);
+		expect(done.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(done[0].json.error).toBeUndefined();
+		const effects = apiRequests(sim).filter((request) => EFFECTS.includes(request.route));
+		expect(effects).toHaveLength(1);
+		expect(JSON.stringify(effects[0])).not.toContain(second.proxy_name);
+	});
+
+	it('On Error Stop Workflow: the sample item stops the node before anything is sent', async () => {
+		const { first, second } = real();
+		const items = [{ proxy_name: first.proxy_name }, { proxy_name: second.proxy_name, sample: true }];
+		const result = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', ...OPERATIONS.Extend } }, { credentials: credentialsFor(sim), mode: 'webhook', items });
+		expect(result.error?.message).toBe('Extend does not act on a test event: item 1 is an example the Proxy Account Trigger made up (sample: true), not a real change [item 1]');
+		expect(apiRequests(sim).filter((request) => EFFECTS.includes(request.route))).toEqual([]);
+		expect(sim.ledger).toEqual([]);
+	});
+
+	it('a Dry Run previews the sample item like the others', async () => {
+		const { first, second } = real();
+		const items = [{ proxy_name: first.proxy_name }, { proxy_name: second.proxy_name, sample: true }];
+		const options = { ...(OPERATIONS.Extend.options as IDataObject), dryRun: true };
+		const result = await harness.runNode({ type: 'proxyAccount', parameters: { resource: 'proxy', ...OPERATIONS.Extend, options } }, { credentials: credentialsFor(sim), mode: 'trigger', items });
+		expect(result.items.map((item) => item.json.status)).toEqual(['dry_run', 'dry_run']);
+		expect(sim.ledger).toEqual([]);
 	});
 });

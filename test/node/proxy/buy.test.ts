@@ -4,6 +4,7 @@
 
 import { apiRequests, expectAgentRefusal } from '../../harness';
 import { cityWith, sim, buy, deploys } from '../../harness/suites/orders';
+import { DOUBT_WINDOW_MS } from '../../../nodes/ProxyAccount/helpers/money/ordersInDoubt';
 
 describe('Proxy > Buy', () => {
 	it('buys all items in one order, charged exactly the quote, each item with its cost', async () => {
@@ -92,7 +93,7 @@ describe('Proxy > Buy', () => {
 		expect(apiRequests(sim)).toHaveLength(0);
 		const dry = await buy([{ carrier: 'AT&T', city: city.city }], { dryRun: true }, { retryOnFail: true, type: 'proxyAccountTool' });
 		expect(dry.status).toBe('success');
-		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 0 }, { type: 'proxyAccountTool' });
+		const capped = await buy([{ carrier: 'AT&T', city: city.city }], { maxTotalCost: 10_000, keepWalletAtLeast: 1 }, { type: 'proxyAccountTool' });
 		expect(capped.items[0].json.status).toBe('bought');
 		expect(sim.ledger).toHaveLength(1);
 	});
@@ -185,5 +186,85 @@ describe('Proxy > Buy', () => {
 		expect(result.items[0].json.error).toBe('Quantity must be a whole number from 1 to 100, but it is 0 [item 0]');
 		expect(result.items[1].json.status).toBe('bought');
 		expect((deploys()[0].body as { proxies: unknown[] }).proxies).toHaveLength(1);
+	});
+});
+
+describe('Proxy > Buy: an order in doubt is not bought again by a retry (issue 35)', () => {
+	// Two executions of one credential in one process, as an AI agent retrying "the purchase may
+	// have been made" after a dropped connection: the memory of the first is the second's.
+	const wallet = () => sim.account().balance;
+
+	it.each([
+		['deployed at once: the new proxy is named', 0],
+		['not yet deployed: the wallet tells', 30_000],
+	])('the connection dropped after the service charged (%s): the same order again is refused with the facts, nothing charged twice', async (_label, delayMs) => {
+		sim.orders.deployDelayMs = delayMs;
+		const city = cityWith('att', 2).city;
+		const before = wallet();
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after' });
+		const first = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		expect(first.items[0].json.message).toMatch(/The purchase may have been made/);
+		expect(sim.ledger).toHaveLength(1);
+		const charged = Math.round((before - wallet()) * 100) / 100;
+		const [bought] = sim.ledger.map((entry) => entry.proxy_name);
+
+		const again = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		const message = String(again.items[0].json.error);
+		expect(message).toMatch(new RegExp(`^The same order \\(1 AT&T in ${city} for 1 weekly\\) was sent less than a minute ago and its answer was lost; it went through: the wallet holds ${wallet()}, ${charged} less than the ${before} before it \\(the order was quoted at ${charged}\\)`));
+		if (delayMs === 0) expect(message).toContain(`; the proxy list shows 1 new proxy of its carrier and city since: ${bought}. It was not sent again`);
+		else expect(message).toMatch(/\)\. It was not sent again$/);
+		expect(String(again.items[0].json.message)).toMatch(/^Nothing was sent or charged by this run\./);
+		expect(deploys()).toHaveLength(1);
+		expect(sim.ledger).toHaveLength(1);
+		// A third try is refused alike: the memory holds for the window, whatever the agent does.
+		const third = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		expect(String(third.items[0].json.error)).toMatch(/it went through/);
+		expect(deploys()).toHaveLength(1);
+	});
+
+	it('as an AI agent tool the refusal\u2019s message carries the money fact', async () => {
+		const city = cityWith('att', 1).city;
+		const options = { maxTotalCost: 1_000, keepWalletAtLeast: 100 };
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after' });
+		const order = [{ carrier: 'AT&T', city, quantity: 1, interval: 1, period: 'weekly' }];
+		const first = await buy(order, options, { type: 'proxyAccountTool' });
+		expect(first.error?.message).toMatch(/may have been made/);
+		const again = await buy(order, options, { type: 'proxyAccountTool' });
+		expect(again.error?.message).toMatch(/it went through: the wallet holds [\d.]+, [\d.]+ less than the [\d.]+ before it \(the order was quoted at [\d.]+\)/);
+		expect(sim.ledger).toHaveLength(1);
+	});
+
+	it('the connection dropped before the service acted: the same order again reads the account, finds nothing, and buys once', async () => {
+		const city = cityWith('att', 1).city;
+		const before = wallet();
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'before' });
+		const first = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		expect(first.items[0].json.message).toMatch(/may have been made/);
+		expect(sim.ledger).toHaveLength(0);
+		sim.resetLogs();
+		const again = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		expect(again.items[0].json.status).toBe('bought');
+		expect(sim.ledger).toHaveLength(1);
+		expect(wallet()).toBeLessThan(before);
+		// It read the wallet and the list before deciding, then ordered.
+		expect(apiRequests(sim).map((r) => r.route).slice(0, 2)).toEqual(['GET /v1/funds', 'GET /v1/proxies']);
+	});
+
+	it('another order (another quantity), or one after the window, is not held back', async () => {
+		const city = cityWith('att', 3).city;
+		sim.injectFault({ route: 'POST /v1/proxies/deploy', kind: 'reset', when: 'after' });
+		await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+		const other = await buy([{ carrier: 'AT&T', city, quantity: 2 }], {}, { continueOnFail: true });
+		expect(other.items[0].json.status).toBe('bought');
+		expect(sim.ledger).toHaveLength(3);
+		const now = Date.now();
+		const later = jest.spyOn(Date, 'now').mockReturnValue(now + DOUBT_WINDOW_MS + 1_000);
+		try {
+			const after = await buy([{ carrier: 'AT&T', city }], {}, { continueOnFail: true });
+			expect(after.items[0].json.status).toBe('bought');
+			expect(sim.ledger).toHaveLength(4);
+		} finally {
+			later.mockRestore();
+		}
 	});
 });

@@ -2,6 +2,7 @@
  * Proxy > Set Auto-Renew in real WorkflowExecute runs against the simulator: batching, duplicates, unknown proxies, uncertain batches, all three On Error modes.
  */
 import { apiRequests } from '../../harness';
+import { prng } from '../../harness/prng';
 import { sim, MODES, names, pairedOf, run, renewParams } from '../../harness/suites/account';
 
 describe('Proxy > Set Auto-Renew', () => {
@@ -158,5 +159,38 @@ describe('Proxy > Set Auto-Renew', () => {
 		expect(String(failed.find((i) => pairedOf([i])[0] === 1)!.json.error)).toBe('Proxy \u201cPRX-NOPE-0000\u201d was not found in this Proxy Account [item 1]');
 		if (mode === 'continueErrorOutput') expect(result.output('Node Under Test', 0).every((i) => i.json.error === undefined)).toBe(true);
 		expect(record(names()[23]).auto_renew).toBe(false);
+	});
+});
+
+describe('Proxy > Set Auto-Renew: Maximum Renewal Commitment counts each proxy at its own price (issue 35)', () => {
+	// Several proxies of one period: one quote of them all gets the bulk price, while each renews
+	// alone at its own. The cap is set at the account's real commitment, and a cent below it.
+	const PERIODS = ['weekly', 'monthly', 'yearly'] as const;
+	const rng = prng(3501);
+	const cases = Array.from({ length: 4 }, (_, k) => ({ seed: k, period: rng.pick(PERIODS), count: rng.int(2, 6), interval: rng.int(1, 3) }));
+
+	it.each(cases)('%o: the account never ends committed above the cap', async ({ period, count, interval }) => {
+		sim.account().balance = 1_000_000;
+		for (const proxy of sim.account().proxies.values()) proxy.auto_renew = false;
+		const added = Array.from({ length: count }, () => sim.addProxy(null, { period, auto_renew: false, auto_renew_interval: 1 }));
+		// What the account commits once they all renew, as the service counts it (each at its own price).
+		for (const proxy of added) Object.assign(proxy, { auto_renew: true, auto_renew_interval: interval });
+		const real = sim.commitment();
+		for (const proxy of added) proxy.auto_renew = false;
+		expect(sim.commitment()).toBe(0);
+		const items = added.map((proxy) => ({ name: proxy.proxy_name, interval }));
+
+		const below = await run(renewParams({ maxRenewalCommitment: Math.round(real * 100 - 1) / 100 }), items);
+		expect(below.error?.message).toBe(`Turning auto-renew on would commit the account to ${real} of renewals, more than the Maximum Renewal Commitment of ${Math.round(real * 100 - 1) / 100}`);
+		expect(below.error?.description).toMatch(/each at its own price, quoted/);
+		expect(apiRequests(sim, 'PATCH /v1/proxies/allocate/renew')).toHaveLength(0);
+		expect(sim.commitment()).toBe(0);
+
+		const at = await run(renewParams({ maxRenewalCommitment: real }), items);
+		expect(at.status).toBe('success');
+		expect(sim.commitment()).toBe(real);
+		// Every quote held one line: no bulk price was counted.
+		for (const quote of apiRequests(sim, 'POST /v1/price')) expect((quote.body as { proxies: unknown[] }).proxies).toHaveLength(1);
+		for (const proxy of added) sim.account().proxies.delete(proxy.proxy_name);
 	});
 });

@@ -1,10 +1,10 @@
 /**
- * Proxy > Set Auto Rotation through n8n-core's real WorkflowExecute against the simulator.
+ * Proxy > Set Auto-Rotation through n8n-core's real WorkflowExecute against the simulator.
  */
 import { apiRequests, credentialsFor } from '../../harness';
 import { sim, names, command } from '../../harness/suites/device';
 
-describe('Proxy > Set Auto Rotation', () => {
+describe('Proxy > Set Auto-Rotation', () => {
 	it('turns automatic rotation on every N minutes and off; minutes outside 1 to 1440 are refused before sending', async () => {
 		const [name] = names();
 		const on = await command('setAutoRotation', [name], {}, credentialsFor(sim), { autoRotationEnabled: true, rateMinutes: 15 });

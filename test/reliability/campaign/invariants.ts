@@ -64,9 +64,6 @@ export function noRepeat(f: StepFacts): string[] {
 		if (perRequest.get(key) === 2) wrong.push(`request ${entry.seq} charged ${entry.proxy_name} twice`);
 	}
 	const effect = EFFECT_ROUTE[f.step.call.op];
-	// Set Auto-Renew may send the same settings again under n8n's retries (documented: it changes nothing).
-	const resendAllowed = f.step.call.op === 'setAutoRenew' && (f.step.call.retryOnFail || f.step.call.retryMode || f.step.call.subWorkflow === 'retry');
-	if (resendAllowed) return wrong;
 	const sent = new Map<string, number>();
 	for (const request of f.requests) {
 		if (request.route !== effect) continue;

@@ -12,7 +12,7 @@ export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorO
 /** The operations that move money or destroy paid time (n8n's retries are refused for them). */
 export const MONEY_OPS: readonly Op[] = ['extend', 'buy', 'remove', 'changeLocation'];
 /** The operations that refuse n8n's Retry On Fail and its Retry of a failed execution (except a Dry Run). */
-export const NO_RETRY_OPS: readonly Op[] = ['extend', 'buy', 'remove', 'changeLocation', 'rotateIp', 'reboot'];
+export const NO_RETRY_OPS: readonly Op[] = ['extend', 'buy', 'remove', 'changeLocation', 'setAutoRenew', 'rotateIp', 'reboot'];
 
 /** A fault, by name: the campaign's fault menu (faults.ts) turns it into simulator or front rules. */
 export interface FaultRef {

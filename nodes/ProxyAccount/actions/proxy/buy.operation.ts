@@ -26,7 +26,9 @@ import { sameName } from '../../helpers/framework/filters';
 import type { OrderedProxies, Waited } from '../../helpers/money/newProxies';
 import { newProxiesReport, waitForNewProxies } from '../../helpers/money/newProxies';
 import { linesWithPrices, quoteOwnedLines } from '../../helpers/money/quote';
-import { walletFloorRefusal } from '../../helpers/money/wallet';
+import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
+import type { BeforeOrder } from '../../helpers/money/ordersInDoubt';
+import { orderInDoubtRefusal, rememberOrderInDoubt } from '../../helpers/money/ordersInDoubt';
 import {
 	parseInterval,
 	parseName,
@@ -36,7 +38,7 @@ import {
 import type { RunOptions } from '../../helpers/framework/runOptions';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import type { QuoteLine, StockEntry } from '../../transport';
-import { DEFAULT_TIMEOUT_MS, getStock, send } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, getStock, requestErrorFacts, send } from '../../transport';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -49,7 +51,7 @@ export const operation: OperationInfo = {
 	notices: {
 		panel:
 			'Buying charges your Proxy Account wallet, and the service cannot undo it. Turn on Dry Run (in Options) to see the cost first; all items of a run are bought in one order. Retry On Fail (in Settings) is refused unless Dry Run is on.',
-		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least (above 0) here (a value the agent fills in does not count), or every purchase is refused. A Dry Run needs neither.',
 	},
 };
 
@@ -117,6 +119,11 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 		for (const order of orders) run.fail(order.item, error);
 		return run.output();
 	};
+	// The same order as one whose answer was lost (an agent retrying): refused if it went through.
+	const inDoubt = options.dryRun
+		? undefined
+		: await orderInDoubtRefusal(this, orders, orders[0].item);
+	if (inDoubt !== undefined) return failOrders(inDoubt);
 	let priced: Priced;
 	try {
 		priced = await quoteOrders(this, orders, lines, options);
@@ -128,7 +135,7 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 		return run.output();
 	}
 	// Past Maximum Total Cost, or below Keep Wallet At Least (the wallet read now): nothing is sent.
-	const { maxTotalCost: cap, floor } = options;
+	const { maxTotalCost: cap } = options;
 	const sent = { itemIndex: orders[0].item, timeoutMs: options.timeoutMs };
 	if (cap !== undefined && priced.total > cap) {
 		const message = `The purchase would cost ${priced.total}, more than the Maximum Total Cost of ${cap}`;
@@ -138,25 +145,15 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 			}),
 		);
 	}
-	if (floor !== undefined) {
-		const what = { ...sent, spend: 'This purchase' };
-		const stop = await walletFloorRefusal(this, floor, priced.total, what);
-		if (stop !== undefined) return failOrders(stop);
-	}
-	// The names in the list now, to tell the new proxies apart when waiting for them.
-	let before: Set<string> | undefined;
-	try {
-		const read = { itemIndex: orders[0].item, timeoutMs: DEFAULT_TIMEOUT_MS };
-		const listed = options.wait ? await send(this, 'listProxies', read) : undefined;
-		before = listed && new Set(listed.result.map((proxy) => proxy.proxy_name));
-	} catch (error) {
-		return failOrders(error);
-	}
+	// The wallet (held against Keep Wallet At Least) and the list, as a lost answer is checked later.
+	const account = await accountBeforeOrder(this, orders[0].item, priced.total, options);
+	if ('refusal' in account) return failOrders(account.refusal);
 	// One order for the whole run, sent once: never again once it may have reached the service.
 	let charged: number;
 	try {
 		charged = (await send(this, 'deployProxies', { ...sent, body: lines })).result.total;
 	} catch (error) {
+		if (requestErrorFacts(error)?.mayHaveActed) await rememberOrderInDoubt(this, orders, account);
 		return failOrders(asNodeError(this, error, orders[0].item));
 	}
 	// What the service charged, held against the quote and the cap: more is a failure, never a plain "bought".
@@ -169,10 +166,9 @@ export const execute: BatchedExecute<RunOptions> = async function ({ run, option
 			}),
 		);
 	}
-	const waited =
-		before === undefined
-			? undefined
-			: await waitForNewProxies(this, orders, before, options.waitMs);
+	const waited = options.wait
+		? await waitForNewProxies(this, orders, account.names, options.waitMs)
+		: undefined;
 	reportBought(orders, priced.costs, charged, waited, run);
 	return run.output();
 };
@@ -196,11 +192,38 @@ export function guards(ctx: IExecuteFunctions, options: RunOptions) {
 	});
 }
 
+/**
+ * The account just before the order: the wallet, held against Keep Wallet At Least, and the names
+ * in the list (to tell the new proxies apart, now or when a lost answer is checked later).
+ */
+async function accountBeforeOrder(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	total: number,
+	options: RunOptions,
+): Promise<BeforeOrder | { refusal: unknown }> {
+	let wallet: number | undefined;
+	if (options.floor !== undefined) {
+		const what = { itemIndex, timeoutMs: options.timeoutMs, spend: 'This purchase' };
+		const checked = await walletAboveFloor(ctx, options.floor, total, what);
+		if ('refusal' in checked) return checked;
+		wallet = checked.funds;
+	}
+	try {
+		wallet ??= await readWallet(ctx, itemIndex, options.timeoutMs);
+		const listed = await send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
+		return { quoted: total, wallet, names: new Set(listed.result.map((p) => p.proxy_name)) };
+	} catch (error) {
+		return { refusal: error };
+	}
+}
+
 /** Every item's order, checked before anything is sent; a bad item fails alone. */
 function readOrders(ctx: IExecuteFunctions, itemCount: number, run: ItemResults) {
 	const node = ctx.getNode();
 	const orders: Order[] = [];
 	for (let i = 0; i < itemCount; i++) {
+		if (run.failures.has(i)) continue;
 		try {
 			const line: QuoteLine = {
 				isp: parseName(node, i, ctx.getNodeParameter('carrier', i, ''), 'Carrier', 'AT&T'),

@@ -16,7 +16,7 @@ import {
 import { asNodeError } from '../../helpers/framework/itemLoop';
 import { once } from '../../helpers/framework/parameterCache';
 import type { BatchedExecute, ItemResults } from '../../helpers/framework/batchedRun';
-import { agentRefusal, retryRefusal } from '../../helpers/guards/runGuards';
+import { agentRefusal, retryRefusal, zeroFloorRefusal } from '../../helpers/guards/runGuards';
 import { proxyNotFound } from '../../helpers/framework/proxySource';
 import { agentPermissionRefusal, limitOption } from '../../helpers/framework/agent';
 import type { MovedProxy, MoveLookup } from '../../helpers/money/newProxies';
@@ -24,6 +24,7 @@ import { findMovedProxy, movedUntoldNote } from '../../helpers/money/newProxies'
 import { addToDescription, collectRequests } from '../../helpers/money/batches';
 import { readRunOptions } from '../../helpers/framework/runOptions';
 import { readWallet, walletAboveFloor } from '../../helpers/money/wallet';
+import { movePrices } from '../../helpers/money/movePrices';
 import { cents } from '../../helpers/money/charges';
 import { parseBoolean, parseName } from '../../helpers/framework/validation';
 import type { ProxyRecord } from '../../transport';
@@ -39,8 +40,8 @@ export const operation: OperationInfo = {
 	subtitle: 'Change Proxy Location',
 	notices: {
 		panel:
-			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
-		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
+			'A move may charge your Proxy Account wallet, and the service publishes no price for it. Set Keep Wallet At Least and Maximum Cost per Move (in Options, together) to bound it. A move is sent once: Retry On Fail (in Settings) is refused.',
+		tool: 'turn on Options > Allow as AI Tool and set Keep Wallet At Least (above 0) and Maximum Cost per Move here (a value the agent fills in does not count), or every move is refused.',
 	},
 };
 
@@ -67,7 +68,7 @@ export const properties: INodeProperties[] = [
 		amountField(
 			['Maximum Cost per Move', 'maxMoveCost'],
 			0,
-			"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount would be below Keep Wallet At Least. Required, with Allow as AI Tool and Keep Wallet At Least, when the node runs as an AI agent's tool.",
+			"What one move may cost, in your account's currency (the service publishes no price for a move). Before every move the wallet is read, and the move is not sent when the wallet minus this amount (or the most a move has cost, if more) would be below Keep Wallet At Least. Required with Keep Wallet At Least, and with Allow as AI Tool when the node runs as an AI agent's tool.",
 		),
 		sentOnceTimeoutOption(SENT_ONCE_TIMEOUT_SECONDS, 'A move'),
 		waitTimeoutOption(
@@ -86,7 +87,15 @@ export const execute: BatchedExecute<MoveOptions> = async function (opened) {
 		const listed = await send(this, 'listProxies', { itemIndex: 0, timeoutMs: DEFAULT_TIMEOUT_MS });
 		return new Map(listed.result.map((proxy) => [proxy.proxy_name, proxy]));
 	});
-	const context: MoveContext = { options, before: new Map(), named: new Set(), run, moved: [] };
+	const prices = await movePrices(this);
+	const context: MoveContext = {
+		options,
+		before: new Map(),
+		named: new Set(),
+		run,
+		moved: [],
+		prices,
+	};
 	const { unique, repeats } = collectRequests(this, run, items.length, {
 		read: (i) => readMove(this, i, proxyNameOf),
 		asked: (m) => `to ${m.isp} in ${m.location}${m.copy ? '' : ' without its settings'}`,
@@ -112,7 +121,7 @@ const MOVE_STATUS: Record<MovedProxy['state'], string> = {
 	pending: 'move_sent',
 };
 
-/** Reads the list for the moved proxy's new name until it is known or the wait is over (0: none). */
+/** Reads the list for the moved proxy's new name until it is known or the wait is over. */
 async function waitForMove(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -120,8 +129,10 @@ async function waitForMove(
 	lookup: MoveLookup,
 ): Promise<MovedProxy> {
 	let found: MovedProxy = { state: 'pending' };
+	// A name the reply gave is taken only once the list confirms it: read once at least.
+	if (waitMs <= 0 && lookup.replied === undefined) return found;
 	const started = Date.now();
-	while (waitMs > 0) {
+	for (;;) {
 		// A read that fails finds nothing this time.
 		const read = send(ctx, 'listProxies', { itemIndex, timeoutMs: DEFAULT_TIMEOUT_MS });
 		found = findMovedProxy((await read.catch(() => undefined))?.result ?? [], lookup);
@@ -165,9 +176,27 @@ export function guards(ctx: IExecuteFunctions, { floor, moveCost }: MoveOptions)
 						operation: 'Change Location',
 						limit:
 							'a Keep Wallet At Least and a Maximum Cost per Move, set by the workflow\u2019s builder',
-						fix: 'Open the Proxy Account tool and set, in its Options, Keep Wallet At Least (what every move must leave in the wallet) and Maximum Cost per Move (what one move may cost) to fixed amounts. A value the agent fills in does not count.',
+						fix: 'Open the Proxy Account tool and set, in its Options, Keep Wallet At Least (what every move must leave in the wallet, above 0) and Maximum Cost per Move (what one move may cost) to fixed amounts. A value the agent fills in does not count.',
 					},
-		)
+		) ??
+		zeroFloorRefusal(ctx, 'Change Location', floor) ??
+		floorWithoutMoveCost(ctx, floor, moveCost)
+	);
+}
+
+/**
+ * Keep Wallet At Least without a Maximum Cost per Move: the service publishes no price for a move,
+ * so before the first one nothing tells what it would take from the wallet.
+ */
+function floorWithoutMoveCost(ctx: IExecuteFunctions, floor?: number, moveCost?: number) {
+	if (floor === undefined || moveCost !== undefined) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		'Keep Wallet At Least needs a Maximum Cost per Move beside it: the service publishes no price for a move, so the floor cannot be checked before one',
+		{
+			description:
+				'Set Options > Maximum Cost per Move to the most one move may cost (0 if moves are free). Before every move the wallet is read, and the move is sent only if the wallet keeps Keep Wallet At Least after that cost, or after the most a move has cost so far if that is more. Nothing was sent.',
+		},
 	);
 }
 
@@ -196,6 +225,8 @@ interface MoveContext {
 	overCost?: NodeOperationError;
 	/** The proxies this run moved so far: a run that stops says so (`movedBefore`). */
 	moved: string[];
+	/** What moves took from the wallet: the floor counts at least the most one took. */
+	prices: Awaited<ReturnType<typeof movePrices>>;
 }
 
 /** Moves one item's proxy: sent once (never again once it may have reached the service). */
@@ -206,11 +237,12 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	if (!old) return run.fail(i, proxyNotFound(ctx.getNode(), move.name, i));
 	if (context.overCost) return run.fail(i, context.overCost);
 	// What a move costs is not published: before every move, the wallet must hold the floor plus
-	// the most a move may cost.
+	// the most a move may cost, or the most one took so far (in this run or before it).
 	let walletBefore: number | undefined;
 	if (options.floor !== undefined) {
 		const what = { itemIndex: i, timeoutMs: options.timeoutMs, spend: 'A move' };
-		const checked = await walletAboveFloor(ctx, options.floor, options.moveCost ?? 0, what);
+		const cost = Math.max(options.moveCost ?? 0, context.prices.highest());
+		const checked = await walletAboveFloor(ctx, options.floor, cost, what);
 		if ('refusal' in checked) return run.fail(i, checked.refusal);
 		walletBefore = checked.funds;
 	}
@@ -225,17 +257,17 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	context.moved.push(move.name);
 	const wallet =
 		walletBefore === undefined ? undefined : await walletAfterMove(ctx, i, walletBefore, options);
-	const newName = replied !== undefined && replied !== move.name ? replied : undefined;
-	const found: MovedProxy =
-		newName !== undefined
-			? { state: 'named', name: newName }
-			: await waitForMove(ctx, i, options.waitMs, {
-					oldName: move.name,
-					expiresAt: old.expires_at,
-					carrier: move.isp,
-					city: move.location,
-					known: (listed) => before.has(listed) || named.has(listed),
-				});
+	if (typeof wallet?.fields.wallet_change === 'number' && wallet.fields.wallet_change < 0)
+		context.prices.saw(-wallet.fields.wallet_change);
+	const lookup = {
+		oldName: move.name,
+		expiresAt: old.expires_at,
+		carrier: move.isp,
+		city: move.location,
+		known: (listed: string) => before.has(listed) || named.has(listed),
+		replied: replied !== undefined && replied !== move.name ? replied : undefined,
+	};
+	const found = await waitForMove(ctx, i, options.waitMs, lookup);
 	if (found.state === 'named') named.add(found.name);
 	// The item of a move: the new name when it is known, the candidates or a note when it is not.
 	const json: IDataObject = {
@@ -248,7 +280,8 @@ async function moveOne(ctx: IExecuteFunctions, move: Move, context: MoveContext)
 	};
 	if (found.state === 'untold') {
 		json.candidates = found.candidates;
-		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location);
+		const refuted = lookup.replied !== undefined;
+		json.note = movedUntoldNote(found.candidates.length, move.isp, move.location, refuted);
 	}
 	if (found.state === 'pending') {
 		json.note =

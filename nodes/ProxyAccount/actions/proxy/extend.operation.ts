@@ -53,7 +53,7 @@ export const operation: OperationInfo = {
 	notices: {
 		panel:
 			'Extending charges your Proxy Account wallet. Turn on Dry Run (in Options) to see the cost first. Retry On Fail (in Settings) is refused unless Dry Run is on, so that a run never pays twice.',
-		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
+		tool: 'set Options > Maximum Total Cost and Keep Wallet At Least (above 0) here (a value the agent fills in does not count), or every extension is refused. A Dry Run needs neither.',
 	},
 };
 

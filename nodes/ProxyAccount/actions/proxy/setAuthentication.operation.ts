@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { permissionNeeded, rawParameter } from '../../helpers/framework/agent';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import {
 	allowAsToolOption,
 	asToolNotice,
@@ -148,10 +149,14 @@ export const executeItem: ItemExecute = async function (i, run) {
 	return [paired(json, i)];
 };
 
-export const refuseRun = permissionNeeded(
+const needsPermission = permissionNeeded(
 	'Set Authentication',
 	'A new password or IP whitelist cuts off every client of the proxy that does not have it.',
 );
+const retried = changeRetryRefusal('the authentication change', 'authentication');
+
+/** n8n's retries, then (as an AI agent's tool) the builder's permission. */
+export const refuseRun = (ctx: IExecuteFunctions) => retried(ctx) ?? needsPermission(ctx);
 
 /** Characters a username or password must not hold: whitespace and control characters. */
 const hasInvisible = (text: string) =>

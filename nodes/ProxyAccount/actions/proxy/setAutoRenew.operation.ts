@@ -24,9 +24,12 @@ import {
 	sendInBatches,
 } from '../../helpers/money/batches';
 import { parseBoolean, parseInterval } from '../../helpers/framework/validation';
+import { inVersion, isVersion1 } from '../../helpers/framework/versions';
+import { singleProxyTotal } from '../../helpers/money/quote';
 import type { AutoRenewLine, QuoteLine } from '../../transport';
 import { DEFAULT_TIMEOUT_MS, send } from '../../transport';
 import type { BatchedExecute } from '../../helpers/framework/batchedRun';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
@@ -44,17 +47,22 @@ export const operation: OperationInfo = {
 
 export const spendsMoney = true;
 
+/** The Auto-Renew switch, off in a new node (version 2). */
+const autoRenewSwitch: INodeProperties = {
+	displayName: 'Auto-Renew',
+	name: 'autoRenew',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the proxy renews itself at expiry, charged to the wallet',
+};
+
 export const properties: INodeProperties[] = [
 	proxyLocator(
 		'The proxy whose auto-renew to set. With several input items, each item names one proxy.',
 	),
-	{
-		displayName: 'Auto-Renew',
-		name: 'autoRenew',
-		type: 'boolean',
-		default: true,
-		description: 'Whether the proxy renews itself at expiry, charged to the wallet',
-	},
+	// On for a version 1 node, as saved; off for a new node, so that it commits nothing until set.
+	...inVersion(1, [{ ...autoRenewSwitch, default: true }]),
+	...inVersion(2, [autoRenewSwitch]),
 	{
 		displayName:
 			'With auto-renew off, the proxy expires and is removed at its expiry date, its settings included',
@@ -82,10 +90,15 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/** n8n's retries: a change that may have been made (and committed the wallet) is not sent again. */
+export const guards = changeRetryRefusal(
+	'the auto-renew change',
+	'auto_renew and auto_renew_interval',
+);
+
 /**
  * Proxy > Set Auto-Renew: one look-up of the list, then the known proxies in batches, each item
- * with the settings the service echoed. Repeating a change sets the same values again, so Retry
- * On Fail is allowed.
+ * with the settings the service echoed. Never sent again by n8n's retries (`guards`).
  */
 export const execute: BatchedExecute<RunOptions> = async function (opened) {
 	const { run, options, items, proxyNameOf } = opened;
@@ -191,7 +204,12 @@ type RunOptions = ReturnType<typeof readOptions>;
 /** An item's input, checked before anything is sent. */
 function readWanted(ctx: IExecuteFunctions, i: number, name: string) {
 	const node = ctx.getNode();
-	const autoRenew = parseBoolean(node, i, ctx.getNodeParameter('autoRenew', i, true), 'Auto-Renew');
+	const autoRenew = parseBoolean(
+		node,
+		i,
+		ctx.getNodeParameter('autoRenew', i, isVersion1(node)),
+		'Auto-Renew',
+	);
 	const interval = parseInterval(node, i, ctx.getNodeParameter('interval', i, 1));
 	if (!autoRenew && runsAsAgentTool(ctx)) {
 		// Off means the proxy is removed at expiry: not for an agent to decide.
@@ -211,9 +229,10 @@ function readWanted(ctx: IExecuteFunctions, i: number, name: string) {
 /**
  * Why turning auto-renew on may not go ahead. The commitment is the account's: one renewal of every
  * proxy that auto-renews (the service's `total_commitment`, read now from the funds) plus one
- * renewal of each proxy this run turns on or gives another interval (quoted by the service). It
- * must stay within the cap and within the wallet, so that calls one after another, from any number
- * of runs or agents, cannot commit more than the builder allowed or the wallet holds.
+ * renewal of each proxy this run turns on or gives another interval (each quoted alone: a proxy
+ * renews at its own price, not at the bulk price of a quote of several). It must stay within the
+ * cap and within the wallet, so that calls one after another, from any number of runs or agents,
+ * cannot commit more than the builder allowed or the wallet holds.
  */
 async function commitmentRefusal(
 	ctx: IExecuteFunctions,
@@ -240,7 +259,8 @@ async function commitmentRefusal(
 				interval,
 				period: record.period,
 			}));
-			added = (await send(ctx, 'quotePrices', { ...readOptions, body: lines })).result.total.due;
+			// Each proxy renews alone, at its own price: never the bulk price of one quote of them all.
+			added = await singleProxyTotal(ctx, lines, readOptions);
 		}
 	} catch (error) {
 		const refused = asNodeError(ctx, error, itemIndex);
@@ -248,7 +268,7 @@ async function commitmentRefusal(
 		return refused;
 	}
 	const total = cents(committed + added);
-	const facts = `The account's auto-renewing proxies commit ${committed} at their next renewals; this change adds ${added} (one renewal of ${theseProxies(changing.length)}, quoted), ${total} in all.`;
+	const facts = `The account's auto-renewing proxies commit ${committed} at their next renewals; this change adds ${added} (one renewal of ${theseProxies(changing.length)}, each at its own price, quoted), ${total} in all.`;
 	const over =
 		total > cap
 			? `more than the Maximum Renewal Commitment of ${cap}`

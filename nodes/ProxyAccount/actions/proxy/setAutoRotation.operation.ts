@@ -7,6 +7,7 @@ import {
 	wholeNumberField,
 } from '../../helpers/framework/descriptions';
 import type { ItemExecute } from '../../helpers/framework/itemLoop';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import { readRequest } from '../../helpers/framework/output';
 import { parseBoolean, parseWholeNumber } from '../../helpers/framework/validation';
 import { send } from '../../transport';
@@ -14,10 +15,10 @@ import type { OperationInfo } from '../registry';
 
 export const operation: OperationInfo = {
 	value: 'setAutoRotation',
-	name: 'Set Auto Rotation',
+	name: 'Set Auto-Rotation',
 	description: 'Turn the automatic IP rotation of proxies on (every 1 to 1440 minutes) or off',
 	action: 'Set the automatic IP rotation of proxies',
-	subtitle: 'Set Proxy Auto Rotation',
+	subtitle: 'Set Proxy Auto-Rotation',
 };
 
 export const properties: INodeProperties[] = [
@@ -40,6 +41,12 @@ export const properties: INodeProperties[] = [
 	},
 	optionsCollection([sentOnceTimeoutOption(30, 'A setting')]),
 ];
+
+/** n8n's retries: a setting that may have been made is not sent again. */
+export const refuseRun = changeRetryRefusal(
+	'the automatic rotation setting',
+	'auto_change and auto_change_time',
+);
 
 export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();

@@ -1,6 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { permissionNeeded } from '../../helpers/framework/agent';
+import { changeRetryRefusal } from '../../helpers/guards/runGuards';
 import {
 	allowAsToolOption,
 	asToolNotice,
@@ -65,7 +66,11 @@ export const executeItem: ItemExecute = async function (i, run) {
 	return [paired(json, i)];
 };
 
-export const refuseRun = permissionNeeded(
+const needsPermission = permissionNeeded(
 	'Set IPv4',
 	'Turning IPv4 off cuts off every client and site of the proxy without IPv6.',
 );
+const retried = changeRetryRefusal('the IPv4 setting', 'IPv4 setting');
+
+/** n8n's retries, then (as an AI agent's tool) the builder's permission. */
+export const refuseRun = (ctx: IExecuteFunctions) => retried(ctx) ?? needsPermission(ctx);

@@ -17,6 +17,7 @@ import {
 } from '../../helpers/framework/filters';
 import { paired, readRequest, stockOutput } from '../../helpers/framework/output';
 import { switchOption } from '../../helpers/framework/validation';
+import { inVersion, isVersion1 } from '../../helpers/framework/versions';
 import { getStock } from '../../transport';
 import type { OperationInfo } from '../registry';
 
@@ -28,8 +29,8 @@ export const operation: OperationInfo = {
 	subtitle: 'Get Many Stock Entries',
 };
 
-export const properties: INodeProperties[] = [
-	...returnAllAndLimit,
+/** The Filters; `implicit`: version 1's Only Available, on also when not added. */
+const filters = (implicit: boolean) =>
 	filtersCollection([
 		carrierFilter(
 			'getStockCarriers',
@@ -41,18 +42,32 @@ export const properties: INodeProperties[] = [
 			name: 'onlyAvailable',
 			type: 'boolean',
 			default: true,
-			description:
-				'Whether to return only open cities with at least one proxy in stock (also when this filter is not added). Turn off to list sold-out and closed cities too.',
+			description: implicit
+				? 'Whether to return only open cities with at least one proxy in stock (also when this filter is not added). Turn off to list sold-out and closed cities too.'
+				: 'Whether to return only open cities with at least one proxy in stock. Without this filter, sold-out and closed cities are listed too.',
 		},
 		stateFilter('cities'),
-	]),
+	]);
+
+export const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	...inVersion(1, [filters(true)]),
+	...inVersion(2, [filters(false)]),
 	optionsCollection([readTimeoutOption]),
 ];
 
 export const executeItem: ItemExecute = async function (i, run) {
 	const node = this.getNode();
 	const { filters, limit, timeoutMs } = readRequest(this, i);
-	const onlyAvailable = switchOption(node, i, filters, 'onlyAvailable', 'Only Available', true);
+	// Version 1 filters also when Only Available is not added; version 2 only when it is.
+	const onlyAvailable = switchOption(
+		node,
+		i,
+		filters,
+		'onlyAvailable',
+		'Only Available',
+		isVersion1(node),
+	);
 	const place = readPlaceFilters(node, i, filters);
 	// One read serves every input item.
 	const { entries } = await run.shared('stock', async () => await getStock(this, { timeoutMs }));

@@ -83,19 +83,23 @@ export type BatchedExecute<O = never> = (
 
 /**
  * The opening of a run of all items at once: its results, its run-wide options (`read`), then the
- * refusals of the whole run (`refuse`); a failure of either is the whole run's `output`.
+ * refusals of the whole run (`refuse`); a failure of either is the whole run's `output`. The items
+ * in `refusedItems` fail with their refusal; the operation passes over them (`run.failures`).
  */
 export async function openRun<O>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	read: (ctx: IExecuteFunctions, itemCount: number) => O | Promise<O>,
 	refuse?: (ctx: IExecuteFunctions, options: O) => Error | undefined,
+	refusedItems?: Map<number, Error>,
 ): Promise<BatchedRun<O> | { output: INodeExecutionData[] }> {
 	const run = itemResults(ctx, items.length);
 	try {
 		const options = await read(ctx, items.length);
 		const refusal = refuse?.(ctx, options);
 		if (refusal) return { output: run.failAll(refusal) };
+		// Items refused alone (a test event): failed first, then passed over by the operation.
+		for (const [i, error] of refusedItems ?? []) run.fail(i, error);
 		let reader: ((itemIndex: number) => string) | undefined;
 		const proxyNameOf = (i: number) => (reader ??= proxyNameReader(ctx, items))(i);
 		return { run, options, items, proxyNameOf };

@@ -102,7 +102,7 @@ export function amountField(
 export const keepWalletAtLeastOption = amountField(
 	['Keep Wallet At Least', 'keepWalletAtLeast'],
 	0,
-	"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, with Maximum Total Cost, when the node runs as an AI agent's tool.",
+	"Read the wallet before charging and send nothing that would leave less than this amount, in your account's currency. Unlike Maximum Total Cost, it bounds what any number of runs (or an AI agent calling again and again) can spend. Required, above 0 and with Maximum Total Cost, when the node runs as an AI agent's tool.",
 );
 
 /** A notice only the node's AI tool variant shows (n8n's `@tool`): what the builder must set. */

@@ -11,8 +11,11 @@ import { CREDENTIAL_TYPE, readCredential } from '../../transport';
 /** Per credential and Base URL: the end of the last run queued, which never rejects. */
 const queues = new Map<string, Promise<void>>();
 
-/** The queue a run joins: the credential n8n gives the node, at the Base URL it points to. */
-async function queueKey(ctx: IExecuteFunctions): Promise<string | undefined> {
+/**
+ * What tells a credential's runs apart in this process: the credential n8n gives the node (its id,
+ * never its key), at the Base URL it points to. Undefined when there is no credential to read.
+ */
+export async function credentialKey(ctx: IExecuteFunctions): Promise<string | undefined> {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	try {
 		const { baseUrl } = await readCredential(ctx);
@@ -25,7 +28,7 @@ async function queueKey(ctx: IExecuteFunctions): Promise<string | undefined> {
 
 /** Runs `work` once every earlier run of the same credential in this process has ended. */
 export async function oneAtATime<T>(ctx: IExecuteFunctions, work: () => Promise<T>): Promise<T> {
-	const key = await queueKey(ctx);
+	const key = await credentialKey(ctx);
 	if (key === undefined) return await work();
 	const before = queues.get(key) ?? Promise.resolve();
 	const run = before.then(work);

@@ -74,10 +74,46 @@ export function spendingRefusal(
 		options.floor === undefined && 'a Keep Wallet At Least',
 	].filter((text): text is string => typeof text === 'string');
 	const retry = retryRefusal(ctx, false, what);
-	if (retry !== undefined || missing.length === 0) return retry;
+	if (retry !== undefined) return retry;
+	if (missing.length === 0) return zeroFloorRefusal(ctx, operation, options.floor);
 	return agentRefusal(ctx, {
 		operation,
 		limit: `${missing.join(' and ')} set by the workflow\u2019s builder`,
-		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
+		fix: 'Open the Proxy Account tool and set, in its Options, Maximum Total Cost (the most one call may charge) and Keep Wallet At Least (what every call must leave in the wallet, above 0) to fixed amounts: a value the agent fills in does not count. Or turn on Dry Run to let the agent only ask what it would cost.',
 	});
 }
+
+/**
+ * As an AI agent's tool, a Keep Wallet At Least of 0 (the value the option has when added) is no
+ * floor: each call spends within its own limit, and calls may follow until the wallet is empty.
+ */
+export function zeroFloorRefusal(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	operation: string,
+	floor: number | undefined,
+): NodeOperationError | undefined {
+	if (floor === undefined || floor > 0 || !runsAsAgentTool(ctx)) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`As an AI agent tool, ${operation} needs a Keep Wallet At Least above 0: a floor of ${floor} bounds nothing across calls`,
+		{
+			description: `Each call spends within its own limit, and an agent may call again and again until the wallet is empty; only a floor above 0 stops it. Open the Proxy Account tool and set Options > Keep Wallet At Least to what the wallet must always keep (e.g. 100), a fixed amount. Nothing was sent.`,
+		},
+	);
+}
+
+/**
+ * The refusal of a change's run (a setting of a proxy) under n8n's retries: Retry On Fail would send
+ * again a change that may already have been made (a generated password twice, a setting over one
+ * made meanwhile), and so would a Retry of the failed execution. `what`: the change, e.g. "the IPv4
+ * setting"; `field`: what a read of the proxy shows of it.
+ */
+export const changeRetryRefusal =
+	(what: string, field: string) =>
+	(ctx: Pick<IExecuteFunctions, 'getNode' | 'getMode'>): NodeOperationError | undefined =>
+		retryRefusal(ctx, false, {
+			twice: `send ${what} twice`,
+			check: `read the proxy (Proxy Account > Get) to see its ${field}`,
+			instead:
+				'A change that may have reached the service is never sent again, by the node or by n8n: run the workflow anew to change it again on purpose.',
+		});

@@ -67,6 +67,7 @@ export function collectRequests<W extends ProxyRequest>(
 ): { unique: W[]; repeats: Repeat[] } {
 	const byName = new Map<string, W[]>();
 	for (let i = 0; i < count; i++) {
+		if (run.failures.has(i)) continue;
 		try {
 			const w = spec.read(i);
 			byName.set(w.name, [...(byName.get(w.name) ?? []), w]);

@@ -105,6 +105,8 @@ export interface MoveLookup {
 	city: string;
 	/** Names not to take for the moved proxy: listed before the run, or named for another item. */
 	known: (name: string) => boolean;
+	/** The new name the service's reply gave, taken only once the list confirms it. */
+	replied?: string;
 }
 
 const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
@@ -113,6 +115,8 @@ const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(valu
  * The new name of a moved proxy in a list read after the move: once the old name has left the list,
  * the one new proxy of the carrier and city with the old record's paid time (expires_at). When
  * several could be it (another item of the run moved one there, someone else bought one), none is.
+ * A name the reply gave is taken when the list shows it new there; one the list shows otherwise
+ * (listed before the run, or elsewhere) names nothing, and the new proxies there are candidates.
  */
 export function findMovedProxy(
 	list: Array<FreshProxy & { expires_at?: unknown }>,
@@ -129,16 +133,34 @@ export function findMovedProxy(
 	const paid = Number.isNaN(paidAt)
 		? located
 		: located.filter((proxy) => instant(proxy.expires_at) === paidAt);
+	const names = (paid.length > 0 ? paid : located).map((proxy) => proxy.proxy_name);
+	if (lookup.replied !== undefined) {
+		if (located.some((proxy) => proxy.proxy_name === lookup.replied))
+			return { state: 'named', name: lookup.replied };
+		// Listed, but not as a new proxy of the carrier and city: the reply is wrong.
+		const refuted = list.some((proxy) => proxy.proxy_name === lookup.replied);
+		if (refuted || names.length > 0) return { state: 'untold', candidates: names, final: refuted };
+		return { state: 'pending' };
+	}
 	if (paid.length === 1) return { state: 'named', name: paid[0].proxy_name };
-	const names = (paid.length > 1 ? paid : located).map((proxy) => proxy.proxy_name);
 	if (names.length === 0) return { state: 'pending' };
 	return { state: 'untold', candidates: names, final: paid.length > 1 };
 }
 
-/** The note of a moved proxy whose new name cannot be told. */
-export function movedUntoldNote(candidates: number, carrier: string, city: string): string {
-	const could = candidates === 1 ? 'could be it, without its paid time' : 'could be it';
-	return `The proxy left the list, and ${proxies(candidates)} of ${carrier} in ${city} ${could} (another item of this run or someone else may have moved or bought one there), so none is named. The candidates may include proxies this run did not move: check them in the Proxy Account dashboard before using them.`;
+/** The note of a moved proxy whose new name cannot be told (`replied`: the reply gave a name). */
+export function movedUntoldNote(
+	candidates: number,
+	carrier: string,
+	city: string,
+	replied = false,
+): string {
+	const could = candidates === 1 && !replied ? 'could be it, without its paid time' : 'could be it';
+	const reply = replied
+		? 'The service\u2019s reply named a proxy that the list does not show as new in that carrier and city, so that name is not taken. '
+		: '';
+	if (candidates === 0)
+		return `${reply}The proxy left the list, and no new proxy of ${carrier} in ${city} shows yet, so none is named. Read the proxy list (Proxy Account > Get Many) for it shortly.`;
+	return `${reply}The proxy left the list, and ${proxies(candidates)} of ${carrier} in ${city} ${could} (another item of this run or someone else may have moved or bought one there), so none is named. The candidates may include proxies this run did not move: check them in the Proxy Account dashboard before using them.`;
 }
 
 /** Pause between reads of the list while waiting for the new proxies. */

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { QuoteData, QuoteLine } from '../../transport';
 import { requestErrorFacts, send } from '../../transport';
 import { asNodeError } from '../framework/itemLoop';
+import { cents } from './charges';
 
 /**
  * Pairs each requested line with its item in the quote. Within a period the service keys items
@@ -134,4 +135,29 @@ export async function quoteOwnedLines(
 	} catch (error) {
 		throw asNodeError(ctx, explainRefusal(ctx, error, lines, owners, nothing), owners[0]);
 	}
+}
+
+/**
+ * What the lines cost one proxy at a time: each at the price it pays alone (e.g. its own renewal),
+ * never the bulk price a quote of several lines of one period gives. One quote per distinct line
+ * (carrier, city, interval, period), holding that line alone, times the lines that have it.
+ */
+export async function singleProxyTotal(
+	ctx: IExecuteFunctions,
+	lines: QuoteLine[],
+	read: { itemIndex: number; timeoutMs: number },
+): Promise<number> {
+	const alike = new Map<string, { line: QuoteLine; count: number }>();
+	for (const line of lines) {
+		const key = JSON.stringify([line.isp, line.location, line.interval, line.period]);
+		const seen = alike.get(key);
+		if (seen) seen.count += 1;
+		else alike.set(key, { line, count: 1 });
+	}
+	let total = 0;
+	for (const { line, count } of alike.values()) {
+		const { result } = await send(ctx, 'quotePrices', { ...read, body: [line] });
+		total = cents(total + result.total.due * count);
+	}
+	return total;
 }

@@ -10,7 +10,7 @@ import {
 	compare,
 	instant,
 	isNumber,
-	outputOptionsProperty,
+	outputProperties,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
@@ -129,10 +129,10 @@ export const ipChanged: TriggerEventModule<IpChangedParams, IpState, ProxyObserv
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto Rotation)',
+				'Whether to report only proxies on automatic IP rotation (turned on with Proxy > Set Auto-Rotation)',
 		},
 		proxyFiltersProperty,
-		outputOptionsProperty,
+		...outputProperties,
 	],
 	stateKeys: ['ips'],
 	readParameters: (ctx) => ({

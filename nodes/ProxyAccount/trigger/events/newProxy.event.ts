@@ -22,7 +22,7 @@ import {
 	compare,
 	instant,
 	isTuple,
-	outputOptionsProperty,
+	outputProperties,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
@@ -261,7 +261,7 @@ export const newProxy: TriggerEventModule<NewProxyParams, NewProxyState, ProxyOb
 		description:
 			'A proxy appears in the account that was not there at the previous poll; a proxy moved by Change Location carries its old name in moved_from',
 	},
-	properties: [proxyFiltersProperty, outputOptionsProperty],
+	properties: [proxyFiltersProperty, ...outputProperties],
 	stateKeys: ['ids', 'plans', 'names', 'paid'],
 	readParameters: (ctx) => ({ event: 'newProxy', ...proxyEventParameters(ctx) }),
 	loadState: loadNewProxyState,

@@ -12,7 +12,7 @@ import {
 	compare,
 	instant,
 	isNumber,
-	outputOptionsProperty,
+	outputProperties,
 	ownValue,
 	proxyEvent,
 	proxyFiltersProperty,
@@ -349,7 +349,7 @@ export const proxyExpiring: TriggerEventModule<ExpiringParams, ExpiringState, Pr
 				'Trigger once per proxy when its expiry comes within this many hours. Extending the proxy arms it again.',
 		},
 		proxyFiltersProperty,
-		outputOptionsProperty,
+		...outputProperties,
 	],
 	stateKeys: ['reported', 'paid', 'plans'],
 	readParameters: (ctx) => ({

@@ -10,7 +10,7 @@ import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
 import {
 	isText,
-	outputOptionsProperty,
+	outputProperties,
 	proxyEvent,
 	proxyFiltersProperty,
 	record,
@@ -133,7 +133,7 @@ export const proxyStatusChanged: TriggerEventModule<StatusParams, StatusState, P
 				'Only changes to this network status, or Any. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		proxyFiltersProperty,
-		outputOptionsProperty,
+		...outputProperties,
 	],
 	stateKeys: ['status'],
 	readParameters(ctx) {

@@ -2,6 +2,7 @@
  * The model behind the grace-period tests (unit and randomized): hand-built records, one adapter per
  * trigger event around the pure detect functions, and a runner over timed steps (no engine, no HTTP).
  */
+import { withConfirmed } from '../../nodes/ProxyAccount/trigger/confirm';
 import type { IDataObject } from 'n8n-workflow';
 
 import { readPlaceFilters, readProxyFilters } from '../../nodes/ProxyAccount/helpers/framework/filters';
@@ -63,7 +64,8 @@ export interface Adapter {
 	list(): Item[];
 	subject: string;
 	key(item: Item): string;
-	detect(previous: TriggerState | null, items: Item[], now: number): Detection<TriggerState>;
+	/** `gone`: the names the service answered not found for by name (proxies; see `withReads`). */
+	detect(previous: TriggerState | null, items: Item[], now: number, gone?: ReadonlySet<string>): Detection<TriggerState>;
 	/** The subject as it comes back changed, and what that poll emits. */
 	changed(item: Item): Item;
 	changedEvents: string[];
@@ -138,11 +140,11 @@ export const ADAPTERS: Adapter[] = [
 		key: nameOf,
 		// The grace model runs without a settling baseline (the poll adds it): the entries a baseline
 		// keeps only while it settles (listed outside the window, stored as -expiry) are left out.
-		detect: (previous, items, now) =>
+		detect: (previous, items, now, gone) =>
 			reportedOnly(
 				detectExpiring(
 					previous as never,
-					{ proxies: items as ProxyRecord[], now },
+					{ proxies: items as ProxyRecord[], now, gone },
 					{ event: 'proxyExpiring', withinHours: 24, filters: proxyFilters, output: proxyOutput },
 				),
 			),
@@ -156,10 +158,10 @@ export const ADAPTERS: Adapter[] = [
 		list: () => [proxy('PRX-A'), proxy('PRX-X'), proxy('PRX-B', { network_status: 'offline' })],
 		subject: 'PRX-X',
 		key: nameOf,
-		detect: (previous, items, now) =>
+		detect: (previous, items, now, gone) =>
 			detectStatusChanges(
 				previous as never,
-				{ proxies: items as ProxyRecord[], now },
+				{ proxies: items as ProxyRecord[], now, gone },
 				{
 					event: 'proxyStatusChanged',
 					fromStatus: '',
@@ -179,10 +181,10 @@ export const ADAPTERS: Adapter[] = [
 		list: () => [proxy('PRX-A'), proxy('PRX-X'), proxy('PRX-B')],
 		subject: 'PRX-X',
 		key: nameOf,
-		detect: (previous, items, now) =>
+		detect: (previous, items, now, gone) =>
 			detectNewProxies(
 				previous as never,
-				{ proxies: items as ProxyRecord[], now },
+				{ proxies: items as ProxyRecord[], now, gone },
 				{ event: 'newProxy', filters: proxyFilters, output: proxyOutput },
 			),
 		// Only names matter to New Proxy: a changed record is not new.
@@ -192,6 +194,32 @@ export const ADAPTERS: Adapter[] = [
 		stored: (state) => Object.keys((state as { ids: object }).ids),
 	},
 ];
+
+/**
+ * What poll.ts hands detection when the service answers every read by name truthfully (issue 36):
+ * the stored proxies that `items` leaves out are read; those the account (`all`) holds are added to
+ * the list, the others are gone (as `withConfirmed` rules: at once, or after GRACE_POLLS polls when
+ * the reply is known partial). Cities are not read. (The bound of 10 reads a poll is left out.)
+ */
+export function withReads(
+	adapter: Adapter,
+	previous: TriggerState | null,
+	items: Item[],
+	all: Item[],
+): { items: Item[]; gone: ReadonlySet<string> } {
+	if (previous === null || adapter.label.startsWith('stock')) return { items, gone: new Set() };
+	const listed = new Set(items.map(adapter.key));
+	const held = new Map(all.map((item) => [adapter.key(item), item]));
+	const confirmed = { found: [] as ProxyRecord[], gone: new Set<string>(), turn: undefined };
+	for (const key of adapter.stored(previous)) {
+		if (listed.has(key)) continue;
+		const item = held.get(key);
+		if (item === undefined) confirmed.gone.add(key);
+		else confirmed.found.push(item as ProxyRecord);
+	}
+	const seen = withConfirmed({ proxies: items as ProxyRecord[], now: 0 }, confirmed, previous.gone);
+	return { items: seen.proxies, gone: seen.gone ?? new Set() };
+}
 
 /** One poll's list: the full list, without the subject (`missing`) or with it changed (`changed`). */
 export type Step = { at: number; list: 'full' | 'missing' | 'changed' };

@@ -886,9 +886,13 @@ function eventKeys(row: TriggerRow, output: INodeExecutionData[][] | null): stri
 }
 
 export async function runTriggerCell(results: Results, audit: SecretAudit, row: TriggerRow, column: ColumnId): Promise<void> {
-	// An empty list misses every proxy: for Proxy Removed at the poll that ends the grace period, it is
-	// one more poll the removed proxy is missing from, so the removal is reported then.
-	const e = column === 'empty' && row.event === 'proxyRemoved' ? { ok: true, attempts: 1 } : expectationFor('poll', column, row.route, row.endpoint);
+	// An empty list leaves every proxy out: each is read by name (issue 36); for Proxy Removed the
+	// removed one answers not found, but the others are found, so the reply is known to be partial and
+	// the removal waits (reported at the next good poll, as after any empty list).
+	// Proxy Status Changed and IP Changed: the changed proxy, left out, is read by name and its change
+	// reported at that very poll.
+	const readChange = column === 'empty' && ['proxyStatusChanged', 'ipChanged'].includes(row.event);
+	const e = readChange ? { ok: true, attempts: 1 } : expectationFor('poll', column, row.route, row.endpoint);
 	await results.cell(
 		{
 			table: 'fault-matrix',

@@ -1,7 +1,8 @@
 /**
  * Randomized tests of the trigger's grace period on the pure detect functions: over thousands of polls
  * with partial lists, churn and n8n 2.x restarts that go back to the state of the last emitting poll,
- * the state stays bounded and no event is ever repeated.
+ * the state stays bounded and no event is ever repeated. Proxies left out of a list are read by name
+ * as poll.ts reads them (`withReads`: found, listed; not found, gone; issue 36).
  */
 
 import type { ProxyRecord } from '../../nodes/ProxyAccount/transport';
@@ -24,9 +25,13 @@ import {
 	movesAccount,
 	partialLists,
 	proxyFilters,
+	withReads,
 } from '../harness/grace-model';
 
 // ----- randomized, still pure ----------------------------------------------------------------------------
+
+/** Proxy Removed as `withReads` needs it: its stored names. */
+const REMOVED = { label: 'proxyRemoved', stored: (state: TriggerState) => Object.keys((state as RemovedState).known), key: (item: Item) => (item as ProxyRecord).proxy_name } as Adapter;
 
 /** A small account whose entries change, drop out of replies, and (for churn) go for good. */
 function account(adapter: Adapter, size: number) {
@@ -84,8 +89,9 @@ describe('state size is bounded whatever the number of polls', () => {
 					acc.entries.delete([...acc.entries.keys()][rnd.int(0, acc.entries.size - 1)]);
 					acc.entries.set(next++, { version: 1 });
 				}
-				const items = acc.items(() => rnd.chance(0.3));
-				state = adapter.detect(state, items, now).nextState;
+				const read = withReads(adapter, state, acc.items(() => rnd.chance(0.3)), acc.items(() => false));
+				const { items } = read;
+				state = adapter.detect(state, items, now, read.gone).nextState;
 				const stored = new Set(adapter.stored(state));
 				const marks = Object.keys(state.gone ?? {});
 				// Every mark belongs to a stored entry that is not listed.
@@ -153,7 +159,9 @@ describe('going back to the state of the last emitting poll never repeats an eve
 				reverts += 1;
 				previous = saved;
 			}
-			const { events, nextState } = adapter.detect(compared(previous), acc.items(dropped), now);
+			const before = compared(previous);
+			const read = withReads(adapter, before, acc.items(dropped), acc.items(() => false));
+			const { events, nextState } = adapter.detect(before, read.items, now, read.gone);
 			state = nextState;
 			if (events.length > 0) saved = state;
 			for (const item of events) {
@@ -180,17 +188,18 @@ describe('going back to the state of the last emitting poll never repeats an eve
 		},
 	);
 
-	it('without restarting the marks, the same runs do repeat events (so the restart is needed)', () => {
-		// New Proxy and Proxy Expiring report a forgotten entry again when it returns.
-		expect(simulate(ADAPTERS[5], false, 7).repeated.length).toBeGreaterThan(0);
-		expect(simulate(ADAPTERS[3], false, 7).repeated.length).toBeGreaterThan(0);
+	it('without restarting the marks, the same runs do repeat stock events (so the restart is needed); proxies, read by name, never', () => {
+		// Stock Changed compares a forgotten city with a count of 0 when it returns.
+		expect(ADAPTERS.slice(0, 3).some((adapter) => simulate(adapter, false, 7).repeated.length > 0)).toBe(true);
+		// A proxy is forgotten only when the service answers not found by name (issue 36).
+		for (const adapter of ADAPTERS.slice(3)) expect(simulate(adapter, false, 7).repeated).toEqual([]);
 	});
 });
 
 /**
  * Proxy Removed with moves (Proxy > Change Location), against the reference model `movesAccount`:
- * over 2,000 polls with purchases, removals, moves (the service keeping `added_at` or not, the new
- * name shown one or two polls later), partial lists (never more than 2 in a row) and n8n 2.x
+ * over 2,000 polls with purchases, removals, moves (the service keeping `added_at` or not; the new
+ * name shown at once: since issue 36 one shown later is a removal), partial lists (never more than 2 in a row) and n8n 2.x
  * reverting restarts, every removed proxy is reported exactly once (under one of its names) and a
  * proxy only moved never.
  */
@@ -198,19 +207,32 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 	function simulate(seed: number, reverts: boolean) {
 		const rnd = prng(seed);
 		const model = movesAccount(rnd);
-		const detect = (previous: TriggerState | null, proxies: ProxyRecord[], now: number) =>
-			detectRemoved(previous as RemovedState | null, { proxies, now }, { event: 'proxyRemoved', filters: proxyFilters });
+		const detect = (previous: TriggerState | null, list: ProxyRecord[], now: number) => {
+			// Read by name as poll.ts does: the account answers every left-out name (issue 36).
+			const read = withReads(REMOVED, previous, list, model.list());
+			const observation = { proxies: read.items as ProxyRecord[], now, gone: read.gone };
+			return detectRemoved(previous as RemovedState | null, observation, { event: 'proxyRemoved', filters: proxyFilters });
+		};
 		let now = T0;
 		let state = detect(null, model.list(), now).nextState;
 		let saved = state;
 		const lists = partialLists(rnd, model.list());
 		const reported: string[] = [];
+		/** Reports of a proxy (only moved) whose current name the poll's list left out (see below). */
+		const leftOutMoves = new Set<string>();
 		let maxSize = 0;
 		const poll = (list: ProxyRecord[], revert: boolean) => {
 			// As poll.ts does: back to the last emitting poll's state, its marks restarted.
 			const previous = revert && saved !== state ? withoutMarks(saved) : state;
 			const { events, nextState } = detect(previous, list, now);
 			reported.push(...events.map((item) => String(item.proxy_name)));
+			// A proxy the account still holds, under a name this poll's list left out.
+			const shown = new Set(list.map((p) => model.identity(p.proxy_name)));
+			const held = new Set(model.list().map((p) => model.identity(p.proxy_name)));
+			for (const item of events) {
+				const id = model.identity(String(item.proxy_name));
+				if (held.has(id) && !shown.has(id)) leftOutMoves.add(String(item.proxy_name));
+			}
 			state = nextState;
 			if (events.length > 0) saved = state;
 			maxSize = Math.max(maxSize, Object.keys((state as RemovedState).known).length);
@@ -218,6 +240,9 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 		for (let i = 0; i < 2_000; i++) {
 			now += rnd.int(5, 45) * MINUTE;
 			model.step(now, lists.lastListed);
+			// A move's new name shows at once: one that shows only after the poll that finds the old
+			// name gone is a removal since issue 36 (docs/trigger.md, Moved proxies).
+			model.showMoves();
 			// A partial list hides names already shown, never from more than 2 lists in a row.
 			const list = lists.of(model.list());
 			poll(list, reverts && rnd.chance(0.1));
@@ -229,7 +254,7 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 			now += 30 * MINUTE;
 			poll(model.list(), false);
 		}
-		return { model, reported, proxies: reported.map(model.identity), maxSize };
+		return { model, reported, proxies: reported.map(model.identity), maxSize, leftOutMoves };
 	}
 
 	it.each([1, 3, 16, 19, 22, 42])('seed %i: 2,000 polls, exactly the removed proxies, once each', (seed) => {
@@ -243,12 +268,17 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 	});
 
 	it.each([1, 3, 16, 19, 22, 42])('seed %i: with n8n 2.x reverting restarts, never a moved proxy, never twice', (seed) => {
-		const { model, reported, proxies } = simulate(seed, true);
+		const { model, reported, proxies, leftOutMoves } = simulate(seed, true);
 		// A report names a removed proxy (by a name it had: a reverted trigger may know only an older
-		// one), never one only moved; a proxy bought and removed between two emitting polls can be
+		// one), never one only moved, but for the residual issue 36 documents: a reverted trigger that
+		// finds an old name gone at a poll whose partial list leaves out the proxy's current name
+		// (docs/trigger.md, Moved proxies). A proxy bought and removed between two emitting polls can be
 		// lost by a revert (the trigger never knew it), as before moves were recognized.
-		expect(reported.filter((_name, i) => !model.removed.has(proxies[i]))).toEqual([]);
-		expect(new Set(proxies).size).toBe(proxies.length);
+		expect(reported.filter((name, i) => !model.removed.has(proxies[i]) && !leftOutMoves.has(name))).toEqual([]);
+		const once = proxies.filter((_id, i) => !leftOutMoves.has(reported[i]));
+		expect(new Set(once).size).toBe(once.length);
+		// That residual stays rare: under a tenth of the reports, with a revert at every tenth poll.
+		expect(leftOutMoves.size).toBeLessThan(reported.length / 10);
 		expect(proxies.length).toBeGreaterThan(model.removed.size * 0.9);
 	});
 });

@@ -10,7 +10,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ProxyAccount } from '../../nodes/ProxyAccount/ProxyAccount.node';
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { GRACE_MS } from '../../nodes/ProxyAccount/trigger/state';
 import { apiRequests, changeLocationInEngine, createHarness, credentialsFor, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { ProxyRecord } from '../simulator/types';
@@ -68,7 +67,7 @@ function known(t: PollHarness): string[] {
 }
 
 describe('Proxy Removed and Change Location', () => {
-	it('a proxy moved by Change Location is not reported; a proxy removed in the same run is, once, after the grace period', async () => {
+	it('a proxy moved by Change Location is not reported; a proxy removed in the same run is, once, at the next poll', async () => {
 		const t = trigger();
 		expect(await t.poll()).toBeNull(); // baseline
 		const [moved, removed] = names();
@@ -80,9 +79,9 @@ describe('Proxy Removed and Change Location', () => {
 		expect(names()).not.toContain(moved);
 		const emitted = await pollFor(t, 12, 20 * MINUTE);
 		expect(emitted.map((item) => item.proxy_name)).toEqual([removed]);
-		expect(emitted[0]).toMatchObject({ event: 'proxy_removed', missing_since: new Date(START + 20 * MINUTE).toISOString() });
-		expect(sim.clock.now() - START).toBeGreaterThan(GRACE_MS);
-		// The service saw one move and one removal; the trigger only read the list.
+		const next = new Date(START + 20 * MINUTE).toISOString();
+		expect(emitted[0]).toMatchObject({ event: 'proxy_removed', missing_since: next, removed_at: next });
+		// The service saw one move and one removal; the trigger only read (the list, and names by name).
 		expect(apiRequests(sim, 'POST /v1/proxies/swap/:name')).toHaveLength(1);
 		expect(apiRequests(sim, 'DELETE /v1/proxies/remove')).toHaveLength(1);
 		const stored = known(t);
@@ -102,20 +101,40 @@ describe('Proxy Removed and Change Location', () => {
 		expect(known(t)).not.toContain(moved);
 	});
 
-	it('a move is recognized when the new name shows only a few polls after the old one went missing', async () => {
+	it('a move is recognized when the new name shows while the old one is missing and not yet confirmed gone (its read in doubt)', async () => {
 		const t = trigger();
 		await t.poll();
 		const [moved] = names();
 		const newName = await changeLocation(moved);
 		const late: ProxyRecord = record(newName);
-		// The live service lists neither name for 40 minutes (two polls), then the new one.
+		// The live service lists neither name for 40 minutes (two polls), then the new one; the reads
+		// by name of the old one are in doubt meanwhile (a 500).
 		sim.account().proxies.delete(newName);
+		sim.injectFault({ route: 'GET /v1/proxies/:name', kind: 'status', status: 500, times: 2 });
 		const emitted = await pollFor(t, 10, 20 * MINUTE, (i) => {
 			if (i === 2) sim.account().proxies.set(newName, late);
 		});
 		expect(emitted).toEqual([]);
 		expect(known(t)).toEqual(expect.arrayContaining([newName]));
 		expect(known(t)).not.toContain(moved);
+	});
+
+	it.each(['proxyRemoved', 'newProxy'])('%s: a move whose new name shows only after the poll that finds the old one gone is a removal (at once) and a new proxy (issue 36)', async (event) => {
+		const t = trigger(event);
+		await t.poll();
+		expect(await pollFor(t, 3, 30 * MINUTE)).toEqual([]); // the baseline has settled
+		const [moved] = names();
+		const newName = await changeLocation(moved);
+		const late: ProxyRecord = record(newName);
+		sim.account().proxies.delete(newName);
+		const next = new Date(sim.clock.now() + 20 * MINUTE).toISOString();
+		const emitted = await pollFor(t, 10, 20 * MINUTE, (i) => {
+			if (i === 2) sim.account().proxies.set(newName, late);
+		});
+		if (event === 'proxyRemoved') {
+			expect(emitted.map((item) => [item.proxy_name, item.removed_at])).toEqual([[moved, next]]);
+			expect(known(t)).toEqual(expect.arrayContaining([newName]));
+		} else expect(emitted.map((item) => [item.proxy_name, item.moved_from])).toEqual([[newName, null]]);
 	});
 
 	it('two proxies with the same paid time moved at once pair nothing: both are reported, once each', async () => {

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
 import { pollTrigger, SAMPLE_LIMIT } from '../../nodes/ProxyAccount/trigger/poll';
-import { GRACE_MS, GRACE_POLLS, STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
+import { STATE_VERSION } from '../../nodes/ProxyAccount/trigger/state';
 import { createHarness, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, ProxyRecord, RequestLogEntry } from '../simulator';
@@ -406,7 +406,7 @@ function order(name: string): number {
 }
 
 describe('New Proxy', () => {
-	it('emits once per new name, filtered, and forgets proxies once gone for the grace period', async () => {
+	it('emits once per new name, filtered, and forgets a proxy at the poll that confirms it gone (issue 36)', async () => {
 		const all = trigger({ event: 'newProxy' });
 		const filtered = trigger({ event: 'newProxy', proxyFilters: { nameContains: 'fleet' } });
 		await poll(all);
@@ -425,14 +425,10 @@ describe('New Proxy', () => {
 		expect(await poll(all)).toBeNull();
 		expect(await poll(filtered)).toBeNull();
 
-		// A proxy that is gone is kept for the grace period (GRACE_POLLS polls and GRACE_MS), then forgotten.
+		// A proxy that is gone (the service answers not found by name) is forgotten at the next poll.
 		sim.account().proxies.delete('PRX-OTHER-2');
 		const names = () => Object.keys((all.staticData['node:Trigger Under Test'] as IDataObject).ids as object);
-		for (let i = 1; i < GRACE_POLLS; i++) {
-			expect(await poll(all)).toBeNull();
-			expect(names()).toContain('PRX-OTHER-2');
-			sim.clock.advance(GRACE_MS / 2);
-		}
+		expect(names()).toContain('PRX-OTHER-2');
 		expect(await poll(all)).toBeNull();
 		expect(names()).not.toContain('PRX-OTHER-2');
 		expect(names()).toHaveLength(sim.account().proxies.size);
@@ -692,14 +688,10 @@ describe('state across restarts and over time', () => {
 		expect(Object.keys((expiring.staticData['node:Trigger Under Test'] as IDataObject).reported as object).length).toBeLessThanOrEqual(
 			sim.account().proxies.size,
 		);
-		// Proxies that go are kept for the grace period (marked missing), then forgotten.
+		// Proxies that go are forgotten at the next poll, once the service confirms them gone by name.
 		for (const name of [...sim.account().proxies.keys()].slice(0, 6)) sim.account().proxies.delete(name);
 		const statusMap = () => (status.staticData['node:Trigger Under Test'] as IDataObject).status as object;
-		for (let i = 1; i < GRACE_POLLS; i++) {
-			for (const t of all) await poll(t);
-			expect(Object.keys(statusMap())).toHaveLength(12);
-			sim.clock.advance(GRACE_MS / 2);
-		}
+		expect(Object.keys(statusMap())).toHaveLength(12);
 		for (const t of all) await poll(t);
 		expect(Object.keys(statusMap())).toHaveLength(6);
 		expect(size(status)).toBeLessThan(initial[1]);
@@ -714,16 +706,14 @@ function nodeState(t: PollHarness): IDataObject {
 	return t.staticData['node:Trigger Under Test'] as IDataObject;
 }
 
-/** Polls while the service leaves `names` out of its proxy list; the same records are put back after. */
+/**
+ * Polls while the service leaves `names` out of its proxy list (a partial reply), and the read by name
+ * of the first of them is in doubt (a 500): they stay remembered as missing (docs/trigger.md,
+ * "Partial lists"), as an absence the service has not answered for.
+ */
 async function pollWithoutProxies(t: PollHarness, names: string[]): Promise<IDataObject[] | null> {
-	const proxies = sim.account().proxies;
-	const removed = names.map((name) => [name, proxy(name)] as const);
-	for (const name of names) proxies.delete(name);
-	try {
-		return await poll(t);
-	} finally {
-		for (const [name, record] of removed) proxies.set(name, record);
-	}
+	dropFromNextList('GET /v1/proxies', names.map(order));
+	return await poll(t);
 }
 
 /** Polls while the service leaves `cities` out of its stock; they are put back, in place, after. */
@@ -737,9 +727,15 @@ async function pollWithoutCities(t: PollHarness, cities: string[]): Promise<IDat
 	}
 }
 
-/** A `drift` fault that removes the entries at these positions from the next list reply. */
+/**
+ * A `drift` fault that removes the entries at these positions from the next list reply; for proxies,
+ * the next read by name answers a 500 (in doubt: the poll's reads end, nothing is decided).
+ */
 function dropFromNextList(route: 'GET /v1/proxies' | 'GET /v1/stock', positions: number[]): void {
-	sim.injectFault({ route, kind: 'drift', remove: positions.map((position) => `data.${position}`) });
+	// From the last position down, so that each removal leaves the next positions in place.
+	const remove = [...positions].sort((a, b) => b - a).map((position) => `data.${position}`);
+	sim.injectFault({ route, kind: 'drift', remove });
+	if (route === 'GET /v1/proxies') sim.injectFault({ route: 'GET /v1/proxies/:name', kind: 'status', status: 500 });
 }
 
 describe('partial lists: a missing entry is kept for the grace period', () => {
@@ -770,7 +766,7 @@ describe('partial lists: a missing entry is kept for the grace period', () => {
 		expect(await poll(t)).toBeNull();
 	});
 
-	it('New Proxy: proxies missing from partial replies are not new when they come back, nor a proxy re-added under the same name within the grace period', async () => {
+	it('New Proxy: proxies missing from partial replies are not new when they come back; one the service removed is new when bought again', async () => {
 		const t = trigger({ event: 'newProxy' });
 		await poll(t);
 		const [first, second, third] = [...sim.account().proxies.keys()];
@@ -781,21 +777,14 @@ describe('partial lists: a missing entry is kept for the grace period', () => {
 		expect(nodeState(t).gone).toEqual({ [first]: [2, START], [third]: [1, START] });
 		expect(await poll(t)).toBeNull();
 		expect(nodeState(t).gone).toBeUndefined();
-		// Removed and re-added as another record with the same name within the grace period: not new.
+		// Removed (the service answers not found by name): forgotten at once, so a proxy bought again
+		// under the same name is new (issue 36; before, within the grace period it was not).
 		sim.account().proxies.delete(third);
 		sim.clock.advance(30 * MINUTE);
 		expect(await poll(t)).toBeNull();
-		sim.addProxy(null, { proxy_name: third });
-		sim.clock.advance(30 * MINUTE);
-		expect(await poll(t)).toBeNull();
-		// Gone for GRACE_POLLS polls over GRACE_MS: forgotten, so its return is new.
-		sim.account().proxies.delete(third);
-		for (let i = 0; i < GRACE_POLLS; i++) {
-			if (i > 0) sim.clock.advance(GRACE_MS / (GRACE_POLLS - 1));
-			expect(await poll(t)).toBeNull();
-		}
 		expect(Object.keys(nodeState(t).ids as object)).not.toContain(third);
 		sim.addProxy(null, { proxy_name: third });
+		sim.clock.advance(30 * MINUTE);
 		expect((await poll(t))?.map((item) => item.proxy_name)).toEqual([third]);
 	});
 
@@ -850,11 +839,12 @@ describe('partial lists: a missing entry is kept for the grace period', () => {
 		expect(await poll(t)).toBeNull();
 	});
 
-	it('an entirely empty list keeps every entry for the grace period (marked missing) and emits nothing; Fetch Test Event leaves the marks alone', async () => {
+	it('an entirely empty list whose reads by name are in doubt keeps every entry (marked missing) and emits nothing; Fetch Test Event leaves the marks alone', async () => {
 		const t = trigger({ event: 'newProxy' });
 		await poll(t);
 		expect(await pollWithoutProxies(t, ['PRX-US-CL1-0004'])).toBeNull();
 		sim.injectFault({ route: 'GET /v1/proxies', kind: 'emptyList' });
+		sim.injectFault({ route: 'GET /v1/proxies/:name', kind: 'status', status: 500 });
 		expect(await poll(t)).toBeNull();
 		const stored = Object.keys(nodeState(t).ids as object);
 		expect(stored).toHaveLength(sim.account().proxies.size);
@@ -863,7 +853,7 @@ describe('partial lists: a missing entry is kept for the grace period', () => {
 		const marked = JSON.stringify(t.staticData);
 		await poll(t, 'manual');
 		expect(JSON.stringify(t.staticData)).toBe(marked);
-		// The list is back within the grace period: nothing is new, no mark is left.
+		// The list is back: nothing is new, no mark is left.
 		expect(await poll(t)).toBeNull();
 		expect(nodeState(t).gone).toBeUndefined();
 	});

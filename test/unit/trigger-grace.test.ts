@@ -1,9 +1,10 @@
 /**
  * Unit tests of the trigger's grace period for entries missing from a list, on the pure detect
  * functions (no engine, no HTTP): a city or proxy that is stored but missing from a reply is kept
- * as it was and marked missing; it is forgotten only once it has been missing from GRACE_POLLS
- * polls in a row AND for GRACE_MS (the service's clock); when it comes back it is compared with
- * what was kept. Also: version 1 states are read, the state stays bounded, and going back to an
+ * as it was and marked missing; a city is forgotten only once it has been missing from GRACE_POLLS
+ * polls in a row AND for GRACE_MS (the service's clock), a proxy only once the service confirms it
+ * gone by name (issue 36; detection is given the names, `gone`); when it comes back it is compared
+ * with what was kept. Also: version 1 states are read, the state stays bounded, and going back to an
  * older state (n8n 2.x after a restart) with the marks restarted never repeats an event.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -83,13 +84,14 @@ describe.each(ADAPTERS.map((adapter) => [adapter.label, adapter] as const))(
 			expect(states[1].gone).toEqual({ [adapter.subject]: [2, T0 + 10 * MINUTE] });
 		});
 
-		it('missing from 3 polls over an hour: forgotten; its return is what the event defines for an unknown entry', () => {
+		it('missing from 3 polls over an hour: a city is forgotten (its return is what the event defines for an unknown entry); a proxy not confirmed gone is kept (issue 36)', () => {
 			const { events, states } = run(adapter, [...missing(10, 40, 70), back(80)]);
 			expect(events.slice(0, 3).flat()).toEqual([]);
 			expect(adapter.stored(states[1])).toContain(adapter.subject);
-			expect(adapter.stored(states[2])).not.toContain(adapter.subject);
-			expect(states[2].gone).toBeUndefined();
-			expect(events[3]).toEqual(adapter.returnEvents);
+			const city = adapter.label.startsWith('stockChanged');
+			expect(adapter.stored(states[2]).includes(adapter.subject)).toBe(!city);
+			expect(states[2].gone).toEqual(city ? undefined : { [adapter.subject]: [3, T0 + 10 * MINUTE] });
+			expect(events[3]).toEqual(city ? adapter.returnEvents : []);
 			expect(adapter.stored(states[3])).toContain(adapter.subject);
 		});
 

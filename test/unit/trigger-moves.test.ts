@@ -102,25 +102,26 @@ describe('New Proxy across polls', () => {
 });
 
 describe('Proxy Removed across polls', () => {
-	const detect = (previous: RemovedState | null, proxies: ProxyRecord[], now: number) =>
-		detectRemoved(previous, { proxies, now }, { event: 'proxyRemoved', filters });
+	const detect = (previous: RemovedState | null, proxies: ProxyRecord[], now: number, gone: string[] = []) =>
+		detectRemoved(previous, { proxies, now, gone: new Set(gone) }, { event: 'proxyRemoved', filters });
 
-	it('a move found at the poll that ends the grace period still wins: nothing is reported', () => {
+	it('a move found at the poll that confirms the old name gone still wins: nothing is reported', () => {
 		const a = proxy('A', { expires_at: EXPIRES, added_at: ADDED });
 		let state = detect(null, [a, proxy('B')], T0).nextState;
 		for (const minutes of [10, 40]) state = detect(state, [proxy('B')], at(minutes)).nextState;
 		expect(state.gone).toHaveProperty('A');
-		const last = detect(state, [proxy('B'), proxy('C', { expires_at: EXPIRES, added_at: ADDED })], at(75));
+		const last = detect(state, [proxy('B'), proxy('C', { expires_at: EXPIRES, added_at: ADDED })], at(75), ['A']);
 		expect(last.events).toEqual([]);
 		expect(Object.keys(last.nextState.known).sort()).toEqual(['B', 'C']);
 		expect(last.nextState.gone).toBeUndefined();
 	});
 
-	it('a new proxy with another paid time is no move: the vanished one is reported once, at the end of its grace period', () => {
+	it('a new proxy with another paid time is no move: the vanished one is reported once, when the service confirms it gone', () => {
 		let state = detect(null, [proxy('A', { expires_at: EXPIRES }), proxy('B')], T0).nextState;
 		const emitted: string[] = [];
 		for (const minutes of [10, 40, 75, 100]) {
-			const result = detect(state, [proxy('B'), proxy('C', { expires_at: iso(T0 + 7 * 24 * HOUR), added_at: iso(at(5)) })], at(minutes));
+			const gone = minutes >= 75 ? ['A'] : [];
+			const result = detect(state, [proxy('B'), proxy('C', { expires_at: iso(T0 + 7 * 24 * HOUR), added_at: iso(at(5)) })], at(minutes), gone);
 			emitted.push(...result.events.map((item) => String(item.proxy_name)));
 			state = result.nextState;
 		}

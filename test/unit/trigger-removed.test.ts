@@ -1,8 +1,8 @@
 /**
- * Proxy Removed on the pure functions (no engine, no HTTP): the baseline, the grace period (a proxy
- * is reported only once it has been missing from GRACE_POLLS polls in a row AND for GRACE_MS),
- * partial lists, a proxy that comes back, filters, the item (last known record, no password,
- * removed_at), the stored state (loadState/commitState) and the test-event samples.
+ * Proxy Removed on the pure functions (no engine, no HTTP): the baseline, the confirmation (issue 36:
+ * a proxy is reported at the poll whose read by name answered not found, `gone`; a proxy only left
+ * out is kept, however long), partial lists, a proxy that comes back, filters, the item (last known
+ * record, no password, removed_at), the stored state (loadState/commitState) and the test-event samples.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,20 +13,20 @@ import type { RemovedParams, RemovedState } from '../../nodes/ProxyAccount/trigg
 import { detectRemoved, knownRecord, knownTuple, removedSamples } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { TextTable } from '../../nodes/ProxyAccount/trigger/compact';
 import { commitState, loadState } from '../harness/trigger-state';
-import { GRACE_MS, GRACE_POLLS, withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
+import { withoutMarks } from '../../nodes/ProxyAccount/trigger/state';
 import { HOUR, iso, proxy, T0 } from '../fixtures/records';
 
 const MINUTE = 60_000;
 const PARAMS: RemovedParams = { event: 'proxyRemoved', filters: readProxyFilters(FILTER_NODE, undefined, {}) };
-const observed = (proxies: ProxyRecord[], now: number) => ({ proxies, now });
+const observed = (proxies: ProxyRecord[], now: number, gone: string[] = []) => ({ proxies, now, gone: new Set(gone) });
 const names = (items: IDataObject[]) => items.map((item) => item.proxy_name);
 
-/** Runs polls (list, time) from a baseline; returns the events of each poll and the last state. */
-function polls(steps: Array<[ProxyRecord[], number]>, params = PARAMS) {
+/** Runs polls (list, time, names confirmed gone) from a baseline; returns the events of each poll and the last state. */
+function polls(steps: Array<[ProxyRecord[], number, string[]?]>, params = PARAMS) {
 	let state: RemovedState | null = null;
 	const events: IDataObject[][] = [];
-	for (const [list, now] of steps) {
-		const { events: emitted, nextState } = detectRemoved(state, observed(list, now), params);
+	for (const [list, now, gone] of steps) {
+		const { events: emitted, nextState } = detectRemoved(state, observed(list, now, gone), params);
 		events.push(emitted);
 		state = nextState;
 	}
@@ -46,22 +46,21 @@ describe('Proxy Removed: detection', () => {
 		expect(state.gone).toBeUndefined();
 	});
 
-	it(`reports a proxy once it has been missing from ${GRACE_POLLS} polls AND for an hour, once`, () => {
+	it('reports a proxy at the poll that confirms it gone, once; missing without a confirmation, never', () => {
 		const { events, state } = polls([
 			[[a, b, c], T0],
-			[[a, b], T0 + 10 * MINUTE], // missing 1
+			[[a, b], T0 + 10 * MINUTE], // missing 1, its read in doubt
 			[[a, b], T0 + 20 * MINUTE], // 2
-			[[a, b], T0 + 30 * MINUTE], // 3 polls, but only 20 minutes
-			[[a, b], T0 + 10 * MINUTE + GRACE_MS - 1], // not yet an hour
-			[[a, b], T0 + 10 * MINUTE + GRACE_MS], // an hour since the first miss: gone
-			[[a, b], T0 + 3 * HOUR], // never again
+			[[a, b], T0 + 5 * HOUR], // 3 polls over hours: still kept
+			[[a, b], T0 + 5 * HOUR + MINUTE, ['PRX-C']], // the service answered not found: gone
+			[[a, b], T0 + 6 * HOUR, ['PRX-C']], // never again
 		]);
-		expect(events.map((e) => names(e))).toEqual([[], [], [], [], [], ['PRX-C'], []]);
-		const item = events[5][0];
+		expect(events.map((e) => names(e))).toEqual([[], [], [], [], ['PRX-C'], []]);
+		const item = events[4][0];
 		expect(item).toEqual({
 			event: 'proxy_removed',
 			proxy_name: 'PRX-C',
-			removed_at: iso(T0 + 10 * MINUTE + GRACE_MS),
+			removed_at: iso(T0 + 5 * HOUR + MINUTE),
 			missing_since: iso(T0 + 10 * MINUTE),
 			expired: true,
 			before: { expires_at: new Date(c.expires_at).toISOString(), network_status: 'online' },
@@ -89,15 +88,14 @@ describe('Proxy Removed: detection', () => {
 		expect(state.gone).toBeUndefined();
 	});
 
-	it('an hour alone is not enough: it needs the polls too', () => {
+	it('confirmed gone at the first poll that misses it: reported at once, missing_since that poll', () => {
 		const { events } = polls([
 			[[a, b], T0],
-			[[a], T0 + 2 * HOUR],
+			[[a], T0 + 2 * HOUR, ['PRX-B']],
 			[[a], T0 + 4 * HOUR],
-			[[a], T0 + 5 * HOUR],
 		]);
-		expect(events.map((e) => names(e))).toEqual([[], [], [], ['PRX-B']]);
-		expect(events[3][0].missing_since).toBe(iso(T0 + 2 * HOUR));
+		expect(events.map((e) => names(e))).toEqual([[], ['PRX-B'], []]);
+		expect(events[1][0].missing_since).toBe(iso(T0 + 2 * HOUR));
 	});
 
 	it('a partial list that later comes back whole reports nothing, and the count restarts', () => {
@@ -121,7 +119,7 @@ describe('Proxy Removed: detection', () => {
 			[[a, changed, c], T0 + MINUTE],
 			[[a], T0 + 2 * MINUTE],
 			[[a], T0 + 3 * MINUTE],
-			[[a], T0 + 2 * MINUTE + HOUR],
+			[[a], T0 + 4 * MINUTE, ['PRX-B', 'PRX-C']],
 		]);
 		expect(names(events[4])).toEqual(['PRX-B', 'PRX-C']);
 		expect(events[4][0].before).toEqual({ expires_at: changed.expires_at, network_status: 'offline' });
@@ -136,13 +134,13 @@ describe('Proxy Removed: detection', () => {
 				[[], T0 + MINUTE], // an empty list is the poll's business; detection sees it as all missing
 				[[a], T0 + 2 * MINUTE],
 				[[a], T0 + 3 * MINUTE],
-				[[a], T0 + 2 * HOUR],
+				[[a], T0 + 2 * HOUR, ['PRX-B', 'PRX-C']],
 			],
 			params,
 		);
 		expect(names(events.flat())).toEqual(['PRX-B']);
 		expect(Object.keys(state.known)).toEqual(['PRX-A']);
-		const byName = polls([[[a, b], T0], [[b], T0 + MINUTE], [[b], T0 + 2 * MINUTE], [[b], T0 + 2 * HOUR]], {
+		const byName = polls([[[a, b], T0], [[b], T0 + MINUTE], [[b], T0 + 2 * MINUTE], [[b], T0 + 2 * HOUR, ['PRX-A']]], {
 			event: 'proxyRemoved',
 			filters: readProxyFilters(FILTER_NODE, undefined, { nameContains: 'ALPHA' }),
 		});
@@ -158,23 +156,23 @@ describe('Proxy Removed: detection', () => {
 		expect(Object.keys(state.known)).toEqual(['PRX-A', 'PRX-B']);
 	});
 
-	it('marks restarted (n8n 2.x after a restart) delay a report, never repeat one', () => {
+	it('marks restarted (n8n 2.x after a restart) never repeat a report', () => {
 		let { state } = polls([
 			[[a, b], T0],
 			[[a], T0 + MINUTE],
 			[[a], T0 + 2 * MINUTE],
 		]);
 		state = withoutMarks(state);
-		const steps: Array<[ProxyRecord[], number]> = [
-			[[a], T0 + 3 * MINUTE],
-			[[a], T0 + 4 * MINUTE],
-			[[a], T0 + 3 * MINUTE + HOUR],
-			[[a], T0 + 5 * HOUR],
+		const steps: Array<[ProxyRecord[], number, string[]]> = [
+			[[a], T0 + 3 * MINUTE, []],
+			[[a], T0 + 4 * MINUTE, ['PRX-B']],
+			[[a], T0 + 3 * MINUTE + HOUR, ['PRX-B']],
+			[[a], T0 + 5 * HOUR, []],
 		];
 		const emitted: IDataObject[] = [];
 		let current: RemovedState = state;
-		for (const [list, now] of steps) {
-			const detection = detectRemoved(current, observed(list, now), PARAMS);
+		for (const [list, now, gone] of steps) {
+			const detection = detectRemoved(current, observed(list, now, gone), PARAMS);
 			emitted.push(...detection.events);
 			current = detection.nextState;
 		}
@@ -214,7 +212,7 @@ describe('Proxy Removed: Fetch Test Event samples', () => {
 	it('are shaped like real events, soonest expiry first, filtered, without the password', () => {
 		const samples = removedSamples(observed([a, b, c], T0), PARAMS, 2);
 		expect(names(samples)).toEqual(['PRX-C', 'PRX-A']);
-		const real = polls([[[c], T0], [[], T0 + MINUTE], [[], T0 + 2 * MINUTE], [[], T0 + 2 * HOUR]]).events.flat()[0];
+		const real = polls([[[c], T0], [[], T0 + MINUTE, ['PRX-C']]]).events.flat()[0];
 		expect(Object.keys(samples[0]).sort()).toEqual(Object.keys(real).sort());
 		expect(samples[0].removed_at).toBe(iso(T0));
 		expect(JSON.stringify(samples)).not.toContain('secret');

@@ -207,6 +207,9 @@ export function walkTuples<T>(
 	return { ...walked, next, appeared, same: kept === next.keys.length };
 }
 
+/** No proxy confirmed gone (an observation without confirmations). */
+export const NONE_GONE: ReadonlySet<string> = new Set();
+
 /** An event that keeps one value per proxy, in its state's field `field`. */
 export interface PerProxyState<E extends string, K extends string> extends PerProxy {
 	event: E;
@@ -217,7 +220,7 @@ export interface PerProxyState<E extends string, K extends string> extends PerPr
  * The next state of an event that keeps one value per proxy: `step` gives a listed proxy's value
  * from its stored one (undefined when not stored; `unchanged` when the record gives the value that
  * one was made from), undefined to store none. Listed entries first, then the stored ones missing
- * from this list while their grace period lasts (see `withGrace`). When every stored entry is
+ * from this list that the service did not confirm gone (see `withGrace`). When every stored entry is
  * listed and keeps its value, the stored map itself is kept (nothing to build, compare or write).
  */
 export function nextPerProxy<E extends string, K extends string, T>(
@@ -239,12 +242,12 @@ export function nextPerProxy<E extends string, K extends string, T>(
 			if (before !== undefined && value === before) kept += 1;
 		},
 	);
-	return nextMap(previous, by, walked, next, kept, observation.now);
+	return nextMap(previous, by, walked, next, kept, observation);
 }
 
 /**
  * The next state from a walk (see `nextPerProxy`): `next` holds the listed entries, of which `same`
- * kept their stored value.
+ * kept their stored value. A missing entry is kept until the service confirms it gone (`gone`).
  */
 export function nextMap<E extends string, K extends string, T>(
 	previous: MapState<E, K, T> | null,
@@ -252,14 +255,14 @@ export function nextMap<E extends string, K extends string, T>(
 	{ missing, stored: count }: Walked<T>,
 	next: NextMap<T>,
 	same: number,
-	now: number,
+	{ now, gone }: Pick<ProxyObservation, 'now' | 'gone'>,
 ): MapState<E, K, T> {
 	const stored = previous?.[field];
 	if (stored && !missing.length && same === next.keys.length && same === count)
 		return { v: STATE_VERSION, event, [field]: next.keep(stored) } as MapState<E, K, T>;
 	const keep = (key: string, value: T) => next.add(key, value);
 	return withGrace(
-		{ missing, marks: previous?.gone, now, keep },
+		{ missing, marks: previous?.gone, now, keep, removed: gone ?? NONE_GONE },
 		() => ({ v: STATE_VERSION, event, [field]: next.build() }) as MapState<E, K, T>,
 	);
 }

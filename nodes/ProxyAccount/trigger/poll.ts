@@ -5,7 +5,10 @@ import { asNodeError } from '../helpers/framework/itemLoop';
 import type { CallOptions } from '../transport';
 import { serviceNow } from './clock';
 import { TRIGGER } from './events';
-import type { Observed, TriggerEvents } from './registry';
+import type { Confirmed } from './confirm';
+import { confirmByName, namesToConfirm, withConfirmed } from './confirm';
+import type { ProxyObservation } from './proxies';
+import type { AnyTriggerEvent, Observed, TriggerEvents } from './registry';
 import { chosenEvent, stateKeys } from './registry';
 import type { MissingMarks, StoredState } from './state';
 import { commitState, nextSettle, sameJson, withoutMarks } from './state';
@@ -68,8 +71,15 @@ export async function pollTrigger(
 		timed.now = clock.now;
 		const key = triggerKey(ctx);
 		const previous = comparedState(stored, key);
-		const { events, nextState: detected } = module.detect(previous, observation, params);
+		const confirmed = await confirmLeftOut(ctx, module, previous, timed, requestOptions);
+		const seen = confirmed
+			? withConfirmed(timed as ProxyObservation, confirmed, previous?.gone)
+			: observation;
+		const { events, nextState: detected } = module.detect(previous, seen, params);
 		const nextState: StoredState = { ...detected, clock: clock.clock };
+		const turn = confirmed ? confirmed.turn : previous?.turn;
+		if (turn === undefined) delete nextState.turn;
+		else nextState.turn = turn;
 		const settle = nextSettle(previous, clock.now);
 		if (settle === undefined) delete nextState.settle;
 		else nextState.settle = settle;
@@ -80,6 +90,25 @@ export async function pollTrigger(
 	} catch (error) {
 		throw asNodeError(ctx, error);
 	}
+}
+
+/** The reads by name of the remembered proxies this reply left out (confirm.ts), for a proxy event. */
+async function confirmLeftOut(
+	ctx: IPollFunctions,
+	module: AnyTriggerEvent,
+	previous: StoredState | null,
+	observation: Observed,
+	requestOptions: CallOptions,
+): Promise<Confirmed | undefined> {
+	if (!module.confirmsLeftOut || previous === null) return undefined;
+	const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]];
+	const { proxies } = observation as ProxyObservation;
+	const names = namesToConfirm(
+		isRecord(remembered) ? remembered : undefined,
+		proxies,
+		previous.turn,
+	);
+	return await confirmByName(ctx, names, requestOptions, previous.turn);
 }
 
 const SAMPLE_NOTE =

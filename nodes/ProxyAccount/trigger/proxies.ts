@@ -18,7 +18,10 @@ import type { OutputOptions } from './params';
 import type { Observed } from './registry';
 
 export interface ProxyObservation extends Observed {
+	/** The list, then the left-out proxies the service still has (read by name: confirm.ts). */
 	proxies: ProxyRecord[];
+	/** The left-out proxies the service confirmed gone at this poll (none when undefined). */
+	gone?: ReadonlySet<string>;
 }
 
 /** The Filters of the proxy events (declared alike by each, so the registry shows it once). */
@@ -99,9 +102,10 @@ export function sampleBase(observation: ProxyObservation, filters: ProxyFilters)
 	return matching.length > 0 ? matching : unique;
 }
 
-/** What every proxy event has alike: the one request and the summary item (`name`: the event's). */
+/** What every proxy event has alike: the list, the reads by name, the summary (`name`: the event's). */
 export function proxyEvent(name: string) {
 	return {
+		confirmsLeftOut: true,
 		async observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<ProxyObservation> {
 			const { result: proxies, serverTime, dated } = await send(ctx, 'listProxies', requestOptions);
 			return { proxies, now: serverTime, dated };

@@ -44,6 +44,11 @@ export interface TriggerEventModule<P extends EventParams, S extends StoredState
 	loadState(staticData: IDataObject): S | null;
 	/** One request to the one endpoint it needs. */
 	observe(ctx: IPollFunctions, requestOptions: CallOptions): Promise<O>;
+	/**
+	 * Proxy events: its first state key is a map by proxy name, and the remembered proxies a reply
+	 * leaves out are read by name before `detect` (confirm.ts).
+	 */
+	confirmsLeftOut?: boolean;
 	/** Pure. */
 	detect(previous: S | null, observation: O, params: P): Detection<S>;
 	/** Current examples of the event, for "Fetch Test Event"; `summary` when there is none. */

@@ -31,6 +31,8 @@ export interface StoredState {
 	clock?: ClockState;
 	/** While a new baseline settles (see `settling`): [polls so far, service time of the first]. */
 	settle?: MissingMark;
+	/** Proxy events: the last name read to confirm a left-out proxy (confirm.ts). */
+	turn?: string;
 }
 
 /** The events found, and the state to store once the poll succeeded. */
@@ -39,7 +41,7 @@ export interface Detection<S> {
 	nextState: S;
 }
 
-const OWN_KEYS: readonly string[] = ['v', 'event', 'gone', 'clock', 'settle'];
+const OWN_KEYS: readonly string[] = ['v', 'event', 'gone', 'clock', 'settle', 'turn'];
 
 /** The stored maps this process wrote: loading them again needs no check (nothing changes them). */
 const trusted = new WeakSet<object>();
@@ -88,8 +90,9 @@ export function loadStored<S extends StoredState>(
 	if (!READABLE_VERSIONS.includes(staticData.v) || staticData.event !== event) return null;
 	const gone = staticData.v === 1 ? undefined : marksMap(staticData.gone);
 	// The clock and settling came with version 3.
-	const { clock, settle } = staticData.v === STATE_VERSION ? staticData : ({} as IDataObject);
+	const { clock, settle, turn } = staticData.v === STATE_VERSION ? staticData : ({} as IDataObject);
 	if (gone === null || (clock !== undefined && !isClockState(clock))) return null;
+	if (turn !== undefined && typeof turn !== 'string') return null;
 	if (settle !== undefined && !isMark(settle)) return null;
 	const own = fields(staticData);
 	if (own === null) return null;
@@ -97,6 +100,7 @@ export function loadStored<S extends StoredState>(
 	const common = {
 		...(clock === undefined ? {} : { clock }),
 		...(settle === undefined ? {} : { settle }),
+		...(turn === undefined ? {} : { turn }),
 	};
 	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
 }
@@ -158,9 +162,13 @@ export function loadInstantMapState<S extends StoredState>(
  * undefined when its grace period is over. A clock that went back restarts the hour.
  */
 export function stillMissing(mark: MissingMark | undefined, now: number): MissingMark | undefined {
-	const polls = mark === undefined ? 1 : mark[0] + 1;
-	const since = mark === undefined || mark[1] > now ? now : mark[1];
+	const [polls, since] = missingMark(mark, now);
 	return polls >= GRACE_POLLS && now - since >= GRACE_MS ? undefined : [polls, since];
+}
+
+/** The mark of an entry missing from this poll, from its previous one: no grace period ends it. */
+function missingMark(mark: MissingMark | undefined, now: number): MissingMark {
+	return mark === undefined ? [1, now] : [mark[0] + 1, mark[1] > now ? now : mark[1]];
 }
 
 /** What the grace machinery does with the stored entries missing from this poll. */
@@ -170,17 +178,28 @@ export interface Grace<T> {
 	marks: MissingMarks | undefined;
 	now: number;
 	keep: (key: string, value: T) => void;
-	/** An entry whose grace period is over, with the start of its absence. */
+	/** An entry whose grace period is over (or that is `removed`), with the start of its absence. */
 	forget?: (key: string, value: T, missingSince: number) => void;
+	/**
+	 * Proxies: the names the service confirmed gone (confirm.ts). Given, an entry is forgotten only
+	 * when its name is in it, whatever the time; a missing entry is otherwise kept, however long.
+	 */
+	removed?: ReadonlySet<string>;
 }
 
-/** Keeps the missing entries still in their grace period, then builds the next state with marks. */
+/** Keeps the missing entries not forgotten (see `Grace`), then builds the next state with marks. */
 export function withGrace<S extends StoredState, T>(grace: Grace<T>, build: () => S): S {
 	const gone: Array<[string, MissingMark]> = [];
 	const { marks, now } = grace;
 	for (const [key, value] of grace.missing) {
 		const before = marks !== undefined && hasOwn(marks, key) ? marks[key] : undefined;
-		const mark = stillMissing(before, now);
+		const { removed } = grace;
+		const mark =
+			removed === undefined
+				? stillMissing(before, now)
+				: removed.has(key)
+					? undefined
+					: missingMark(before, now);
 		if (mark !== undefined) {
 			grace.keep(key, value);
 			gone.push([key, mark]);

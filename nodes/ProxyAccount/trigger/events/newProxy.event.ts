@@ -33,7 +33,7 @@ import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, StoredState } from '../state';
 import { checkedMap, loadStored, settling, STATE_VERSION, withGrace } from '../state';
 import type { NextMap, PerProxy } from '../listing';
-import { walkTuples } from '../listing';
+import { NONE_GONE, walkTuples } from '../listing';
 
 export type NewProxyParams = ProxyEventParams<'newProxy'>;
 
@@ -193,6 +193,7 @@ export function detectNewProxies(
 		marks: previous?.gone,
 		now: observation.now,
 		keep: (name, tuple) => next.add(name, moved.has(name) ? 0 : tuple),
+		removed: observation.gone ?? NONE_GONE,
 	};
 	const nextState = withGrace(grace, () => newProxyState(next.build(), table.texts));
 	return { events, nextState };

@@ -223,7 +223,7 @@ function detectWith(
 		const before = stored !== undefined && stored >= 0 ? stored : (mark ?? null);
 		if (!baseline) events.push(expiringItem(proxy, before, params, now));
 	}
-	const nextState: ExpiringState = nextMap(previous, BY_EXPIRY, walked, next, same, now);
+	const nextState: ExpiringState = nextMap(previous, BY_EXPIRY, walked, next, same, observation);
 	// The old names of the moves stay while missing (their return is no news), without paid time.
 	attachPaid(nextState, previous, inside, new Set(moves.values()));
 	if (settled) rememberOutside(nextState.reported, proxies, memo, skip, outside);

@@ -31,17 +31,9 @@ import {
 } from '../proxies';
 import type { TriggerEventModule } from '../registry';
 import type { Detection, Grace, MissingMarks, StoredState } from '../state';
-import {
-	checkedMap,
-	GRACE_MS,
-	loadStored,
-	marksMap,
-	STATE_VERSION,
-	stillMissing,
-	withGrace,
-} from '../state';
+import { checkedMap, loadStored, marksMap, STATE_VERSION, stillMissing, withGrace } from '../state';
 import type { PerProxy } from '../listing';
-import { walkTuples } from '../listing';
+import { NONE_GONE, walkTuples } from '../listing';
 
 export interface RemovedParams {
 	event: 'proxyRemoved';
@@ -259,6 +251,7 @@ export function detectRemoved(
 		missing: missing.filter(([name]) => !moved.has(name)),
 		marks: previous?.gone,
 		now,
+		removed: observation.gone ?? NONE_GONE,
 		keep: (name, known) => next.add(name, known),
 		forget: (name, known, since) => {
 			const last = knownRecord(name, known, previous?.texts ?? []);
@@ -337,7 +330,7 @@ function freshNames(
 	return any ? out : undefined;
 }
 
-/** "Fetch Test Event": the proxies that expire first, as if removed after the grace period. */
+/** "Fetch Test Event": the proxies that expire first, as if found removed at this poll. */
 export function removedSamples(
 	observation: ProxyObservation,
 	params: RemovedParams,
@@ -350,7 +343,7 @@ export function removedSamples(
 		.map((proxy) => {
 			const table = new TextTable();
 			const last = knownRecord(proxy.proxy_name, knownTuple(proxy, table), table.texts);
-			return removedItem(last, proxy.proxy_name, observation.now - GRACE_MS, observation.now);
+			return removedItem(last, proxy.proxy_name, observation.now, observation.now);
 		});
 }
 
@@ -360,7 +353,7 @@ export const proxyRemoved: TriggerEventModule<RemovedParams, RemovedState, Proxy
 		value: 'proxyRemoved',
 		action: 'On Proxy Removed',
 		description:
-			'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported after a grace period of 3 polls and 1 hour',
+			'A proxy disappears from the account for good (removed or expired, not moved by Change Location); reported once the service confirms it no longer has it',
 	},
 	properties: [proxyFiltersProperty],
 	stateKeys: ['known', 'texts', 'fresh'],

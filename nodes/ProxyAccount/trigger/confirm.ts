@@ -1,0 +1,103 @@
+import type { IPollFunctions } from 'n8n-workflow';
+
+import type { CallOptions, ProxyRecord } from '../transport';
+import { requestErrorFacts, send } from '../transport';
+import type { PerProxy } from './listing';
+import { walk } from './listing';
+import type { ProxyObservation } from './proxies';
+import type { MissingMarks } from './state';
+import { GRACE_POLLS, hasOwn } from './state';
+
+/*
+ * A reply that leaves out a proxy the trigger remembers says nothing of it: the proxy events ask
+ * the service by name (`GET /v1/proxies/{name}`, docs/trigger.md "Partial lists") before they
+ * detect anything. Found: it counts as listed, with the record read. Not found (the service's
+ * clear answer): it is gone, now. Anything else (a 5xx, a timeout, a 429, an answer that cannot be
+ * read): nothing is decided; it is kept as missing and read again at a later poll.
+ */
+
+/** Proxies read by name at most in one poll; the others wait for the next polls, in turn. */
+export const CONFIRMATIONS_PER_POLL = 10;
+
+/** What the reads of one poll found. */
+export interface Confirmed {
+	/** The records of the remembered proxies the service still has. */
+	found: ProxyRecord[];
+	/** The names the service said it does not have. */
+	gone: Set<string>;
+	/** The last name read (the next poll starts after it), or the previous turn when none was. */
+	turn: string | undefined;
+}
+
+/** Any stored value: only the names are walked (listing.ts). */
+const ANY_VALUE: PerProxy = { is: () => true };
+
+/**
+ * The remembered names (`remembered`: a map by proxy name) that the list leaves out, `limit` of
+ * them at most: in name order, starting after `turn` (the last name read) and wrapping around, so
+ * that every one gets its turn however many are left out. The list is walked beside the map, as
+ * detection walks it (a full list in the usual order costs no lookup by name).
+ */
+export function namesToConfirm(
+	remembered: Record<string, unknown> | undefined,
+	proxies: ProxyRecord[],
+	turn: string | undefined,
+	limit: number = CONFIRMATIONS_PER_POLL,
+): string[] {
+	if (remembered === undefined) return [];
+	const missing = walk(remembered, proxies, ANY_VALUE, () => undefined).missing.map(
+		([name]) => name,
+	);
+	if (missing.length === 0) return missing;
+	missing.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+	const after = turn === undefined ? -1 : missing.findIndex((name) => name > turn);
+	const start = after < 0 ? 0 : after;
+	return [...missing.slice(start), ...missing.slice(0, start)].slice(0, limit);
+}
+
+/**
+ * Reads `names` one after the other. The first read in doubt ends the round (a service in trouble
+ * is not pressed further): it and the names after it wait for the next poll, which starts after it.
+ */
+export async function confirmByName(
+	ctx: IPollFunctions,
+	names: string[],
+	requestOptions: CallOptions,
+	turn: string | undefined,
+): Promise<Confirmed> {
+	const confirmed: Confirmed = { found: [], gone: new Set(), turn };
+	for (const name of names) {
+		confirmed.turn = name;
+		try {
+			const { result } = await send(ctx, 'getProxy', { ...requestOptions, proxyName: name });
+			if (result.proxy_name !== name) break;
+			confirmed.found.push(result);
+		} catch (error) {
+			if (requestErrorFacts(error)?.kind !== 'proxy-not-found') break;
+			confirmed.gone.add(name);
+		}
+	}
+	return confirmed;
+}
+
+/**
+ * The observation completed by the reads: the proxies found count as listed. A proxy found gone is
+ * gone now, unless the reply is known to be partial (a proxy it left out was found): then a move's
+ * new name may be left out too, so it is gone only once missing from GRACE_POLLS polls in a row
+ * (`marks`: the stored ones), and is read again meanwhile.
+ */
+export function withConfirmed(
+	observation: ProxyObservation,
+	{ found, gone }: Confirmed,
+	marks: MissingMarks | undefined,
+): ProxyObservation {
+	const due =
+		found.length === 0
+			? gone
+			: new Set([...gone].filter((name) => missingPolls(marks, name) + 1 >= GRACE_POLLS));
+	return { ...observation, proxies: [...observation.proxies, ...found], gone: due };
+}
+
+function missingPolls(marks: MissingMarks | undefined, name: string): number {
+	return marks !== undefined && hasOwn(marks, name) ? marks[name][0] : 0;
+}

@@ -29,7 +29,7 @@
  * rotation followed by another, funds back up), a proxy bought and removed between two polls, what
  * the first hour's settling takes in, and what a restart to an older state skips.
  *
- * CI runs TRUTH_SEEDS (default 3) seeds of TRUTH_POLLS (default 200) polls of each event; the
+ * CI runs TRUTH_SEEDS (default 2) seeds of TRUTH_POLLS (default 200) polls of each event; the
  * issue's run is `TRUTH_SEEDS=20 npx jest test/trigger/trigger-truth-random.test.ts`.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -50,8 +50,10 @@ import type { RouteKey } from '../simulator';
  */
 export const LONG_EMPTY_PROXY_REPLIES = false;
 
-const SEEDS = Number(process.env.TRUTH_SEEDS ?? 3);
+const SEEDS = Number(process.env.TRUTH_SEEDS ?? 2);
 const POLLS = Number(process.env.TRUTH_POLLS ?? 200);
+/** The first seed (the run takes SEEDS seeds from it). */
+const FIRST_SEED = Number(process.env.TRUTH_FIRST_SEED ?? 1);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -290,8 +292,6 @@ class Checker {
 	/** The time of the last report, by entry (and, for expiries and rotations, the instants reported). */
 	private readonly last = new Map<string, number>();
 
-	private readonly seen = new Set<string>();
-
 	constructor(
 		private readonly account: Account,
 		readonly event: string,
@@ -325,10 +325,14 @@ class Checker {
 				if (proxy === undefined || !(proxy.created > this.first)) this.wrong('not bought nor moved after the first poll', item);
 				this.once(name, now, item);
 				return;
-			case 'proxy_removed':
-				if (proxy?.removed === undefined || proxy.removed > now) this.wrong(proxy?.movedTo ? `only moved (to ${proxy.movedTo})` : 'not removed', item);
-				this.once(name, now, item);
+			case 'proxy_removed': {
+				// A proxy moved, then removed under its new name, is removed (reported under a name it had).
+				let last = proxy;
+				while (last?.movedTo !== undefined && !(last.removed! <= now)) last = this.account.proxies.get(last.movedTo);
+				if (last?.removed === undefined || last.removed > now) this.wrong(proxy?.movedTo ? `only moved (to ${proxy.movedTo})` : 'not removed', item);
+				this.once(proxy?.origin ?? name, now, item);
 				return;
+			}
 			case 'proxy_status_changed': {
 				const status = String(after?.network_status);
 				if (proxy === undefined || valueAt(proxy.status, now) !== status) return this.wrong('not its status', item);
@@ -375,7 +379,10 @@ class Checker {
 	}
 }
 
-/** The real changes after `first` that a trigger never reported, by event (its items, as reported). */
+/**
+ * The real changes after `first` that a trigger never reported, by event (its items, as reported):
+ * what a proxy is when it is bought or moved is no change of its status or rotation.
+ */
 function misses(account: Account, event: string, reported: IDataObject[], first: number, times: number[]): number {
 	const names = new Set(reported.map((item) => String(item.proxy_name)));
 	const truths = [...account.proxies].filter(([, p]) => p.created > first || p.removed === undefined || p.removed > first);
@@ -386,10 +393,10 @@ function misses(account: Account, event: string, reported: IDataObject[], first:
 			return truths.filter(([name, p]) => p.removed !== undefined && p.removed > first && !names.has(name)).length;
 		case 'ipChanged': {
 			const keys = new Set(reported.map((item) => `${String(item.proxy_name)}@${second(Date.parse(String((item.after as IDataObject).last_ip_change)))}`));
-			return truths.reduce((n, [name, p]) => n + p.rotations.filter((r) => r > first && !keys.has(`${name}@${second(r)}`)).length, 0);
+			return truths.reduce((n, [name, p]) => n + p.rotations.filter((r) => r > Math.max(first, p.created) && !keys.has(`${name}@${second(r)}`)).length, 0);
 		}
 		case 'proxyStatusChanged':
-			return truths.reduce((n, [, p]) => n + p.status.filter(([at]) => at > first).length, 0) - reported.length;
+			return truths.reduce((n, [, p]) => n + p.status.filter(([at]) => at > Math.max(first, p.created)).length, 0) - reported.length;
 		case 'stockChanged': {
 			let became = 0;
 			for (const log of account.cities.values())
@@ -525,7 +532,7 @@ describe('randomized: the trigger against what really happened', () => {
 		const total: Record<string, { events: number; false: number; duplicated: number; missed: number }> = {};
 		const problems: string[] = [];
 		const counts: Record<string, number> = {};
-		for (let seed = 1; seed <= SEEDS; seed++) {
+		for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
 			const run = await runSeed(seed);
 			for (const [key, value] of Object.entries(run.counts)) counts[key] = (counts[key] ?? 0) + value;
 			for (const { event, tally, missed } of run.results) {

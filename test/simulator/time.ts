@@ -52,22 +52,24 @@ export function toEpochMs(value: number | string | undefined, fallback: number):
 }
 
 /**
- * This process's clock (`Date.now`) as a trigger polling a simulator reads it: moved along with that
- * simulator's frozen clock. In real time the service's clock and n8n's move together, and the
- * trigger checks one against the other (a reply dated far ahead of the time that passed is not
- * trusted). Only inside `withClockOf` (PollHarness polls run in it), in the asynchronous context of
- * that poll: other code, and polls of other simulators running at the same time, read their own.
+ * This process's clock (`Date.now`) as a trigger polling a simulator reads it: the simulator's own
+ * clock (a frozen one, plus the real time that passed since it started), as on a machine whose clock
+ * agrees with the service's. The trigger checks one clock against the other (a first reply dated far
+ * from this machine's clock is not believed; a later one dated far ahead of the time that passed is
+ * not trusted). Only inside `withClockOf` (PollHarness polls run in it), in the asynchronous context
+ * of that poll: other code, and polls of other simulators running at the same time, read their own.
  * Installed for jest by test/setup/env.ts.
  */
 const pollClock = new AsyncLocalStorage<SimulatorClock>();
 const clocksByUrl = new Map<string, SimulatorClock>();
 let followed = false;
+/** The real clock, whatever `followSimulatorClocks` did to `Date.now`. */
+const realNow = Date.now.bind(Date);
 
 export function followSimulatorClocks(): void {
 	if (followed) return;
 	followed = true;
-	const realNow = Date.now.bind(Date);
-	Date.now = () => realNow() + (pollClock.getStore()?.localShift ?? 0);
+	Date.now = () => pollClock.getStore()?.machineNow() ?? realNow();
 }
 
 /** The clock of the simulator listening at `url` (set by ProxyAccountSimulator; null to forget it). */
@@ -91,20 +93,26 @@ export class SimulatorClock implements SimClock {
 	private realStart: number;
 	private offset = 0;
 
-	/** How far a frozen clock has been moved since it started (what `Date.now` moves by in its polls). */
-	localShift = 0;
+	/** For a frozen clock, what `Date.now` adds to the real time in its polls (see `machineNow`). */
+	localShift: number;
 
 	constructor(
 		start: number,
 		private readonly frozen: boolean,
 	) {
 		this.base = start;
-		this.realStart = Date.now();
+		this.realStart = realNow();
+		this.localShift = start - this.realStart;
 	}
 
 	now(): number {
 		if (this.frozen) return this.base + this.offset;
-		return this.base + (Date.now() - this.realStart) + this.offset;
+		return this.base + (realNow() - this.realStart) + this.offset;
+	}
+
+	/** This machine's clock in a poll: a running clock's now; a frozen one's plus the real time since it started. */
+	machineNow(): number {
+		return this.frozen ? realNow() + this.localShift : this.now();
 	}
 
 	advance(ms: number): void {
@@ -117,7 +125,7 @@ export class SimulatorClock implements SimClock {
 		if (!Number.isFinite(ms)) throw new Error(`Invalid clock value: ${ms}`);
 		if (this.frozen) this.localShift += ms - this.now();
 		this.base = ms;
-		this.realStart = Date.now();
+		this.realStart = realNow();
 		this.offset = 0;
 	}
 

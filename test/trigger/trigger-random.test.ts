@@ -115,23 +115,25 @@ const GRACE_MS = HOUR;
 interface Memory<V> {
 	values: Map<string, V>;
 	marks: Map<string, [number, number]>;
-	/** While the baseline settles: [polls, service time of the first] (3 polls AND an hour). */
+	/** While the baseline settles: [polls, service time of the first] (the first hour). */
 	settle?: [number, number];
 	/** Proxies: the last name read by name. */
 	turn?: string;
 }
 
-/** The settling of the memory after `previous` (a new baseline starts it). */
+/** The settling of the memory after `previous` (a new baseline starts it; over an hour after its first poll). */
 function nextSettle(previous: Memory<unknown> | null, now: number): [number, number] | undefined {
 	if (!previous) return [1, now];
-	if (!previous.settle) return undefined;
-	const polls = previous.settle[0] + 1;
-	const since = Math.min(previous.settle[1], now);
-	return polls >= GRACE_POLLS && now - since >= GRACE_MS ? undefined : [polls, since];
+	const since = settlingSince(previous, now);
+	return since === undefined ? undefined : [previous.settle![0] + 1, since];
 }
 
-/** The time a settling baseline started, or undefined once settled. */
-const settlingSince = (memory: Memory<unknown> | null) => memory?.settle?.[1];
+/** The time a settling baseline started (a clock gone back restarts it), or undefined once an hour passed. */
+function settlingSince(memory: Memory<unknown> | null, now: number): number | undefined {
+	if (!memory?.settle) return undefined;
+	const since = Math.min(memory.settle[1], now);
+	return now - since < GRACE_MS ? since : undefined;
+}
 
 /**
  * The memory that follows `previous` for the entries of `listed` (their new values already set in
@@ -186,7 +188,7 @@ function stockModel(kind: 'becameAvailable' | 'anyChange' | 'reachedThreshold', 
 				values.set(key, { status: now.status, counts: now.counts });
 				if (!previous || !inList(now.city, opts.cities) || !inList(now.state, opts.states)) continue;
 				// A city a partial first reply left out joins the settling baseline quietly.
-				if (!before && settlingSince(previous) !== undefined) continue;
+				if (!before && settlingSince(previous, seen.now) !== undefined) continue;
 				for (const carrier of Object.keys(now.counts)) {
 					if (opts.carrier !== undefined && carrier !== opts.carrier) continue;
 					const b = before ? before.counts[carrier] : 0;
@@ -246,7 +248,7 @@ function expiringModel(hours: number, filter: ProxyFilter): Model {
 				}
 				if (!inWindow(p)) {
 					// While the baseline settles, a listed proxy outside the window is remembered (as -expiry).
-					if (!previous || settlingSince(previous) !== undefined) values.set(p.name, [-expires, p]);
+					if (!previous || settlingSince(previous, seen.now) !== undefined) values.set(p.name, [-expires, p]);
 					continue;
 				}
 				values.set(p.name, [expires, p]);
@@ -255,7 +257,7 @@ function expiringModel(hours: number, filter: ProxyFilter): Model {
 				if (mark === expires) continue; // moved: this expiry was reported under the old name
 				// While the baseline settles, a proxy first listed now that was already inside the window
 				// at the first poll (and not added since) belongs to the baseline.
-				const since = settlingSince(previous);
+				const since = settlingSince(previous, seen.now);
 				const baseline = since !== undefined && mark === undefined && !previous?.values.has(p.name) && expires - since <= hours * HOUR && !(Date.parse(p.added_at) >= since);
 				if (previous && proxyMatches(p, filter) && !baseline) out.push(`proxy_expiring|${p.name}|${p.expires_at}`);
 			}
@@ -297,7 +299,7 @@ function newProxyModel(filter: ProxyFilter): Model {
 			const previous = prev as Memory<true> | null;
 			const values = new Map<string, true>();
 			const out: string[] = [];
-			const since = settlingSince(previous);
+			const since = settlingSince(previous, seen.now);
 			for (const p of seen.proxies) {
 				const joinsBaseline = since !== undefined && !(Date.parse(p.added_at) >= since);
 				if (previous && !previous.values.has(p.name) && proxyMatches(p, filter) && !joinsBaseline) out.push(`new_proxy|${p.name}`);

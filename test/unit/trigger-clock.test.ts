@@ -1,8 +1,9 @@
 /**
  * The service's clock as the trigger takes it (trigger/clock.ts, pure): a reply's `Date` is taken
  * when its offset to this machine's clock agrees with the accepted one (within CLOCK_SLACK_MS);
- * one reply ahead is dated by the accepted offset until a second reply confirms it; a reply behind
- * is taken as it is; an undated reply is dated by this machine and the accepted offset.
+ * one reply ahead or behind is dated by the accepted offset until a second reply confirms it; the
+ * first reply is checked against this machine's clock (beyond the slack, this machine's clock dates
+ * it); an undated reply is dated by this machine and the accepted offset.
  */
 import { CLOCK_SLACK_MS, serviceNow } from '../../nodes/ProxyAccount/trigger/clock';
 
@@ -11,9 +12,23 @@ const LOCAL = 1_700_000_000_000;
 const OFFSET = -5 * HOUR; // the service's clock against this machine's
 
 describe('serviceNow', () => {
-	it('the first reply is taken as it is; without a Date, this machine\'s clock', () => {
-		expect(serviceNow(undefined, LOCAL + OFFSET, LOCAL)).toEqual({ now: LOCAL + OFFSET, clock: [OFFSET, null] });
+	it('the first reply is taken within the slack of this machine\'s clock; without a Date, this machine\'s clock', () => {
+		const near = CLOCK_SLACK_MS - 1;
+		expect(serviceNow(undefined, LOCAL + near, LOCAL)).toEqual({ now: LOCAL + near, clock: [near, null] });
+		expect(serviceNow(undefined, LOCAL - near, LOCAL)).toEqual({ now: LOCAL - near, clock: [-near, null] });
 		expect(serviceNow(undefined, undefined, LOCAL)).toEqual({ now: LOCAL, clock: [0, null] });
+	});
+
+	it('a first reply a day ahead (or behind) is dated by this machine\'s clock; a second one in a row confirms it', () => {
+		for (const off of [24 * HOUR, -24 * HOUR, OFFSET]) {
+			const first = serviceNow(undefined, LOCAL + off, LOCAL);
+			expect(first).toEqual({ now: LOCAL, clock: [0, off] });
+			const later = LOCAL + 5 * 60_000;
+			// The next reply agrees with this machine: the first was wrong.
+			expect(serviceNow(first.clock, later, later)).toEqual({ now: later, clock: [0, null] });
+			// The next reply keeps the same gap: the service's clock is confirmed.
+			expect(serviceNow(first.clock, later + off, later)).toEqual({ now: later + off, clock: [off, null] });
+		}
 	});
 
 	it('replies that agree are taken; the offset follows a drift within the slack', () => {
@@ -33,8 +48,10 @@ describe('serviceNow', () => {
 		expect(confirmed).toEqual({ now: at + 60_000 + OFFSET + 24 * HOUR, clock: [OFFSET + 24 * HOUR, null] });
 	});
 
-	it('a reply behind is taken as it is (it can only delay an event); an undated one uses the accepted offset', () => {
-		expect(serviceNow([OFFSET, null], LOCAL + OFFSET - 2 * HOUR, LOCAL).now).toBe(LOCAL + OFFSET - 2 * HOUR);
+	it('a reply behind is dated by the accepted offset until confirmed, like one ahead; an undated one uses the accepted offset', () => {
+		const behind = serviceNow([OFFSET, null], LOCAL + OFFSET - 24 * HOUR, LOCAL);
+		expect(behind).toEqual({ now: LOCAL + OFFSET, clock: [OFFSET, OFFSET - 24 * HOUR] });
+		expect(serviceNow(behind.clock, LOCAL + 1000 + OFFSET - 24 * HOUR, LOCAL + 1000).now).toBe(LOCAL + 1000 + OFFSET - 24 * HOUR);
 		expect(serviceNow([OFFSET, 7], undefined, LOCAL)).toEqual({ now: LOCAL + OFFSET, clock: [OFFSET, 7] });
 	});
 });

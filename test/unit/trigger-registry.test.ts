@@ -57,7 +57,7 @@ const tick: TriggerEventModule<TickParams, TickState, TickObservation> = {
 		loadStored<TickState>(staticData, 'tick', (data) =>
 			typeof data.count === 'number' ? { count: data.count } : null,
 		),
-	observe: async () => ({ count: counter, now: 0 }),
+	observe: async () => ({ count: counter, now: NOW }),
 	detect: (previous, observation) => ({
 		events:
 			previous && observation.count !== previous.count
@@ -70,6 +70,8 @@ const tick: TriggerEventModule<TickParams, TickState, TickObservation> = {
 	],
 	summary: (observation) => ({ event: 'tick', count: observation.count }),
 };
+/** The service's time: this machine's (a first reply dated far from it is not believed). */
+const NOW = Date.now();
 let counter = 1;
 
 // The one line in trigger/events/index.ts, with the new module added to the list.
@@ -139,7 +141,7 @@ describe('adding a trigger event: one file and one line in events/index.ts', () 
 		expect(staticData).toEqual({});
 		expect(await pollTrigger(pollContext('trigger', staticData), {}, trigger)).toBeNull();
 		// With the service's clock (see trigger/clock.ts) and the settling of the new baseline.
-		expect(staticData).toMatchObject({ v: STATE_VERSION, event: 'tick', count: 1, settle: [1, 0] });
+		expect(staticData).toMatchObject({ v: STATE_VERSION, event: 'tick', count: 1, settle: [1, NOW] });
 		expect(Object.keys(staticData).sort()).toEqual(['clock', 'count', 'event', 'settle', 'v']);
 		counter = 3;
 		expect(await pollTrigger(pollContext('trigger', staticData), {}, trigger)).toEqual([

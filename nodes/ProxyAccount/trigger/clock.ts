@@ -24,13 +24,18 @@ export function serviceNow(
 			: { now: localNow + previous[0], clock: previous };
 	}
 	const offset = replyTime - localNow;
-	if (previous === undefined) return { now: replyTime, clock: [offset, null] };
+	// The first reply is checked against this machine's clock: beyond the slack it is not believed
+	// (this machine's clock dates it) until a second reply in a row confirms the service's time.
+	if (previous === undefined)
+		return Math.abs(offset) <= CLOCK_SLACK_MS
+			? { now: replyTime, clock: [offset, null] }
+			: { now: localNow, clock: [0, offset] };
 	const [accepted, candidate] = previous;
 	// Within a second of the accepted offset, it is kept (the state does not change every poll).
 	if (Math.abs(offset - accepted) < 1000) return { now: replyTime, clock: [accepted, null] };
 	if (near(offset, accepted) || near(offset, candidate))
 		return { now: replyTime, clock: [offset, null] };
-	// Not (yet) confirmed: a reply behind is taken as it is, one ahead is dated by the accepted offset.
-	const now = offset < accepted ? replyTime : localNow + accepted;
-	return { now, clock: [accepted, offset] };
+	// Not (yet) confirmed, ahead or behind: dated by the accepted offset (a reply a day behind would
+	// otherwise date a missing mark or the settling hour a day back, and end them a day early).
+	return { now: localNow + accepted, clock: [accepted, offset] };
 }

@@ -105,15 +105,29 @@ export function loadStored<S extends StoredState>(
 	return { v: STATE_VERSION, event, ...own, ...marks, ...common } as S;
 }
 
-/** While a new baseline settles (a first reply may be partial), the service time of its first poll. */
-export function settling(previous: StoredState | null): { since: number } | undefined {
-	return previous?.settle === undefined ? undefined : { since: previous.settle[1] };
+/** How long a new baseline settles: the first hour after its first poll (by the service's clock). */
+export const SETTLE_MS = 3_600_000;
+
+/** The start of a settling baseline, brought back to `now` when the clock went back. */
+const settleStart = (settle: MissingMark, now: number) => (settle[1] > now ? now : settle[1]);
+
+/**
+ * While a new baseline settles (a first reply may be partial): the service time of its first poll.
+ * Bounded by time alone (SETTLE_MS after that poll), not by a count of polls: at daily polls the
+ * second poll is news.
+ */
+export function settling(previous: StoredState | null, now: number): { since: number } | undefined {
+	const settle = previous?.settle;
+	if (settle === undefined) return undefined;
+	const since = settleStart(settle, now);
+	return now - since < SETTLE_MS ? { since } : undefined;
 }
 
-/** The next state's settling: started by a baseline, over after GRACE_POLLS polls and GRACE_MS. */
+/** The next state's settling: started by a baseline, over SETTLE_MS after its first poll. */
 export function nextSettle(previous: StoredState | null, now: number): MissingMark | undefined {
 	if (previous === null) return [1, now];
-	return previous.settle === undefined ? undefined : stillMissing(previous.settle, now);
+	const since = settling(previous, now)?.since;
+	return since === undefined ? undefined : [(previous.settle as MissingMark)[0] + 1, since];
 }
 
 /** The stored state of an event whose own field is one map (`field`), read by `read`, or null. */

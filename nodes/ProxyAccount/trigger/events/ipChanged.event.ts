@@ -21,7 +21,7 @@ import type { Detection, MapState } from '../state';
 import { loadInstantMapState } from '../state';
 import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
-import { formatLike } from '../compact';
+import { epochMs, formatLike, sameSecond } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -72,11 +72,14 @@ export function detectIpChanges(
 		BY_IP_CHANGE,
 		(proxy, before, unchanged) => {
 			if (unchanged) return before;
-			const current = instant(proxy.last_ip_change, Number.NaN);
+			// Read only when the text differs from the record the stored instant was made from.
+			const current = epochMs(proxy.last_ip_change);
 			// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
 			// unreadable one is not stored: the next readable one is recorded without an event).
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;
-			if (!(current > before)) return before;
+			// Instants, to the second: the same rotation written with milliseconds, then without them
+			// (or the other way round, or in another UTC offset), is one rotation.
+			if (!(current > before) || sameSecond(before, current)) return before;
 			if (counts(proxy, params)) {
 				const was = formatLike(before, proxy.last_ip_change);
 				events.push(ipChangedItem(proxy, was, params.output, observation.now));

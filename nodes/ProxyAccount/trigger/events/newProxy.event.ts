@@ -176,7 +176,7 @@ export function detectNewProxies(
 	if (previous && missing.length === 0 && appeared.length === 0 && walked.same)
 		return { events: [], nextState: newProxyState(next.keep(previous.ids), previous.plans) };
 	const moves = findMoves(previous, missing, appeared, next);
-	const settle = settling(previous);
+	const settle = settling(previous, observation.now);
 	const events: IDataObject[] = [];
 	for (const [name, id, proxy] of appeared) {
 		const movedFrom = moves.get(name) ?? null;

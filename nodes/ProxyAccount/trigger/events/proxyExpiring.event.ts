@@ -145,7 +145,7 @@ export function detectExpiring(
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
 	const memo =
-		previous !== null && settling(previous) === undefined
+		previous !== null && settling(previous, observation.now) === undefined
 			? knownOutside(previous.reported)
 			: undefined;
 	const found = memo && detectWith(previous, observation, params, memo);
@@ -163,7 +163,7 @@ function detectWith(
 ): Detection<ExpiringState> | undefined {
 	const { proxies, now } = observation;
 	const windowMs = params.withinHours * 3_600_000;
-	const settle = settling(previous);
+	const settle = settling(previous, now);
 	// Settled: a proxy outside the window is stored nowhere; it is remembered in outsideWindow.ts instead.
 	const settled = previous !== null && settle === undefined;
 	const skip = memo && skipOutside(memo, proxies, now, windowMs);

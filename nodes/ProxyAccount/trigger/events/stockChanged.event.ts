@@ -149,7 +149,7 @@ export function detectStockChanges(
 	const next: Record<string, CityState> = {};
 	const events: IDataObject[] = [];
 	const unique = uniqueEntries(observation.entries);
-	const absorbing = settling(previous) !== undefined;
+	const absorbing = settling(previous, observation.now) !== undefined;
 	for (const entry of unique) {
 		const key = cityKey(entry);
 		// A city key holds `|`: never an array index nor `__proto__`, so the map keeps the list's order.

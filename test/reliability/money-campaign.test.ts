@@ -56,6 +56,43 @@ const FIXED: Array<{ id: string; title: string; signature: RegExp; replay: Repla
 		signature: /^(\[1 no charge or removal twice\] sent \d+ times \(by 1 execution\(s\)\) after it may have reached the service: POST \/v1\/proxies\/swap\/|\[2 every charge reported\] the run stopped \(.*\) reporting \d+ move\(s\); the service moved and charged \d+ of its proxies$)/s,
 		replay: { seed: 4, steps: [{ call: { op: 'changeLocation', onError: 'continueRegularOutput', targets: [3, 3], dest: { carrier: 7, city: 1 } }, faults: [], advanceMinutes: 0 }] },
 	},
+	// Issue 35: the shapes the campaign missed before, found on the code before issue 35's fixes (h35a, h35b).
+	{
+		id: 'F3',
+		title: 'Change Location without Maximum Cost per Move counts a move at 0: the wallet ends below Keep Wallet At Least',
+		signature: /^\[3 wallet bounds\] the wallet ends at [\d.]+, below Keep Wallet At Least/,
+		replay: { seed: 1, steps: [{ call: { op: 'changeLocation', onError: 'stopWorkflow', targets: [30], dest: { carrier: 2, city: 8 }, floorBelow: 0, allowAsTool: true }, faults: [], advanceMinutes: 60 }] },
+	},
+	{
+		id: 'F4',
+		title: 'Change Location reports as moved to the proxy a swap reply names, one the account already had',
+		signature: /^\[8 names confirmed\]/,
+		replay: { seed: 42, steps: [{ call: { op: 'changeLocation', onError: 'stopWorkflow', targets: [28], dest: { carrier: 3, city: 7 }, floorBelow: 150, allowAsTool: true }, faults: [{ name: 'swap reply names a third proxy' }], advanceMinutes: 1 }] },
+	},
+	{
+		id: 'F5',
+		title: 'As a tool, Buy spends with Keep Wallet At Least 0, a floor that bounds nothing across calls',
+		signature: /^\[7 refusals send nothing\] Keep Wallet At Least 0 on a tool/,
+		replay: { seed: 46, steps: [{ call: { op: 'buy', onError: 'stopWorkflow', tool: true, lines: [{ carrier: 3, city: 9, quantity: 2 }], interval: 1, floorZero: true, maxTotalCost: 400 }, faults: [], advanceMinutes: 2 }] },
+	},
+	{
+		id: 'F6',
+		title: 'Set Auto-Renew prices several proxies of one period with one bulk quote: the commitment ends above Maximum Renewal Commitment',
+		signature: /^\[3b commitment bounds\]/,
+		replay: { seed: 9, steps: [{ call: { op: 'setAutoRenew', onError: 'continueRegularOutput', autoRenew: true, interval: 2, targets: [0, 1, 2, 3], commitmentEdge: 0.05 }, faults: [], advanceMinutes: 0 }] },
+	},
+	{
+		id: 'F7',
+		title: 'A Buy whose answer was lost (the service made it) is bought again by the same order at once',
+		signature: /^\[9 no order in doubt bought again\]/,
+		replay: {
+			seed: 3,
+			steps: [
+				{ call: { op: 'buy', onError: 'continueRegularOutput', lines: [{ carrier: 1, city: 1, quantity: 1 }], interval: 1 }, faults: [{ name: 'effect hangs after acting (past a 2 s timeout)' }], advanceMinutes: 0 },
+				{ call: { op: 'buy', onError: 'continueRegularOutput', lines: [{ carrier: 1, city: 1, quantity: 1 }], interval: 1 }, faults: [], advanceMinutes: 0 },
+			],
+		},
+	},
 ];
 
 /** CI seeds left out because they meet a known finding (seed: the finding's id). */

@@ -46,7 +46,8 @@ function rawCall(baseUrl: string, method: string, path: string, options: { key?:
 	});
 }
 
-async function until(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Waits for `condition`; the bound only catches a condition that never comes (wide for a busy machine). */
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!condition()) {
 		if (Date.now() > deadline) throw new Error('Condition not met in time');
@@ -234,14 +235,17 @@ describe('Hostile front server', () => {
 		});
 
 		it("axios' timeout is an idle timeout: a slow body that never pauses long arrives; a long pause fails", async () => {
-			front.add({ route: 'GET /v1/proxies/:name', kind: 'trickle', intervalMs: 10 });
+			// A byte every 50 ms against a 1 s timeout: the body takes about 2 s in all, and no pause comes
+			// near the timeout even on a busy machine (issue 35).
+			front.add({ route: 'GET /v1/proxies/:name', kind: 'trickle', intervalMs: 50 });
 			const started = Date.now();
-			const slow = await api.call('GET', '/v1/proxies/NO-SUCH-PROXY', { timeoutMs: 150 });
-			expect(Date.now() - started).toBeGreaterThan(300);
+			const slow = await api.call('GET', '/v1/proxies/NO-SUCH-PROXY', { timeoutMs: 1_000 });
+			expect(Date.now() - started).toBeGreaterThan(1_000);
 			expect(slow.json).toEqual({ ok: false, message: 'Proxy not found' });
 
-			front.add({ route: 'GET /v1/proxies/:name', kind: 'trickle', intervalMs: 300, bytes: 10 });
-			const error = await transportError(api.call('GET', '/v1/proxies/NO-SUCH-PROXY', { timeoutMs: 100 }));
+			// A 10 s pause against a 3 s timeout: the headers come at once (within 3 s on a busy machine too).
+			front.add({ route: 'GET /v1/proxies/:name', kind: 'trickle', intervalMs: 10_000, bytes: 10 });
+			const error = await transportError(api.call('GET', '/v1/proxies/NO-SUCH-PROXY', { timeoutMs: 3_000 }));
 			// Not reported as a timeout: the socket is destroyed and the body stream aborted.
 			expect(error).toMatchObject({ code: 'ERR_BAD_RESPONSE', message: 'stream has been aborted' });
 			// The front stops writing once the client has gone; the reply was not completed.
@@ -331,22 +335,24 @@ describe('Hostile front server', () => {
 
 	describe('delay', () => {
 		it('before: nothing reaches the service until the delay is over', async () => {
-			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 250 });
+			// 3 s: the request is seen held at the front long before the delay ends, even on a busy machine.
+			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 3_000 });
 			const started = Date.now();
 			const pending = allocate();
-			await sleep(100);
+			await until(() => front.log.length === 1);
 			expect(sim.requests).toHaveLength(0);
 			const res = await pending;
-			expect(Date.now() - started).toBeGreaterThanOrEqual(245);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(2_995);
 			expect(res.status).toBe(200);
 			expect(sim.ledger).toHaveLength(1);
 			expect(front.log[0]).toMatchObject({ rule: 'delay:before', status: 200 });
 		});
 
 		it('before: a request whose client gave up is not forwarded', async () => {
-			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 250 });
+			// The client gives up after 80 ms, long before the 1.5 s delay ends; then the delay passes.
+			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 1_500 });
 			await transportError(allocate(80));
-			await sleep(250);
+			await sleep(1_600);
 			expect(sim.requests).toHaveLength(0);
 			expect(sim.ledger).toHaveLength(0);
 			expect(front.log[0]).toMatchObject({ status: null });
@@ -354,7 +360,8 @@ describe('Hostile front server', () => {
 		});
 
 		it('after: the service has acted while the client still waits', async () => {
-			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 250, when: 'after' });
+			// 3 s: the charge is seen while the client still waits, even on a busy machine.
+			front.add({ route: 'POST /v1/proxies/allocate', kind: 'delay', ms: 3_000, when: 'after' });
 			const started = Date.now();
 			let settled = false;
 			const pending = allocate().finally(() => {
@@ -363,7 +370,7 @@ describe('Hostile front server', () => {
 			await until(() => sim.ledger.length === 1);
 			expect(settled).toBe(false);
 			const res = await pending;
-			expect(Date.now() - started).toBeGreaterThanOrEqual(245);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(2_995);
 			expect(res.status).toBe(200);
 			expect(front.log[0]).toMatchObject({ rule: 'delay:after', upstreamStatus: 200, status: 200 });
 		});
@@ -410,7 +417,8 @@ describe('Hostile front server', () => {
 		it('forMs: every read of its route is stale for the window, then fresh', async () => {
 			await api.call('GET', '/v1/proxies');
 			const before = expiryIn((await direct.call('GET', '/v1/proxies')).json);
-			front.add({ route: 'GET /v1/proxies', kind: 'lag', forMs: 250 });
+			// 5 s: the reads below fall within the window on a busy machine too (issue 35).
+			front.add({ route: 'GET /v1/proxies', kind: 'lag', forMs: 5_000 });
 			await allocate();
 			const after = sim.ledger[0].new_expires_at;
 			for (let i = 0; i < 3; i++) expect(expiryIn((await api.call('GET', '/v1/proxies')).json)).toBe(before);
@@ -418,7 +426,7 @@ describe('Hostile front server', () => {
 			const single = await api.call('GET', `/v1/proxies/${encodeURIComponent(names[0])}`);
 			expect(single.json.data.expires_at).toBe(after);
 			expect(front.pending()[0]).toMatchObject({ armed: true });
-			await until(() => front.pending().length === 0, 1_000);
+			await until(() => front.pending().length === 0);
 			expect(expiryIn((await api.call('GET', '/v1/proxies')).json)).toBe(after);
 		});
 
@@ -525,7 +533,8 @@ describe('Hostile front server', () => {
 		await own.stop();
 		await own.stop();
 		const [hung, trickled] = await Promise.all([hanging, trickling]);
-		expect(Date.now() - started).toBeLessThan(1_000);
+		// Far below the clients' 20 s timeouts and the trickle's 5 s interval: stop() ended them.
+		expect(Date.now() - started).toBeLessThan(4_000);
 		expect(hung).toMatchObject({ code: 'ECONNRESET', message: 'socket hang up' });
 		expect(trickled).toMatchObject({ code: 'ERR_BAD_RESPONSE', message: 'stream has been aborted' });
 		await expect(rawCall(own.url, 'GET', '/v1/stock')).rejects.toMatchObject({ code: 'ECONNREFUSED' });

@@ -167,7 +167,8 @@ describe('transport: each failure becomes a clear node error', () => {
 		fault({ route: 'GET /v1/stock', kind: 'rateLimit', retryAfter: 120, times: Infinity });
 		const started = Date.now();
 		const result = await probe({ call: 'stock' });
-		expect(Date.now() - started).toBeLessThan(2_000);
+		// "At once": far below the 120 s asked, and wide for a busy machine.
+		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe('The Proxy Account service is limiting how often it can be called');
 		expect(description(result)).toMatch(/wait 120 s/);

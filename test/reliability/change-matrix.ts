@@ -96,7 +96,7 @@ export function changeFault(column: ColumnId, route: RouteKey): FaultSpec {
 	// The reply holds nothing (sent by the fault instead of the service: not processed), so the
 	// node cannot tell whether the change was made.
 	if (column === 'empty') return { route, kind: 'status', status: 200, body: { ok: true, data: {} } };
-	return faultFor(column, route, false);
+	return faultFor(column, route);
 }
 
 interface ChangeExpectation {

@@ -328,7 +328,8 @@ describe(`Proxy > Extend, ${SCENARIOS} random scenarios: charged at most once, f
 				expect(Object.keys(tally.faults).length).toBeGreaterThanOrEqual(18);
 			},
 		);
-	}, 300_000);
+		// CPU-bound (over 300 s seen on a machine running several suites at once): the timeout only catches a hang (issue 35).
+	}, 900_000);
 
 	it('secret audit of this file: no API key, no password that was not asked for', async () => {
 		await auditCell(results, audit, capturedLogs, 'the randomized Extend scenarios');

@@ -53,7 +53,7 @@ const CELLS: Record<ColumnId, Cell> = {
 /** The matrix's fault, except the timeout: held 2.5 s after the service applied the change, as for Extend. */
 function fault(column: ColumnId): FaultSpec {
 	if (column === 'timeout') return { route: ROUTE, kind: 'latency', delayMs: 2_500, when: 'after' };
-	return faultFor(column, ROUTE, false);
+	return faultFor(column, ROUTE);
 }
 
 function prepare(sim: ProxyAccountSimulator): string[] {

@@ -60,9 +60,15 @@ export const COLUMNS: Column[] = [
 /** Faults that make a read retry until its budget or attempts run out (several seconds each). */
 const PERSISTENT: ColumnId[] = ['502-html', '503-persistent'];
 
-/** A read timeout in the cells: the action node's Timeout option (1 s) and the trigger's test hook. */
-const ACTION_TIMEOUT_SECONDS = 1;
-const TRIGGER_TIMEOUT_MS = 1_000;
+/**
+ * A read timeout in the cells: the action node's Timeout option and the trigger's test hook. 3 s,
+ * held against answers held twice as long: the retry's normal answer (tens of ms on a quiet machine)
+ * must arrive within it even while another test suite loads the machine (issue 35).
+ */
+const ACTION_TIMEOUT_SECONDS = 3;
+const TRIGGER_TIMEOUT_MS = 3_000;
+/** How long the timeout column holds an answer: twice the timeout, so it is cut on a loaded machine too. */
+const HELD_MS = 2 * ACTION_TIMEOUT_SECONDS * 1_000;
 
 interface Drift {
 	missing: { remove: string[]; field: string };
@@ -190,7 +196,7 @@ function emptyFault(route: RouteKey): FaultSpec {
 	}
 }
 
-export function faultFor(column: ColumnId, route: RouteKey, trigger: boolean): FaultSpec {
+export function faultFor(column: ColumnId, route: RouteKey): FaultSpec {
 	const drift = DRIFT[route];
 	switch (column) {
 		case '429':
@@ -208,8 +214,8 @@ export function faultFor(column: ColumnId, route: RouteKey, trigger: boolean): F
 		case 'timeout':
 			// An extension is processed before the answer is late; a read is held before it is processed.
 			return route === 'POST /v1/proxies/allocate'
-				? { route, kind: 'latency', delayMs: 2_500, when: 'after' }
-				: { route, kind: 'latency', delayMs: trigger ? 2_000 : 1_500, when: 'before' };
+				? { route, kind: 'latency', delayMs: HELD_MS, when: 'after' }
+				: { route, kind: 'latency', delayMs: HELD_MS, when: 'before' };
 		case 'reset':
 			return { route, kind: 'reset', when: 'mid-body' };
 		case 'malformed':
@@ -230,7 +236,7 @@ export function faultFor(column: ColumnId, route: RouteKey, trigger: boolean): F
 }
 
 export function describeFault(column: ColumnId, route: RouteKey, trigger: boolean): string {
-	const f = faultFor(column, route, trigger);
+	const f = faultFor(column, route);
 	const times = f.times === Infinity ? 'every request' : f.times === 2 ? 'twice' : 'once';
 	const on = `${route}, ${times}`;
 	switch (column) {
@@ -242,10 +248,10 @@ export function describeFault(column: ColumnId, route: RouteKey, trigger: boolea
 			return `502 with an nginx HTML page (${on})`;
 		case 'timeout':
 			return route === 'POST /v1/proxies/allocate'
-				? `answer held 2.5 s after the charge, Timeout (Seconds) 1 (${on})`
+				? `answer held ${HELD_MS / 1000} s after the charge, Timeout (Seconds) ${ACTION_TIMEOUT_SECONDS} (${on})`
 				: trigger
-					? `answer held 2 s, poll timeout 1 s (${on})`
-					: `answer held 1.5 s, Timeout (Seconds) 1 (${on})`;
+					? `answer held ${HELD_MS / 1000} s, poll timeout ${TRIGGER_TIMEOUT_MS / 1000} s (${on})`
+					: `answer held ${HELD_MS / 1000} s, Timeout (Seconds) ${ACTION_TIMEOUT_SECONDS} (${on})`;
 		case 'reset':
 			return `connection cut half-way through the body (${on})`;
 		case 'malformed':
@@ -363,7 +369,7 @@ function allocateExpectation(column: ColumnId): Expectation {
 		case '503-persistent':
 			return { ok: false, attempts: 1, charged: false, message: messages.status(503, ALLOCATE), description: notAgain };
 		case 'timeout':
-			return { ok: false, attempts: 1, charged: true, message: messages.timeout('1 s', ALLOCATE), description: notAgain };
+			return { ok: false, attempts: 1, charged: true, message: messages.timeout(`${ACTION_TIMEOUT_SECONDS} s`, ALLOCATE), description: notAgain };
 		case 'reset':
 			return { ok: false, attempts: 1, charged: true, message: messages.reset(ALLOCATE), description: notAgain };
 		case 'malformed':
@@ -663,7 +669,7 @@ export async function runActionCell(results: Results, audit: SecretAudit, row: A
 				audit.addSim(sim);
 				const timeoutSeconds = column === 'timeout' ? ACTION_TIMEOUT_SECONDS : undefined;
 				const inputs = row.inputs(sim, inputCount);
-				injectFor(sim, row, faultFor(column, row.route, false));
+				injectFor(sim, row, faultFor(column, row.route));
 				const started = performance.now();
 				const result = await actionHarness.runNode(
 					{ type: 'proxyAccount', continueOnFail: true, parameters: row.parameters(timeoutSeconds) },
@@ -684,7 +690,7 @@ export async function runActionCell(results: Results, audit: SecretAudit, row: A
 				checkLedger(sim, row, inputs, e);
 
 				// A fault taken once or twice hits the first item's request; one on every request hits all.
-				const everyRequest = faultFor(column, row.route, false).times === Infinity;
+				const everyRequest = faultFor(column, row.route).times === Infinity;
 				const failing = e.ok || row.kind === 'readback' ? 0 : row.perItem && !everyRequest ? 1 : inputCount;
 				for (let i = 0; i < inputCount; i++) {
 					const items = outputs.get(i) ?? [];
@@ -703,7 +709,7 @@ export async function runActionCell(results: Results, audit: SecretAudit, row: A
 			if (!e.ok && e.attempts === 1 && row.kind !== 'readback') {
 				await withSim({}, async (sim) => {
 					audit.addSim(sim);
-					injectFor(sim, row, faultFor(column, row.route, false));
+					injectFor(sim, row, faultFor(column, row.route));
 					const inputs = row.inputs(sim, inputCount);
 					const result = await actionHarness.runNode(
 						{ type: 'proxyAccount', parameters: row.parameters(column === 'timeout' ? ACTION_TIMEOUT_SECONDS : undefined) },
@@ -913,7 +919,7 @@ export async function runTriggerCell(results: Results, audit: SecretAudit, row: 
 				const pending = row.change(sim);
 				if (row.settle) await row.settle(() => t.poll(), sim);
 				const baseline = JSON.stringify(t.staticData);
-				sim.injectFault(faultFor(column, row.route, true));
+				sim.injectFault(faultFor(column, row.route));
 				sim.resetLogs();
 
 				const started = performance.now();

@@ -101,7 +101,7 @@ interface OrderExpectation {
 function orderFault(column: ColumnId, route: RouteKey): FaultSpec {
 	if (column === 'timeout') return { route, kind: 'latency', delayMs: 2_500, when: 'after' };
 	if (column === 'empty') return { route, kind: 'status', status: 200, body: { ok: true, data: {} } };
-	return faultFor(column, route, false);
+	return faultFor(column, route);
 }
 
 function orderExpectation(column: ColumnId, row: OrderRow): OrderExpectation {

@@ -12,7 +12,15 @@ import { runNodeIsolated } from '../../harness/isolated';
 import type { RateLimitRule, RouteKey } from '../../simulator';
 import { ProxyAccountSimulator } from '../../simulator';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
+
+/**
+ * What a run may take beyond the waits it is bounded to: its own work (a fraction of a second on a
+ * quiet machine; 4.4 s seen on a machine busy with six other test runs), with room to spare (issue
+ * 35). Each bound still sits below the next wider one it must be told from (Max Wait 3, 5 or 10 s,
+ * against the 20 s a run waits without Wait Until Allowed): a run that ignored its Max Wait fails.
+ */
+const WORK_MS = 9_000;
 
 const ROTATE: RouteKey = 'POST /v1/proxies/changeip/:name';
 const REBOOT: RouteKey = 'POST /v1/proxies/reboot/:name';
@@ -57,9 +65,9 @@ describe('rate-limit headers that give a limit of 0, or nonsense, never freeze n
 	])('Rotate IP, %s: the run ends within its bound and every item says what happened', async (_label, rule) => {
 		sim.setRateLimit(ROTATE, rule);
 		const list = names.slice(0, 6);
-		const result = await run('rotateIp', list, { concurrency: 3 }, 30_000);
+		const result = await run('rotateIp', list, { concurrency: 3 }, 60_000);
 		expect(result.status).toBe('success');
-		expect(result.elapsedMs).toBeLessThan(25_000);
+		expect(result.elapsedMs).toBeLessThan(20_000 + WORK_MS);
 		for (const item of result.items) {
 			if (item.status === 'sent') continue;
 			expect(item.status).toBe('skipped');
@@ -72,8 +80,8 @@ describe('rate-limit headers that give a limit of 0, or nonsense, never freeze n
 
 	it('Reboot, RateLimit-Limit: 0 with Wait Until Allowed: the run ends within Max Wait', async () => {
 		sim.setRateLimit(REBOOT, { limit: 0, windowMs: 1_000, headers: 'draft' });
-		const result = await run('reboot', names.slice(0, 4), { concurrency: 2, waitUntilAllowed: true, maxWaitSeconds: 3 }, 30_000);
-		expect(result.elapsedMs).toBeLessThan(3_000 + 1_000);
+		const result = await run('reboot', names.slice(0, 4), { concurrency: 2, waitUntilAllowed: true, maxWaitSeconds: 3 }, 60_000);
+		expect(result.elapsedMs).toBeLessThan(3_000 + WORK_MS);
 		expect(outcomes(result)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
 		expect(count(REBOOT, 202)).toBe(0);
 	});
@@ -85,7 +93,7 @@ describe('429s asking for 1 to 5 s, again and again: the run is bounded', () => 
 		const list = names.slice(0, 30);
 		const result = await run('rotateIp', list, { waitUntilAllowed: true, maxWaitSeconds: 10 }, 60_000);
 		expect(result.status).toBe('success');
-		expect(result.elapsedMs).toBeLessThan(10_000 + 1_000);
+		expect(result.elapsedMs).toBeLessThan(10_000 + WORK_MS);
 		expect(outcomes(result)).toEqual(list.map(() => 'skipped'));
 		expect(result.items.some((item) => /^the service\u2019s rate limit refused \d+ requests of this run \(429\), asking it to wait \d+ s in all; waiting [1-5] s more would pass Max Wait \(10 s\); not sent$/.test(String(item.reason)))).toBe(true);
 		// Paced: about one 429 per second of the pauses, not a storm.
@@ -96,7 +104,7 @@ describe('429s asking for 1 to 5 s, again and again: the run is bounded', () => 
 		refuseWithShortWaits(ROTATE);
 		const list = names.slice(0, 30);
 		const result = await run('rotateIp', list, {}, 60_000);
-		expect(result.elapsedMs).toBeLessThan(20_000 + 1_000);
+		expect(result.elapsedMs).toBeLessThan(20_000 + WORK_MS);
 		expect(outcomes(result)).toEqual(list.map(() => 'skipped'));
 		expect(count(ROTATE, 429)).toBeLessThanOrEqual(5 + 25);
 	});
@@ -142,7 +150,7 @@ describe('Retry-After: 0 is a short pause, not "at once"', () => {
 		refuseWithShortWaits(ROTATE, 400, () => 0);
 		const list = names.slice(0, 20);
 		const result = await run('rotateIp', list, { waitUntilAllowed: true, maxWaitSeconds: 5 }, 60_000);
-		expect(result.elapsedMs).toBeLessThan(5_000 + 1_000);
+		expect(result.elapsedMs).toBeLessThan(5_000 + WORK_MS);
 		expect(outcomes(result)).toEqual(list.map(() => 'skipped'));
 		// At least a second between pauses: about one 429 per second, and those in flight.
 		expect(count(ROTATE, 429)).toBeLessThanOrEqual(5 + 8);

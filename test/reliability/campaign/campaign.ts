@@ -6,6 +6,8 @@
  */
 import { capturedLogs } from '../../harness';
 import { SecretAudit } from '../support';
+import { doubtfulOrderBoughtAgain, doubtsOf, orderKey } from './doubt';
+import type { Doubt } from './doubt';
 import { faultNames } from './faults';
 import { INVARIANTS, noSecrets, outputs, MAYBE, cents } from './invariants';
 import type { StepFacts } from './invariants';
@@ -51,6 +53,8 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 	const violations: Violation[] = [];
 	// The reference model: the wallet moves only by what the ledger holds and by the others' doings.
 	let expectedBalance = w.sim.account().balance;
+	// Orders a Buy left in doubt: the next step placing the same one must not be charged again.
+	const doubts: Doubt[] = [];
 	try {
 		tally.seeds += 1;
 		for (const [index, step] of replay.steps.entries()) {
@@ -75,6 +79,8 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 				ledger,
 				requests,
 				removed,
+				namesBefore: before.names,
+				proxiesAfter: new Map([...w.sim.account().proxies.values()].map((p) => [p.proxy_name, { isp: p.isp, city: p.city }])),
 				balanceBefore,
 				balanceAfter: w.sim.account().balance,
 				commitmentBefore,
@@ -86,6 +92,10 @@ export async function runSequence(replay: Replay, tally: Tally = emptyTally()): 
 			const found: Violation[] = [];
 			for (const [invariant, check] of INVARIANTS) for (const text of check(facts)) found.push({ step: index, invariant, text });
 			for (const text of noSecrets(facts, audit, `seed ${replay.seed} step ${index}`)) found.push({ step: index, invariant: '5 no secret', text });
+			if (step.call.op === 'buy' && step.advanceMinutes === 0 && ran.length > 0) {
+				for (const text of doubtfulOrderBoughtAgain(doubts, orderKey(ran[0].prepared), index, ledger)) found.push({ step: index, invariant: '9 no order in doubt bought again', text });
+			}
+			doubts.push(...doubtsOf(facts, index));
 			if (Math.abs(expectedBalance - facts.balanceAfter) > 0.005) {
 				found.push({ step: index, invariant: 'reference model', text: `the wallet is ${facts.balanceAfter}, the ledger says ${expectedBalance}` });
 				expectedBalance = facts.balanceAfter;
@@ -160,5 +170,6 @@ function trace(seed: number, index: number, step: Step, f: StepFacts): string {
 		const statuses = outputs(r).map((o) => String(o.item.json.status ?? (o.item.json.error ? `error:${String(o.item.json.error).slice(0, 90)}` : '?')));
 		return `${r.result.status}${r.result.error ? ` (${r.result.error.message.slice(0, 140)})` : ''} [${statuses.join(' | ')}] ${r.ms} ms`;
 	});
-	return `seed ${seed} step ${index}: ${JSON.stringify(step)}\n   -> ${runs.join('\n   -> ')}\n   service: ${f.requests.map((q) => `${q.method} ${q.path.split('?')[0]} ${String(q.status)}`).join(', ')}; ledger ${f.ledger.map((e) => `${e.kind ?? 'allocate'} ${e.proxy_name} ${e.amount}`).join(', ')}`;
+	const cap = f.ran[0]?.prepared.maxRenewalCommitment;
+	return `seed ${seed} step ${index}: ${JSON.stringify(step)}${cap === undefined ? '' : ` (Maximum Renewal Commitment ${cap}; commitment ${f.commitmentBefore} -> ${f.commitmentAfter})`}\n   -> ${runs.join('\n   -> ')}\n   service: ${f.requests.map((q) => `${q.method} ${q.path.split('?')[0]} ${String(q.status)}`).join(', ')}; ledger ${f.ledger.map((e) => `${e.kind ?? 'allocate'} ${e.proxy_name} ${e.amount}`).join(', ')}`;
 }

@@ -15,6 +15,7 @@ export const EFFECT_ROUTE: Record<Op, RouteKey> = {
 	setAutoRenew: 'PATCH /v1/proxies/allocate/renew',
 	rotateIp: 'POST /v1/proxies/changeip/:name',
 	reboot: 'POST /v1/proxies/reboot/:name',
+	quote: 'POST /v1/price',
 };
 
 const LIST: RouteKey = 'GET /v1/proxies';
@@ -23,8 +24,17 @@ const PRICE: RouteKey = 'POST /v1/price';
 
 type Made = { sim?: FaultSpec; front?: HostileRule; rateLimit?: boolean };
 
+/** What a fault may read when it is made: the account, and the proxies the step names. */
+interface Around {
+	sim: ProxyAccountSimulator;
+	named: string[];
+}
+
+/** A proxy the account already had that the step does not name (the last by name), if any. */
+const thirdProxy = ({ sim, named }: Around) => [...sim.account().proxies.keys()].sort().reverse().find((n) => !named.includes(n));
+
 /** What a fault does to the step's effect route `route` (or to the reads around it). */
-const MENU: Record<string, (route: RouteKey) => Made> = {
+const MENU: Record<string, (route: RouteKey, around: Around) => Made> = {
 	'effect 500 before acting': (route) => ({ sim: { route, kind: 'status', status: 500 } }),
 	'effect 503 after acting (front)': (route) => ({ front: { route, kind: 'rewrite', reply: 'status', status: 503 } }),
 	'effect reset after acting': (route) => ({ sim: { route, kind: 'reset', when: 'after' } }),
@@ -51,6 +61,18 @@ const MENU: Record<string, (route: RouteKey) => Made> = {
 			transform: (json: { data?: { proxies?: { time?: Array<{ interval?: number }> }; proxy_name?: string } }) => {
 				for (const line of json?.data?.proxies?.time ?? []) line.interval = (line.interval ?? 1) + 1;
 				if (json?.data && 'proxy_name' in json.data) delete json.data.proxy_name;
+				return json;
+			},
+		},
+	}),
+	'swap reply names a third proxy': (route, around) => ({
+		front: {
+			route,
+			kind: 'rewrite',
+			reply: 'transform',
+			transform: (json: { data?: { proxy_name?: string } }) => {
+				const third = thirdProxy(around);
+				if (json?.data && third !== undefined) json.data.proxy_name = third;
 				return json;
 			},
 		},
@@ -82,7 +104,9 @@ const MENU: Record<string, (route: RouteKey) => Made> = {
 export function faultNames(op: Op): string[] {
 	const names = Object.keys(MENU);
 	return names.filter((name) => {
-		if (name.startsWith('quote')) return op === 'extend' || op === 'buy' || op === 'setAutoRenew';
+		if (name.startsWith('quote')) return op === 'extend' || op === 'buy' || op === 'setAutoRenew' || op === 'quote';
+		if (name === 'swap reply names a third proxy') return op === 'changeLocation';
+		if (op === 'quote') return !name.startsWith('wallet') && !name.startsWith('effect echo') && !name.startsWith('rate limit');
 		if (name === 'list lagging behind the charge') return op === 'extend';
 		if (name === 'rate limit 2 a minute with headers') return op === 'rotateIp' || op === 'reboot';
 		if (name.startsWith('wallet')) return op === 'extend' || op === 'buy' || op === 'changeLocation' || op === 'setAutoRenew';
@@ -98,11 +122,11 @@ export const hangs = (fault: FaultRef) => fault.name.includes('hangs');
 export const misquotes = (fault: FaultRef) => fault.name === 'quotes at half the price';
 
 /** Queues a step's faults on the simulator and on the front the step's first call goes through. */
-export function applyFaults(faults: FaultRef[], op: Op, sim: ProxyAccountSimulator, front: HostileFront): void {
+export function applyFaults(faults: FaultRef[], op: Op, sim: ProxyAccountSimulator, front: HostileFront, named: string[] = []): void {
 	for (const fault of faults) {
 		const make = MENU[fault.name];
 		if (!make) throw new Error(`unknown fault ${fault.name}`);
-		const made = make(EFFECT_ROUTE[op]);
+		const made = make(EFFECT_ROUTE[op], { sim, named });
 		if (made.rateLimit) sim.setRateLimit(EFFECT_ROUTE[op], { limit: 2, windowMs: 60_000, headers: 'draft' });
 		if (made.sim) {
 			for (let i = 0; i < (fault.skip ?? 0); i++) sim.injectFault({ route: made.sim.route, kind: 'latency', delayMs: 0, when: 'before' });

@@ -10,7 +10,7 @@ import type { LogLine } from '../../harness/logger';
 import type { ChargeEntry, RequestLogEntry } from '../../simulator';
 import type { SecretAudit } from '../support';
 import { EFFECT_ROUTE, misquotes } from './faults';
-import { NO_RETRY_OPS } from './model';
+import { NO_RETRY_OPS, SPENDING_OPS } from './model';
 import type { Step } from './model';
 import type { Ran } from './run';
 
@@ -22,6 +22,9 @@ export interface StepFacts {
 	requests: RequestLogEntry[];
 	/** Proxies that left the account during the step, other than by a move (removed). */
 	removed: Set<string>;
+	/** The account's proxies before the step, and after it (with their carrier and city). */
+	namesBefore: Set<string>;
+	proxiesAfter: Map<string, { isp: string; city: string }>;
 	balanceBefore: number;
 	balanceAfter: number;
 	/** The account's renewal commitment (`total_commitment` of GET /v1/funds) before and after the step. */
@@ -64,6 +67,8 @@ export function noRepeat(f: StepFacts): string[] {
 		if (perRequest.get(key) === 2) wrong.push(`request ${entry.seq} charged ${entry.proxy_name} twice`);
 	}
 	const effect = EFFECT_ROUTE[f.step.call.op];
+	// A quote is a read: it may be sent again.
+	if (f.step.call.op === 'quote') return wrong;
 	const sent = new Map<string, number>();
 	for (const request of f.requests) {
 		if (request.route !== effect) continue;
@@ -230,8 +235,11 @@ export function walletBounds(f: StepFacts): string[] {
 		// Each execution keeps its own floor: two at once with different floors are held to the lower one.
 		const floor = Math.min(...floors);
 		let overlap = quoteLied ? largest : 0;
-		if (f.ran.length > 1) overlap += sum(acts.map((p) => p.call.maxTotalCost ?? p.call.maxMoveCost ?? 0));
-		if (f.step.call.op === 'changeLocation') overlap += acts.length * Math.max(0, f.swapPrice - Math.min(...acts.map((p) => p.call.maxMoveCost ?? 0)));
+		// Two n8n processes overlap by what each may spend; two runs of one credential in one process run one at a time.
+		if (f.ran.length > 1 && !f.step.twinSameProcess) overlap += sum(acts.map((p) => p.call.maxTotalCost ?? p.call.maxMoveCost ?? 0));
+		// What a move costs is not published: a run may learn it from its first move, which passes a Maximum
+		// Cost per Move set below it by the difference. Without that option no move is counted at 0.
+		if (f.step.call.op === 'changeLocation') overlap += sum(acts.map((p) => (p.call.maxMoveCost === undefined ? 0 : Math.max(0, f.swapPrice - p.call.maxMoveCost))));
 		if (f.balanceAfter < floor - overlap - 0.005) wrong.push(`the wallet ends at ${f.balanceAfter}, below Keep Wallet At Least ${floor} by more than the documented overlap (${overlap}); charged ${total}`);
 	}
 	if (f.ran.length === 1 && acts.length === 1 && acts[0].call.maxTotalCost !== undefined) {
@@ -247,7 +255,9 @@ export function pairing(f: StepFacts): string[] {
 	for (const ran of f.ran) {
 		if (stopped(ran)) continue;
 		const out = outputs(ran);
-		const seen = out.map((o) => o.index).sort((a, b) => a - b);
+		// A quote gives one item per priced period, each paired with its input item.
+		const indexes = out.map((o) => o.index);
+		const seen = (ran.prepared.call.op === 'quote' ? [...new Set(indexes)] : indexes).sort((a, b) => a - b);
 		const expected = ran.prepared.items.map((_, i) => i);
 		if (JSON.stringify(seen) !== JSON.stringify(expected)) wrong.push(`outputs pair with items [${seen.join(',')}], the inputs are [${expected.join(',')}]`);
 		for (const { item, index } of out) {
@@ -301,6 +311,28 @@ export function refusalsSendNothing(f: StepFacts): string[] {
 	if (call.op === 'remove' && !call.dryRun && confirmCount !== new Set(names).size) refuse(`Confirm Number of Proxies ${String(confirmCount)} for ${new Set(names).size} proxies`, effect);
 	if (call.tool && call.op === 'remove' && !call.dryRun) refuse('a Remove by an agent (a tool only previews)', effect);
 	if (call.tool && call.op === 'setAutoRenew' && call.autoRenew === false) refuse('an agent turning auto-renew off', effect);
+	if (call.tool && call.floorZero && SPENDING_OPS.includes(call.op) && !call.dryRun) refuse('Keep Wallet At Least 0 on a tool (it bounds nothing across calls)', effect);
+	if (call.tool && call.fromField) refuse('a tool reading its proxy from the input item (Proxy From: Field)', effect);
+	return wrong;
+}
+
+/**
+ * 8. No name the account does not confirm: a proxy Change Location reports as moved to is new in the
+ * account since the step began, of the carrier and city it was moved to.
+ */
+export function namesConfirmed(f: StepFacts): string[] {
+	const wrong: string[] = [];
+	for (const ran of f.ran.filter((r) => !stopped(r) && r.prepared.call.op === 'changeLocation')) {
+		const dest = ran.prepared.dest;
+		for (const { item } of outputs(ran)) {
+			const name = item.json.new_proxy_name;
+			if (typeof name !== 'string') continue;
+			const record = f.proxiesAfter.get(name);
+			if (f.namesBefore.has(name)) wrong.push(`an item reports ${String(item.json.old_proxy_name)} moved to ${name} (status ${String(item.json.status)}), a proxy the account already had`);
+			else if (!record) wrong.push(`an item reports ${String(item.json.old_proxy_name)} moved to ${name}, which the account does not hold`);
+			else if (dest && (record.isp !== dest.carrier || record.city !== dest.city)) wrong.push(`an item reports a move to ${name}, which is in ${record.city} (${record.isp}), not ${dest.city} (${dest.carrier})`);
+		}
+	}
 	return wrong;
 }
 
@@ -310,11 +342,11 @@ export function refusalsSendNothing(f: StepFacts): string[] {
  */
 export function commitmentBounds(f: StepFacts): string[] {
 	const call = f.step.call;
-	if (call.op !== 'setAutoRenew' || call.maxRenewalCommitment === undefined) return [];
+	const cap = f.ran[0]?.prepared.maxRenewalCommitment;
+	if (call.op !== 'setAutoRenew' || cap === undefined) return [];
 	if (f.commitmentAfter <= f.commitmentBefore + 0.005) return [];
 	const wrong: string[] = [];
-	if (f.commitmentAfter > call.maxRenewalCommitment + 0.005)
-		wrong.push(`the commitment rose from ${f.commitmentBefore} to ${f.commitmentAfter}, above the Maximum Renewal Commitment of ${call.maxRenewalCommitment}`);
+	if (f.commitmentAfter > cap + 0.005) wrong.push(`the commitment rose from ${f.commitmentBefore} to ${f.commitmentAfter}, above the Maximum Renewal Commitment of ${cap}`);
 	if (f.commitmentAfter > f.balanceBefore + 0.005)
 		wrong.push(`the commitment rose from ${f.commitmentBefore} to ${f.commitmentAfter}, above the wallet of ${f.balanceBefore}`);
 	return wrong;
@@ -328,4 +360,5 @@ export const INVARIANTS: Array<[string, (f: StepFacts) => string[]]> = [
 	['4 pairing', pairing],
 	['6 within the bound', inTime],
 	['7 refusals send nothing', refusalsSendNothing],
+	['8 names confirmed', namesConfirmed],
 ];

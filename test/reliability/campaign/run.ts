@@ -69,42 +69,82 @@ export interface Prepared {
 	floor?: number;
 	/** Remove: Confirm Number of Proxies as set. */
 	confirmCount?: number;
+	/** Change Location's destination, by name. */
+	dest?: { carrier: string; city: string };
+	/** Set Auto-Renew: Maximum Renewal Commitment as set (at the cap's edge: computed from the account). */
+	maxRenewalCommitment?: number;
+}
+
+/**
+ * The proxies a Set Auto-Renew at the cap's edge names: proxies of the first target's period, and
+ * the cap: what the account would commit with all of them on at the call's interval, each at its own
+ * (non-bulk) price as GET /v1/funds counts it, less `edge`.
+ */
+function atTheEdge(w: Seeded, call: Call, all: string[]): { names: string[]; cap: number } {
+	const proxies = w.sim.account().proxies;
+	const first = proxies.get(all[(call.targets?.[0] ?? 0) % all.length]);
+	// Of the first target's period, those not renewing yet (each then adds its own price to the commitment).
+	const samePeriod = all.filter((n) => proxies.get(n)?.period === first?.period);
+	const off = samePeriod.filter((n) => !proxies.get(n)?.auto_renew);
+	// The account holds enough of them (bought earlier, as the others' doings of a step): several proxies of one period.
+	const wanted = new Set(call.targets ?? []).size;
+	for (let k = off.length; k < wanted; k++) off.push(w.sim.addProxy(null, { period: first?.period ?? 'weekly', auto_renew: false }).proxy_name);
+	const mates = off.sort();
+	const start = call.targets?.[0] ?? 0;
+	const names = (call.targets ?? []).map((_, k) => mates[(start + k) % mates.length]);
+	const saved = names.map((n) => {
+		const p = proxies.get(n)!;
+		return [p, p.auto_renew, p.auto_renew_interval] as const;
+	});
+	for (const [p] of saved) Object.assign(p, { auto_renew: true, auto_renew_interval: call.interval ?? 1 });
+	const committed = w.sim.commitment();
+	for (const [p, on, interval] of saved) Object.assign(p, { auto_renew: on, auto_renew_interval: interval });
+	const added = committed - w.sim.commitment();
+	return { names, cap: Math.max(0, Math.round((committed - (call.commitmentEdge ?? 0) * added) * 100) / 100) };
 }
 
 const byItem = (tool: boolean | undefined, key: string) => (tool ? `={{ $fromAI('${key}') }}` : `={{ $json.${key} }}`);
 
 export function prepare(w: Seeded, call: Call, faults: Step['faults']): Prepared {
 	const all = proxyNames(w);
-	const names = all.length === 0 ? [] : (call.targets ?? []).map((i) => all[i % all.length]);
-	let items: IDataObject[] = call.op === 'buy' ? (call.lines ?? []).map((line) => ({ ...carrierAndCity(w, line), quantity: line.quantity })) : names.map((name) => ({ name }));
+	const edge = call.commitmentEdge !== undefined && all.length > 0 ? atTheEdge(w, call, all) : undefined;
+	const names = all.length === 0 ? [] : (edge?.names ?? (call.targets ?? []).map((i) => all[i % all.length]));
+	const lines = call.op === 'buy' || call.op === 'quote';
+	let items: IDataObject[] = lines ? (call.lines ?? []).map((line) => ({ ...carrierAndCity(w, line), quantity: line.quantity })) : names.map((name) => ({ name }));
 	if (items.length === 0) items = [{ name: 'PRX-NONE-0000' }];
 	if (call.perItem && items.length === 1) items = [items[0], { ...items[0] }];
 	const options: IDataObject = {};
 	const balance = w.sim.account().balance;
-	const floor = call.floorBelow === undefined ? undefined : Math.max(0, Math.round((balance - call.floorBelow) * 100) / 100);
+	const floor = call.floorZero ? 0 : call.floorBelow === undefined ? undefined : Math.max(0, Math.round((balance - call.floorBelow) * 100) / 100);
+	const maxRenewalCommitment = edge?.cap ?? call.maxRenewalCommitment;
 	if (call.dryRun) options.dryRun = true;
 	if (call.maxTotalCost !== undefined) options.maxTotalCost = call.maxTotalCost;
 	if (floor !== undefined) options.keepWalletAtLeast = floor;
 	if (call.onlyIfExpiringWithinHours !== undefined) options.onlyIfExpiringWithinHours = call.onlyIfExpiringWithinHours;
 	if (call.batchSize !== undefined) options.batchSize = call.batchSize;
 	if (call.maxMoveCost !== undefined) options.maxMoveCost = call.maxMoveCost;
-	if (call.maxRenewalCommitment !== undefined) options.maxRenewalCommitment = call.maxRenewalCommitment;
+	if (maxRenewalCommitment !== undefined) options.maxRenewalCommitment = maxRenewalCommitment;
 	if (call.allowAsTool !== undefined) options.allowAsTool = call.allowAsTool;
 	if (faults.some(hangs)) options.timeoutSeconds = 2;
 	const distinct = new Set(names).size;
 	const confirmCount = call.op === 'remove' ? Math.max(0, distinct + (call.confirmOff ?? 0)) : undefined;
 	const parameters: Record<string, unknown> = { resource: 'proxy', operation: call.op };
 	const proxyName = { __rl: true, mode: 'name', value: byItem(call.tool, 'name') };
+	const dest = call.op === 'changeLocation' ? carrierAndCity(w, call.dest ?? { carrier: 0, city: 0 }) : undefined;
 	switch (call.op) {
 		case 'extend':
-			Object.assign(parameters, { proxyName, interval: call.interval ?? 1, period: 'weekly' });
+			Object.assign(parameters, { proxyName, interval: call.interval ?? 1, period: call.period ?? 'weekly' });
+			if (call.fromField) Object.assign(parameters, { proxySource: 'field', proxyNameField: 'name' });
+			break;
+		case 'quote':
+			Object.assign(parameters, { resource: 'price', lines: { line: [{ carrier: byItem(call.tool, 'carrier'), city: byItem(call.tool, 'city'), interval: call.interval ?? 1, period: 'weekly' }] } });
 			break;
 		case 'buy':
 			Object.assign(parameters, { carrier: byItem(call.tool, 'carrier'), city: byItem(call.tool, 'city'), quantity: byItem(call.tool, 'quantity'), interval: call.interval ?? 1, period: 'weekly' });
 			Object.assign(options, { waitForNewProxies: true, waitTimeoutSeconds: 1 });
 			break;
 		case 'changeLocation':
-			Object.assign(parameters, { proxyName, ...carrierAndCity(w, call.dest ?? { carrier: 0, city: 0 }), copySettings: true });
+			Object.assign(parameters, { proxyName, ...dest, copySettings: call.copySettings ?? true });
 			options.waitTimeoutSeconds = 1;
 			break;
 		case 'remove':
@@ -128,7 +168,7 @@ export function prepare(w: Seeded, call: Call, faults: Step['faults']): Prepared
 	parameters.options = options;
 	const node: NodeUnderTest = { type: call.tool ? 'proxyAccountTool' : 'proxyAccount', onError: call.onError, parameters };
 	if (call.retryOnFail) Object.assign(node, { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 });
-	return { call, node, items, names: call.op === 'buy' ? [] : items.map((item) => String(item.name)), floor, confirmCount };
+	return { call, node, items, names: lines ? [] : items.map((item) => String(item.name)), floor, confirmCount, dest, maxRenewalCommitment };
 }
 
 export interface Ran {
@@ -142,10 +182,11 @@ export async function runStep(w: Seeded, step: Step): Promise<Ran[]> {
 	if (step.wallet !== undefined) w.sim.account().balance = step.wallet;
 	if (step.foreign) w.sim.addProxyOnNextOrder(step.foreign, null, { nickname: 'someone else\u2019s' });
 	if (step.priceMove) w.sim.changePricesAfterNextQuote(step.priceMove);
-	applyFaults(step.faults, step.call.op, w.sim, w.front);
 	const calls: Array<[Call, HostileFront]> = [[step.call, w.front]];
-	if (step.twin) calls.push([step.twin, w.other]);
+	// Another process has another Base URL to the account; the same process, the same credential.
+	if (step.twin) calls.push([step.twin, step.twinSameProcess ? w.front : w.other]);
 	const prepared = calls.map(([call]) => prepare(w, call, step.faults));
+	applyFaults(step.faults, step.call.op, w.sim, w.front, prepared.flatMap((p) => p.names));
 	try {
 		return await Promise.all(
 			prepared.map(async (p, i) => {

@@ -198,14 +198,15 @@ export const ADAPTERS: Adapter[] = [
 /**
  * What poll.ts hands detection when the service answers every read by name truthfully (issue 36):
  * the stored proxies that `items` leaves out are read; those the account (`all`) holds are added to
- * the list, the others are gone (as `withConfirmed` rules: at once, or after GRACE_POLLS polls when
- * the reply is known partial). Cities are not read. (The bound of 10 reads a poll is left out.)
+ * the list, the others are gone (as `withConfirmed` rules: at once, or, when the reply is known
+ * partial, after GRACE_POLLS polls and PARTIAL_WAIT_MS). Cities are not read. (The bound of 10 reads a poll is left out.)
  */
 export function withReads(
 	adapter: Adapter,
 	previous: TriggerState | null,
 	items: Item[],
 	all: Item[],
+	now: number,
 ): { items: Item[]; gone: ReadonlySet<string> } {
 	if (previous === null || adapter.label.startsWith('stock')) return { items, gone: new Set() };
 	const listed = new Set(items.map(adapter.key));
@@ -217,7 +218,7 @@ export function withReads(
 		if (item === undefined) confirmed.gone.add(key);
 		else confirmed.found.push(item as ProxyRecord);
 	}
-	const seen = withConfirmed({ proxies: items as ProxyRecord[], now: 0 }, confirmed, previous.gone);
+	const seen = withConfirmed({ proxies: items as ProxyRecord[], now }, confirmed, previous.gone);
 	return { items: seen.proxies, gone: seen.gone ?? new Set() };
 }
 

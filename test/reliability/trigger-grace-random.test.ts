@@ -89,7 +89,7 @@ describe('state size is bounded whatever the number of polls', () => {
 					acc.entries.delete([...acc.entries.keys()][rnd.int(0, acc.entries.size - 1)]);
 					acc.entries.set(next++, { version: 1 });
 				}
-				const read = withReads(adapter, state, acc.items(() => rnd.chance(0.3)), acc.items(() => false));
+				const read = withReads(adapter, state, acc.items(() => rnd.chance(0.3)), acc.items(() => false), now);
 				const { items } = read;
 				state = adapter.detect(state, items, now, read.gone).nextState;
 				const stored = new Set(adapter.stored(state));
@@ -160,7 +160,7 @@ describe('going back to the state of the last emitting poll never repeats an eve
 				previous = saved;
 			}
 			const before = compared(previous);
-			const read = withReads(adapter, before, acc.items(dropped), acc.items(() => false));
+			const read = withReads(adapter, before, acc.items(dropped), acc.items(() => false), now);
 			const { events, nextState } = adapter.detect(before, read.items, now, read.gone);
 			state = nextState;
 			if (events.length > 0) saved = state;
@@ -209,7 +209,7 @@ describe('Proxy Removed with moves: every removal reported once, no move ever', 
 		const model = movesAccount(rnd);
 		const detect = (previous: TriggerState | null, list: ProxyRecord[], now: number) => {
 			// Read by name as poll.ts does: the account answers every left-out name (issue 36).
-			const read = withReads(REMOVED, previous, list, model.list());
+			const read = withReads(REMOVED, previous, list, model.list(), now);
 			const observation = { proxies: read.items as ProxyRecord[], now, gone: read.gone };
 			return detectRemoved(previous as RemovedState | null, observation, { event: 'proxyRemoved', filters: proxyFilters });
 		};

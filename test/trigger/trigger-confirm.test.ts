@@ -181,6 +181,43 @@ describe('a reply known to be partial (a left-out proxy was found by name)', () 
 		for (let i = 0; i < 4; i++) perPoll.push((await pollFor(t, 1, 5 * MINUTE)).map((item) => item.proxy_name));
 		expect(perPoll).toEqual([[], [], [gone], []]);
 	});
+
+	it.each(['proxyRemoved', 'newProxy'])('%s: a move during 80 minutes of empty replies is still a move', async (event) => {
+		const t = trigger({ event });
+		await settled(t);
+		const [moved] = names();
+		const newName = moveInSimulator(moved);
+		front.add({ route: 'GET /v1/proxies', kind: 'drop', fraction: 1, times: 16 });
+		expect(await pollFor(t, 16, 5 * MINUTE)).toEqual([]);
+		const items = await pollFor(t, 3, 5 * MINUTE);
+		expect(items.map((i) => [i.proxy_name, i.moved_from])).toEqual(event === 'newProxy' ? [[newName, moved]] : []);
+	});
+
+	it('a removal during empty replies is reported at the first reply that is not mostly empty', async () => {
+		const t = trigger({ event: 'proxyRemoved' });
+		await settled(t);
+		const gone = names()[0];
+		sim.discardProxy(null, gone);
+		front.add({ route: 'GET /v1/proxies', kind: 'drop', fraction: 1, times: 16 });
+		const perPoll: unknown[][] = [];
+		for (let i = 0; i < 18; i++) perPoll.push((await pollFor(t, 1, 5 * MINUTE)).map((item) => item.proxy_name));
+		expect(perPoll.flatMap((items, i) => items.map((name) => [i, name]))).toEqual([[16, gone]]);
+	});
+
+	it('while every reply stays empty and known to be partial, a removal is reported once missing from 3 polls and a day', async () => {
+		const t = trigger({ event: 'proxyRemoved' });
+		await settled(t);
+		const gone = names()[0];
+		sim.discardProxy(null, gone);
+		front.add({ route: 'GET /v1/proxies', kind: 'drop', fraction: 1, times: Infinity });
+		const reported: Array<[number, unknown]> = [];
+		for (let i = 0; i < 300; i++) for (const item of await pollFor(t, 1, 5 * MINUTE)) reported.push([i, item.proxy_name]);
+		// Missing since poll 0 (5 minutes apart), read at least every other poll: first due a day after.
+		expect(reported.length).toBe(1);
+		expect(reported[0][1]).toBe(gone);
+		expect(reported[0][0]).toBeGreaterThanOrEqual(288);
+		expect(reported[0][0]).toBeLessThanOrEqual(290);
+	});
 });
 
 describe('a confirmation in doubt decides nothing', () => {

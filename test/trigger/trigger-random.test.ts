@@ -29,7 +29,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { ProxyAccountTrigger } from '../../nodes/ProxyAccount/ProxyAccountTrigger.node';
-import { CONFIRMATIONS_PER_POLL } from '../../nodes/ProxyAccount/trigger/confirm';
+import { CONFIRMATIONS_PER_POLL, PARTIAL_WAIT_MS } from '../../nodes/ProxyAccount/trigger/confirm';
 import { createHarness, PollHarness } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { FaultSpec, RouteKey } from '../simulator';
@@ -424,7 +424,7 @@ function keyOf(item: IDataObject): string {
  * The reads by name of a poll (issue 36): the remembered proxies `seen` leaves out, in name order
  * after the last one read, CONFIRMATIONS_PER_POLL at most; those the service (`current`) has are
  * added to `seen`, the others go to `seen.gone` (when a read found a left-out proxy, only those missing
- * from 3 polls in a row). Returns the names read.
+ * from 3 polls and a day). Returns the names read.
  */
 function readByName(previous: Memory<unknown>, seen: Snapshot, current: Snapshot): string[] {
 	const listed = new Set(seen.proxies.map((p) => p.name));
@@ -441,8 +441,13 @@ function readByName(previous: Memory<unknown>, seen: Snapshot, current: Snapshot
 		if (record) found += 1;
 	}
 	// A reply known to be partial (a left-out proxy found) may hide a move's new name too: gone only
-	// once missing from 3 polls in a row.
-	seen.gone = found === 0 ? gone : new Set([...gone].filter((name) => (previous.marks.get(name)?.[0] ?? 0) + 1 >= GRACE_POLLS));
+	// once missing from 3 polls in a row and, in a mostly empty reply, a day (confirm.ts).
+	const mostlyEmpty = listed.size < found + gone.size;
+	const waited = (name: string) => {
+		const mark = previous.marks.get(name);
+		return mark !== undefined && mark[0] + 1 >= GRACE_POLLS && (!mostlyEmpty || seen.now - mark[1] >= PARTIAL_WAIT_MS);
+	};
+	seen.gone = found === 0 ? gone : new Set([...gone].filter(waited));
 	return read;
 }
 

@@ -43,12 +43,12 @@ import type { RouteKey } from '../simulator';
 
 /**
  * Replies that leave every proxy out for over an hour (80 minutes of empty `GET /v1/proxies`). On
- * the code before h36a's change (Proxy Removed confirms a removal by name; an empty or mostly
- * empty list counts nothing as missing), they make false Proxy Removed, New Proxy and Proxy
- * Expiring events; switch this on once h36a is merged. Off, an empty proxy list lasts at most 2
- * replies in a row, like a partial one.
+ * the code before issue 36 (removals inferred from absence) they made false Proxy Removed, New
+ * Proxy and Proxy Expiring events; with removals confirmed by name and a removal found in a reply
+ * known to be partial waiting for one that is not (a move's new name shows there), they make none.
+ * Off, an empty proxy list lasts at most 2 replies in a row, like a partial one.
  */
-export const LONG_EMPTY_PROXY_REPLIES = false;
+export const LONG_EMPTY_PROXY_REPLIES = true;
 
 const SEEDS = Number(process.env.TRUTH_SEEDS ?? 2);
 const POLLS = Number(process.env.TRUTH_POLLS ?? 200);

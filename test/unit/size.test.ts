@@ -13,7 +13,9 @@ import * as ts from 'typescript';
 const ROOT = resolve(__dirname, '../..');
 const MAX_FILE_LINES = 450;
 const MAX_FUNCTION_LINES = 120;
-const MAX_TOTAL_LINES = 11_355;
+// Issue 29's budget was 11,355; issues 35-37 added about 650 lines of new guards and trigger reads
+// (11,902 at their merge): raised on purpose to 11,950 (CHANGELOG, Unreleased).
+const MAX_TOTAL_LINES = 11_950;
 
 function files(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {

@@ -81,23 +81,31 @@ export async function confirmByName(
 }
 
 /**
+ * How long a proxy found gone may wait while replies stay mostly empty and known to be partial (see
+ * below): a service that keeps answering so still gets its removals reported, a day late at most.
+ */
+export const PARTIAL_WAIT_MS = 24 * 3_600_000;
+
+/**
  * The observation completed by the reads: the proxies found count as listed. A proxy found gone is
  * gone now, unless the reply is known to be partial (a proxy it left out was found): then a move's
- * new name may be left out too, so it is gone only once missing from GRACE_POLLS polls in a row
- * (`marks`: the stored ones), and is read again meanwhile.
+ * new name may be left out too, and it is read again at the next polls. In a reply that lists a
+ * few less, it is gone once missing from GRACE_POLLS polls in a row. In a mostly empty one (fewer
+ * listed than the reads found or found gone: an empty reply hides every name, for an hour or more)
+ * it waits for a reply that is not, where a move's new name shows; only if none comes is it gone
+ * once missing from GRACE_POLLS polls and PARTIAL_WAIT_MS (`marks`: the stored ones).
  */
 export function withConfirmed(
 	observation: ProxyObservation,
 	{ found, gone }: Confirmed,
 	marks: MissingMarks | undefined,
 ): ProxyObservation {
-	const due =
-		found.length === 0
-			? gone
-			: new Set([...gone].filter((name) => missingPolls(marks, name) + 1 >= GRACE_POLLS));
+	const mostlyEmpty = observation.proxies.length < found.length + gone.size;
+	const waited = (name: string) => {
+		if (marks === undefined || !hasOwn(marks, name)) return false;
+		const [polls, since] = marks[name];
+		return polls + 1 >= GRACE_POLLS && (!mostlyEmpty || observation.now - since >= PARTIAL_WAIT_MS);
+	};
+	const due = found.length === 0 ? gone : new Set([...gone].filter(waited));
 	return { ...observation, proxies: [...observation.proxies, ...found], gone: due };
-}
-
-function missingPolls(marks: MissingMarks | undefined, name: string): number {
-	return marks !== undefined && hasOwn(marks, name) ? marks[name][0] : 0;
 }

@@ -13,7 +13,7 @@ import { apiRequests, capturedLogs, cityWith, createHarness, PollHarness } from 
 import type { NodeResult } from '../harness';
 import { ProxyAccountSimulator } from '../simulator';
 import type { Hostile, SweepParam } from './sweep';
-import { ABSENT, actionParams, HOSTILE, legitimate, SENT_NOTHING, setAt, triggerParams, typedForm } from './sweep';
+import { ABSENT, actionParams, HOSTILE, legitimate, SENT_NOTHING, setAt, SWEPT_VERSION, triggerParams, typedForm } from './sweep';
 import { auditCell, Results, SecretAudit } from './support';
 
 const results = new Results('bad-input-sweep');
@@ -288,7 +288,7 @@ async function runOne(
 	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
 	const at: Placement = both ? { badItem: 0, perItem } : { badItem: 1, perItem, doneFirst: String(items[0].name) };
 	if (target.id.startsWith('trigger/')) {
-		const poll = new PollHarness(harness, { type: 'proxyAccountTrigger', parameters }, credentials);
+		const poll = new PollHarness(harness, { type: 'proxyAccountTrigger', typeVersion: SWEPT_VERSION.trigger, parameters }, credentials);
 		try {
 			audit.poll(target.label, await poll.poll());
 			return { outcome: classify(param, hostile, sim, undefined, true, at) };
@@ -371,7 +371,7 @@ async function expectBaseAccepted(target: Target, sim: ProxyAccountSimulator): P
 	const credentials = { baseUrl: sim.url, apiKey: sim.demoApiKey };
 	const parameters = target.base(sim);
 	if (target.id.startsWith('trigger/')) {
-		await new PollHarness(harness, { type: 'proxyAccountTrigger', parameters }, credentials).poll();
+		await new PollHarness(harness, { type: 'proxyAccountTrigger', typeVersion: SWEPT_VERSION.trigger, parameters }, credentials).poll();
 		return;
 	}
 	const names = [...sim.account().proxies.keys()];

@@ -56,7 +56,7 @@ function kindOf(p: INodeProperties): Kind | undefined {
 function shownWith(p: INodeProperties, selectors: string[]): IDataObject {
 	const needs: IDataObject = {};
 	for (const [name, values] of Object.entries(p.displayOptions?.show ?? {})) {
-		if (selectors.includes(name) || !Array.isArray(values)) continue;
+		if (selectors.includes(name) || name.startsWith('@') || !Array.isArray(values)) continue;
 		needs[name] = values[0] as IDataObject[keyof IDataObject];
 	}
 	return needs;
@@ -110,6 +110,16 @@ function walk(target: string, properties: INodeProperties[], applies: (p: INodeP
 
 const includes = (list: unknown, value: string) => list === undefined || (Array.isArray(list) && list.includes(value));
 
+/** Whether a property is shown on a node of `version` (its `@version` display condition, if any). */
+function shownAt(p: INodeProperties, version: number): boolean {
+	const versions = p.displayOptions?.show?.['@version'];
+	if (!Array.isArray(versions)) return true;
+	return versions.some((v) => v === version || (typeof v === 'object' && v !== null && '_cnd' in v && typeof (v as { _cnd: { gte?: number } })._cnd.gte === 'number' && version >= (v as { _cnd: { gte: number } })._cnd.gte));
+}
+
+/** The node versions the sweep runs: the action node's version 1, the trigger's version 2 (a new node's; its Simplify is top level). */
+export const SWEPT_VERSION = { action: 1, trigger: 2 } as const;
+
 /** The action node's parameters, per `resource/operation`. */
 export function actionParams(): Map<string, SweepParam[]> {
 	const properties = new ProxyAccount().description.properties;
@@ -120,8 +130,8 @@ export function actionParams(): Map<string, SweepParam[]> {
 			for (const option of opProperty.options ?? []) {
 				const operation = String((option as { value: unknown }).value);
 				const applies = (p: INodeProperties) =>
-					includes(p.displayOptions?.show?.resource, resource) && includes(p.displayOptions?.show?.operation, operation);
-				byTarget.set(`${resource}/${operation}`, walk(`${resource}/${operation}`, properties, applies, ['resource', 'operation']));
+					includes(p.displayOptions?.show?.resource, resource) && includes(p.displayOptions?.show?.operation, operation) && shownAt(p, SWEPT_VERSION.action);
+				byTarget.set(`${resource}/${operation}`, walk(`${resource}/${operation}`, properties, applies, ['resource', 'operation', '@version']));
 			}
 		}
 	}
@@ -134,8 +144,8 @@ export function triggerParams(): Map<string, SweepParam[]> {
 	const events = (properties.find((p) => p.name === 'event')?.options ?? []).map((o) => String((o as { value: unknown }).value));
 	const byTarget = new Map<string, SweepParam[]>();
 	for (const event of events) {
-		const applies = (p: INodeProperties) => includes(p.displayOptions?.show?.event, event);
-		byTarget.set(`trigger/${event}`, walk(`trigger/${event}`, properties, applies, ['event']));
+		const applies = (p: INodeProperties) => includes(p.displayOptions?.show?.event, event) && shownAt(p, SWEPT_VERSION.trigger);
+		byTarget.set(`trigger/${event}`, walk(`trigger/${event}`, properties, applies, ['event', '@version']));
 	}
 	return byTarget;
 }

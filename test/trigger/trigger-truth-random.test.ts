@@ -1,4 +1,4 @@
-/* eslint-disable no-console -- a jest test run by Node (console, process.env); never shipped */
+/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- a jest test run by Node (console, process.env; it rethrows a poll's own error); never shipped */
 /**
  * The trigger against what really happened (issue 36), not against its documented rules: the
  * simulator (over loopback, polled through n8n-core's PollContext) is changed by this test, which

@@ -143,7 +143,8 @@ describe('Retry-After: 0 is a short pause, not "at once"', () => {
 		const result = await run('rotateIp', list, { concurrency: 5 }, 60_000);
 		expect(outcomes(result)).toEqual(list.map(() => 'sent'));
 		expect(count(ROTATE, 202)).toBe(20);
-		expect(count(ROTATE, 429)).toBeLessThanOrEqual(5 + 2);
+		// One more 429 per request in flight than on a quiet machine (8 seen with two full suites at once, issue 35); "at once" would give dozens.
+		expect(count(ROTATE, 429)).toBeLessThanOrEqual(5 + 5);
 	});
 
 	it('a service that always answers 429 with Retry-After: 0: bounded pauses, then stopped within the run\u2019s bound', async () => {

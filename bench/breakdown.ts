@@ -7,7 +7,8 @@
  * The simulator runs in a child process (10,000 proxies, 1,000 cities; and 1,000 proxies for
  * Extend). Measured in this process, median of N: a bare fetch; n8n's HTTP helper alone; JSON.parse;
  * the transport's zod 3 validation next to the same schema in zod 4 (`zod/v4`) and the transport's
- * own non-copying check of every record; the trigger's state and detection steps; and
+ * own non-copying check of every record; a proxy event's read by name (found, not found); the
+ * trigger's state and detection steps; and
  * Extend with the proxy name as an expression, read from a field (Proxy From: Field of Each Input
  * Item) and as a fixed name (what n8n's per-item expression evaluation costs, and what the field saves).
  */
@@ -147,6 +148,20 @@ async function transportStages(engine: Engine, context: () => PollContext) {
 	}
 }
 
+/** A proxy event's read by name of a proxy the list left out (issue 36): found, and not found. */
+async function confirmationReads(engine: Engine, context: () => PollContext) {
+	console.log('GET /v1/proxies/{name} (a proxy event confirming a left-out proxy)');
+	const { result: proxies } = await send(context(), 'listProxies');
+	const found = proxies[0].proxy_name;
+	const absent = 'no-such-proxy-0000';
+	await time('bare axios GET + JSON.parse, a proxy the service has', () => bareFetch(engine.credentials, `/v1/proxies/${found}`));
+	await time('bare axios GET + JSON.parse, one it does not have (404)', () => bareFetch(engine.credentials, `/v1/proxies/${absent}`));
+	await time('transport (getProxy), found', () => send(context(), 'getProxy', { proxyName: found }));
+	await time('transport (getProxy), not found (the error read as gone)', () => send(context(), 'getProxy', { proxyName: absent }).then(() => {
+		throw new Error('a proxy that does not exist was found');
+	}, () => undefined));
+}
+
 async function listStages(engine: Engine, context: () => PollContext) {
 	console.log('Proxy > Get Many, Return All, Expiring Within 24 h (the List case of npm run bench)');
 	const now = Date.now();
@@ -224,6 +239,7 @@ async function main() {
 		const engine = createEngine({ baseUrl: sim.url, apiKey: sim.apiKey }, undefined);
 		const context = pollContext(engine);
 		await transportStages(engine, context);
+		await confirmationReads(engine, context);
 		await listStages(engine, context);
 		await triggerStages(context);
 	} finally {

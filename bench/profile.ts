@@ -7,8 +7,10 @@
  * Per event: a fresh simulator (10,000 proxies, 1,000 cities, seed 7, frozen clock) in this
  * process; before each poll the benchmark's changes (bench/changes.ts), then the list fetched bare
  * (untimed: the records as the transport hands them over). Timed: what the poll does after the
- * reply (the event's loadState, detect, the next state's commit, n8n's `returnJsonArray` of the
- * events), each stage and their sum: medians over the polls after the baseline.
+ * reply (the event's loadState; for a proxy event, which left-out proxies to read by name and the
+ * observation completed by the reads, the reads themselves answered from the simulator's account
+ * without HTTP; detect, the next state's commit, n8n's `returnJsonArray` of the events), each stage
+ * and their sum: medians over the polls after the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,10 @@ import { TRIGGER } from '../nodes/ProxyAccount/trigger/events';
 import type { AnyTriggerEvent } from '../nodes/ProxyAccount/trigger/registry';
 import { stateKeys } from '../nodes/ProxyAccount/trigger/registry';
 import { commitState, nextSettle } from '../nodes/ProxyAccount/trigger/state';
+import type { Confirmed } from '../nodes/ProxyAccount/trigger/confirm';
+import { namesToConfirm, withConfirmed } from '../nodes/ProxyAccount/trigger/confirm';
+import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';
+import type { ProxyRecord } from '../nodes/ProxyAccount/transport';
 import { FILTER_NODE } from '../test/harness/filter-node';
 import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/framework/filters';
 import { ProxyAccountSimulator } from '../test/simulator';
@@ -60,13 +66,39 @@ const clock = process.argv.includes('--wall')
 		};
 
 /** What the poll does with a reply, timed stage by stage. */
-function afterReply(module: AnyTriggerEvent, staticData: IDataObject, observation: { now: number }, params: IDataObject, times: Record<string, number[]>): number {
+function afterReply(
+	module: AnyTriggerEvent,
+	staticData: IDataObject,
+	reply: { now: number },
+	params: IDataObject,
+	times: Record<string, number[]>,
+	account: Map<string, ProxyRecord>,
+): number {
 	const t0 = clock();
 	const previous = module.loadState(staticData);
 	const t1 = clock();
+	let observation = reply;
+	let turn = previous?.turn;
+	if (module.confirmsLeftOut && previous !== null) {
+		// As poll.ts: the left-out names to read, the reads (here from the account itself), the observation completed.
+		const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]] as Record<string, unknown> | undefined;
+		const names = namesToConfirm(remembered, (reply as ProxyObservation).proxies, previous.turn);
+		const confirmed: Confirmed = { found: [], gone: new Set(), turn };
+		for (const name of names) {
+			confirmed.turn = name;
+			const record = account.get(name);
+			if (record === undefined) confirmed.gone.add(name);
+			else confirmed.found.push(JSON.parse(JSON.stringify(record)) as ProxyRecord);
+		}
+		turn = confirmed.turn;
+		observation = withConfirmed(reply as ProxyObservation, confirmed, previous.gone);
+	}
+	const tc = clock();
 	const detection = module.detect(previous, observation, params as never);
 	const t2 = clock();
 	const next = { ...detection.nextState };
+	if (turn === undefined) delete next.turn;
+	else next.turn = turn;
 	const settle = nextSettle(previous, observation.now);
 	if (settle === undefined) delete next.settle;
 	else next.settle = settle;
@@ -76,7 +108,8 @@ function afterReply(module: AnyTriggerEvent, staticData: IDataObject, observatio
 	const t4 = clock();
 	const add = (label: string, a: number, b: number) => (times[label] ??= []).push(b - a);
 	add('load', t0, t1);
-	add('detect', t1, t2);
+	add('confirm', t1, tc);
+	add('detect', tc, t2);
 	add('commit', t2, t3);
 	add('items', t3, t4);
 	add('sum', t0, t4);
@@ -103,7 +136,7 @@ async function main(): Promise<void> {
 						: { proxies: body.data, now };
 				if (process.argv.includes("--gc")) global.gc?.();
 				const round: Record<string, number[]> = {};
-				events += afterReply(module, staticData, observation, { event, ...PARAMS[event] }, poll === 1 ? round : times);
+				events += afterReply(module, staticData, observation, { event, ...PARAMS[event] }, poll === 1 ? round : times, sim.account().proxies);
 			}
 		} finally {
 			await sim.stop();

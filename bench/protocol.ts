@@ -20,6 +20,8 @@ export type ParentMessage =
 	  }
 	| { type: 'run' }
 	| { type: 'poll'; withFetch: boolean }
+	/** Trigger: the same reads the poll made beyond its main endpoint (reads by name), bare and one after another, timed. */
+	| { type: 'fetchPaths'; paths: string[] }
 	/** Trigger: a first poll of a new trigger over the account as it is now (its baseline's size). */
 	| { type: 'baseline' }
 	| { type: 'finish' };

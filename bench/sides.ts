@@ -140,6 +140,8 @@ export async function bareFetch(credentials: TestCredentials, path: string): Pro
 		headers: { Authorization: `Bearer ${credentials.apiKey}`, Accept: 'application/json', [BARE_FETCH_HEADER]: '1' },
 		responseType: 'text',
 		transformResponse: (body: string) => body,
+		// A read by name of a removed proxy answers 404: the baseline reads it all the same.
+		validateStatus: () => true,
 	});
 	return JSON.parse(response.data) as { ok: boolean; data: unknown[] };
 }

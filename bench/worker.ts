@@ -62,6 +62,13 @@ async function handle(message: ParentMessage): Promise<void> {
 			send({ type: 'result', ms, fetchMs, items: outcome.items, staticDataBytes: staticDataBytes(poller) });
 			return;
 		}
+		case 'fetchPaths': {
+			if (!engine) throw new Error('fetchPaths before init');
+			const start = process.hrtime.bigint();
+			for (const path of message.paths) await bareFetch(engine.credentials, path);
+			send({ type: 'result', ms: elapsedMs(start), items: message.paths.length });
+			return;
+		}
 		case 'baseline': {
 			if (!engine || !init) throw new Error('baseline before init');
 			const fresh = createPoller(engine, init.side as TriggerEvent);

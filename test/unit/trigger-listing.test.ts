@@ -16,6 +16,7 @@ import { detectNewProxies } from '../../nodes/ProxyAccount/trigger/events/newPro
 import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemoved.event';
 import { detectStatusChanges } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { formatLike, isoOf } from '../../nodes/ProxyAccount/trigger/compact';
+import { leftOut } from '../../nodes/ProxyAccount/trigger/listing';
 import { FILTER_NODE } from '../harness/filter-node';
 import { prng } from '../harness/prng';
 import type { Prng } from '../harness/prng';
@@ -102,6 +103,65 @@ describe('the proxy events remember their maps without changing what they detect
 			}
 		});
 	}
+});
+
+describe('leftOut: the remembered names a reply leaves out (what the trigger reads by name)', () => {
+	/** The exact answer: the map's keys, in its order, that no record of the list names. */
+	const exactly = (map: Record<string, unknown>, list: ProxyRecord[]) => {
+		const names = new Set(list.map((record) => record.proxy_name));
+		return Object.keys(map).filter((key) => !names.has(key));
+	};
+	const reversed = (map: Record<string, unknown>) => Object.fromEntries(Object.entries(map).reverse());
+	/** The map of the names each event remembers (its module's first state key, as poll.ts reads it). */
+	const REMEMBERED: Record<string, string> = { proxyStatusChanged: 'status', ipChanged: 'ips', newProxy: 'ids', proxyRemoved: 'known', proxyExpiring: 'reported' };
+
+	for (const [event, detect, params] of EVENTS) {
+		it(`${event}: over random polls, the stored map's keys missing from the list, in the map's order`, () => {
+			let compared = 0;
+			let nonEmpty = 0;
+			for (let seed = 1; seed <= 40; seed++) {
+				const random = prng(seed);
+				const account = new Map<string, ProxyRecord>();
+				let remembered: IDataObject | null = null;
+				let now = T0;
+				for (let poll = 0; poll < 30; poll++) {
+					now += 20 * 60_000;
+					change(random, account, now);
+					const list = listOf(random, account);
+					const stored = remembered?.[REMEMBERED[event]];
+					if (stored !== undefined && stored !== null && typeof stored === 'object') {
+						const map = stored as Record<string, unknown>;
+						// As built by this process, as read back from JSON, and in another order than the list's.
+						for (const form of [map, JSON.parse(JSON.stringify(map)) as Record<string, unknown>, reversed(map)]) {
+							const want = exactly(form, list);
+							expect(leftOut(form, list)).toEqual(want);
+							compared += 1;
+							if (want.length > 0) nonEmpty += 1;
+						}
+					}
+					remembered = detect(remembered as never, { proxies: list, now }, params as never).nextState as IDataObject;
+				}
+			}
+			expect(compared).toBeGreaterThan(1000);
+			expect(nonEmpty).toBeGreaterThan(100);
+		});
+	}
+
+	it('a long list in the usual order: one left out, many left out (past the one-by-one check), none', () => {
+		const names = Array.from({ length: 500 }, (_, i) => `px-${String(i).padStart(4, '0')}`);
+		const map = Object.fromEntries(names.map((name) => [name, 1]));
+		const list = (keep: (name: string) => boolean) => names.filter(keep).map((name) => proxy(name));
+		expect(leftOut(map, list(() => true))).toEqual([]);
+		expect(leftOut(map, list((name) => name !== 'px-0250'))).toEqual(['px-0250']);
+		expect(leftOut(map, list((name) => name !== 'px-0499'))).toEqual(['px-0499']);
+		const every7th = names.filter((_, i) => i % 7 === 0);
+		expect(leftOut(map, list((name) => !every7th.includes(name)))).toEqual(every7th);
+		// Listed, but out of place: not left out.
+		const moved = list((name) => name !== 'px-0100');
+		moved.push(proxy('px-0100'));
+		expect(leftOut(map, moved)).toEqual([]);
+		expect(leftOut(map, [])).toEqual(names);
+	});
 });
 
 describe('formatLike', () => {

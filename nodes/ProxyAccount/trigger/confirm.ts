@@ -2,8 +2,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import type { CallOptions, ProxyRecord } from '../transport';
 import { requestErrorFacts, send } from '../transport';
-import type { PerProxy } from './listing';
-import { walk } from './listing';
+import { leftOut } from './listing';
 import type { ProxyObservation } from './proxies';
 import type { MissingMarks } from './state';
 import { GRACE_POLLS, hasOwn } from './state';
@@ -29,14 +28,11 @@ export interface Confirmed {
 	turn: string | undefined;
 }
 
-/** Any stored value: only the names are walked (listing.ts). */
-const ANY_VALUE: PerProxy = { is: () => true };
-
 /**
  * The remembered names (`remembered`: a map by proxy name) that the list leaves out, `limit` of
  * them at most: in name order, starting after `turn` (the last name read) and wrapping around, so
- * that every one gets its turn however many are left out. The list is walked beside the map, as
- * detection walks it (a full list in the usual order costs no lookup by name).
+ * that every one gets its turn however many are left out. The list is matched against the map's
+ * keys in order (listing.ts `leftOut`: a full list in the usual order costs no lookup by name).
  */
 export function namesToConfirm(
 	remembered: Record<string, unknown> | undefined,
@@ -45,9 +41,7 @@ export function namesToConfirm(
 	limit: number = CONFIRMATIONS_PER_POLL,
 ): string[] {
 	if (remembered === undefined) return [];
-	const missing = walk(remembered, proxies, ANY_VALUE, () => undefined).missing.map(
-		([name]) => name,
-	);
+	const missing = leftOut(remembered, proxies);
 	if (missing.length === 0) return missing;
 	missing.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 	const after = turn === undefined ? -1 : missing.findIndex((name) => name > turn);

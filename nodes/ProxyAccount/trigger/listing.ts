@@ -121,6 +121,46 @@ export function walk<T>(
 	};
 }
 
+/** Left-out candidates at most checked one by one against the list; more: against a set of its names. */
+const SCANNED_CANDIDATES = 8;
+
+/**
+ * The stored map's keys the list does not hold, in the map's order: what `walk` reports missing,
+ * without a visit or a lookup by name for a list in the usual order. The keys are matched in order
+ * against the names (a few keys ahead, as `walk` does); the keys passed over are only candidates,
+ * then checked against the whole list (a proxy listed out of its place is not left out).
+ */
+export function leftOut(stored: Record<string, unknown>, list: ProxyRecord[]): string[] {
+	const { keys } = knownOf(stored);
+	const count = keys.length;
+	const candidates: string[] = [];
+	let next = 0;
+	for (let p = 0; p < list.length && next < count; p++) {
+		const name = list[p].proxy_name;
+		if (keys[next] === name) {
+			next += 1;
+			continue;
+		}
+		for (let k = next + 1; k < next + 4 && k < count; k++) {
+			if (keys[k] !== name) continue;
+			for (let skipped = next; skipped < k; skipped++) candidates.push(keys[skipped]);
+			next = k + 1;
+			break;
+		}
+	}
+	for (let rest = next; rest < count; rest++) candidates.push(keys[rest]);
+	if (candidates.length === 0) return candidates;
+	if (candidates.length > SCANNED_CANDIDATES) {
+		const names = new Set(list.map((proxy) => proxy.proxy_name));
+		return candidates.filter((key) => !names.has(key));
+	}
+	const listedAnywhere = (key: string) => {
+		for (let p = 0; p < list.length; p++) if (list[p].proxy_name === key) return true;
+		return false;
+	};
+	return candidates.filter((key) => !listedAnywhere(key));
+}
+
 /** A key `for...in` does not walk in insertion order (an array index) or that is no own key. */
 const unordered = (key: string) => key === '__proto__' || /^(0|[1-9]\d*)$/.test(key);
 

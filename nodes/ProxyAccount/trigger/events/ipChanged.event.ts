@@ -21,7 +21,7 @@ import type { Detection, MapState } from '../state';
 import { loadInstantMapState } from '../state';
 import type { PerProxyState } from '../listing';
 import { nextPerProxy } from '../listing';
-import { epochMs, formatLike, sameSecond } from '../compact';
+import { formatLike, sameSecond } from '../compact';
 
 export interface IpChangedParams extends ProxyEventParams<'ipChanged'> {
 	/** Whether only proxies on automatic rotation count (`auto_change` on). */
@@ -73,7 +73,7 @@ export function detectIpChanges(
 		(proxy, before, unchanged) => {
 			if (unchanged) return before;
 			// Read only when the text differs from the record the stored instant was made from.
-			const current = epochMs(proxy.last_ip_change);
+			const current = instant(proxy.last_ip_change, Number.NaN);
 			// A change reported is kept; an unreadable or earlier timestamp changes nothing (an
 			// unreadable one is not stored: the next readable one is recorded without an event).
 			if (before === undefined) return Number.isNaN(current) ? undefined : current;

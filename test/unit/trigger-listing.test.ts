@@ -17,6 +17,7 @@ import { detectRemoved } from '../../nodes/ProxyAccount/trigger/events/proxyRemo
 import { detectStatusChanges } from '../../nodes/ProxyAccount/trigger/events/proxyStatusChanged.event';
 import { formatLike, isoOf } from '../../nodes/ProxyAccount/trigger/compact';
 import { leftOut } from '../../nodes/ProxyAccount/trigger/listing';
+import { TRIGGER } from '../../nodes/ProxyAccount/trigger/events';
 import { FILTER_NODE } from '../harness/filter-node';
 import { prng } from '../harness/prng';
 import type { Prng } from '../harness/prng';
@@ -112,8 +113,8 @@ describe('leftOut: the remembered names a reply leaves out (what the trigger rea
 		return Object.keys(map).filter((key) => !names.has(key));
 	};
 	const reversed = (map: Record<string, unknown>) => Object.fromEntries(Object.entries(map).reverse());
-	/** The map of the names each event remembers (its module's first state key, as poll.ts reads it). */
-	const REMEMBERED: Record<string, string> = { proxyStatusChanged: 'status', ipChanged: 'ips', newProxy: 'ids', proxyRemoved: 'known', proxyExpiring: 'reported' };
+	/** The map of the names each event remembers: its module's first state key, as poll.ts reads it. */
+	const remembers = (event: string) => TRIGGER.events.find((module) => module.event.value === event)?.stateKeys[0] ?? '';
 
 	for (const [event, detect, params] of EVENTS) {
 		it(`${event}: over random polls, the stored map's keys missing from the list, in the map's order`, () => {
@@ -128,7 +129,7 @@ describe('leftOut: the remembered names a reply leaves out (what the trigger rea
 					now += 20 * 60_000;
 					change(random, account, now);
 					const list = listOf(random, account);
-					const stored = remembered?.[REMEMBERED[event]];
+					const stored = remembered?.[remembers(event)];
 					if (stored !== undefined && stored !== null && typeof stored === 'object') {
 						const map = stored as Record<string, unknown>;
 						// As built by this process, as read back from JSON, and in another order than the list's.

@@ -33,6 +33,9 @@ interface Known {
 
 const knownMaps = new WeakMap<object, Known>();
 
+/** How many keys past the expected one a listed name is looked for before it is looked up by name. */
+const LOOK_AHEAD = 3;
+
 function knownOf(map: Record<string, unknown>): Known {
 	const known = knownMaps.get(map);
 	if (known !== undefined) return known;
@@ -85,7 +88,8 @@ export function walk<T>(
 	for (const proxy of list) {
 		const name = proxy.proxy_name;
 		let i = next < count && keys[next] === name ? next : -1;
-		for (let k = next + 1; i < 0 && k < next + 4 && k < count; k++) if (keys[k] === name) i = k;
+		for (let k = next + 1; i < 0 && k <= next + LOOK_AHEAD && k < count; k++)
+			if (keys[k] === name) i = k;
 		if (i < 0 && hasOwn(map, name)) {
 			index ??= new Map(keys.map((key, position) => [key, position]));
 			i = index.get(name) ?? -1;
@@ -141,7 +145,7 @@ export function leftOut(stored: Record<string, unknown>, list: ProxyRecord[]): s
 			next += 1;
 			continue;
 		}
-		for (let k = next + 1; k < next + 4 && k < count; k++) {
+		for (let k = next + 1; k <= next + LOOK_AHEAD && k < count; k++) {
 			if (keys[k] !== name) continue;
 			for (let skipped = next; skipped < k; skipped++) candidates.push(keys[skipped]);
 			next = k + 1;

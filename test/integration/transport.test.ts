@@ -22,7 +22,7 @@ beforeEach(() => {
 const FAST = { budgetMs: 3_000, maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100 };
 
 interface ProbeCall {
-	call: 'stock' | 'list' | 'get' | 'quote' | 'allocate';
+	call: 'stock' | 'list' | 'get' | 'find' | 'quote' | 'allocate';
 	proxyName?: string;
 	lines?: unknown[];
 	timeoutMs?: number;
@@ -55,6 +55,19 @@ function fault(f: FaultSpec) {
 const firstProxy = () => [...sim.account().proxies.values()][0];
 const allocateLine = (interval = 1) => ({ proxy_name: firstProxy().proxy_name, interval, period: 'weekly' });
 const description = (result: NodeResult) => String((result.error as { description?: string } | undefined)?.description ?? '');
+
+/** `call` for proxy "nope" against a service that answers business errors as ok:false with HTTP 200. */
+async function unknownProxyAsOkFalse200(call: 'get' | 'find'): Promise<NodeResult> {
+	const okFalse = await ProxyAccountSimulator.start({ seed: 3, businessErrors: 'ok-false-200' });
+	try {
+		return await harness.runNode(
+			{ type: 'transportProbe', parameters: { call, proxyName: 'nope', retry: '{}', lines: '[]', timeoutMs: 5000 } },
+			{ credentials: credentialsFor(okFalse) },
+		);
+	} finally {
+		await okFalse.stop();
+	}
+}
 
 describe('transport: successful calls are validated and keep unknown fields', () => {
 	it('reads every endpoint and returns typed data', async () => {
@@ -117,17 +130,9 @@ describe('transport: each failure becomes a clear node error', () => {
 	});
 
 	it('unknown proxy answered as ok:false with HTTP 200 is an error too', async () => {
-		const okFalse = await ProxyAccountSimulator.start({ seed: 3, businessErrors: 'ok-false-200' });
-		try {
-			const result = await harness.runNode(
-				{ type: 'transportProbe', parameters: { call: 'get', proxyName: 'nope', retry: '{}', lines: '[]', timeoutMs: 5000 } },
-				{ credentials: credentialsFor(okFalse) },
-			);
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/Proxy \u201cnope\u201d was not found/);
-		} finally {
-			await okFalse.stop();
-		}
+		const result = await unknownProxyAsOkFalse200('get');
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/Proxy \u201cnope\u201d was not found/);
 	});
 
 	it('insufficient funds: says how much is missing and that nothing was charged', async () => {
@@ -264,6 +269,48 @@ describe('transport: each failure becomes a clear node error', () => {
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json.error).toMatch(/could not handle the request \(HTTP 500/);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('transport: findProxy (the trigger asks whether a proxy it remembers still exists)', () => {
+	const reads = () => apiRequests(sim, 'GET /v1/proxies/:name');
+
+	it('a proxy the service has: its record, read once', async () => {
+		const name = firstProxy().proxy_name;
+		const result = await probe({ call: 'find', proxyName: name });
+		expect(result.status).toBe('success');
+		expect((result.items[0].json.found as { proxy_name: string }).proxy_name).toBe(name);
+		expect(reads()).toHaveLength(1);
+	});
+
+	it('the service says it has no such proxy (404, ok:false): no record and no error, read once', async () => {
+		const result = await probe({ call: 'find', proxyName: 'PRX-DOES-NOT-EXIST' });
+		expect(result.status).toBe('success');
+		expect(result.items[0].json.found).toBeNull();
+		expect(reads()).toHaveLength(1);
+	});
+
+	it('an unknown proxy answered as ok:false with HTTP 200 is that same answer', async () => {
+		const result = await unknownProxyAsOkFalse200('find');
+		expect(result.status).toBe('success');
+		expect(result.items[0].json.found).toBeNull();
+	});
+
+	// Any other answer says nothing of the proxy: it fails as send does, with send's message.
+	const doubts: Array<[string, FaultSpec, RegExp]> = [
+		['a 404 web page from a gateway', { route: 'GET /v1/proxies/:name', kind: 'html', status: 404, times: Infinity }, /web page instead of data \(HTTP 404/],
+		['a 404 without a body', { route: 'GET /v1/proxies/:name', kind: 'status', status: 404, body: '', times: Infinity }, /HTTP 404/],
+		['a 500', { route: 'GET /v1/proxies/:name', kind: 'status', status: 500, times: Infinity }, /HTTP 500/],
+		['a 400 that says "not found"', { route: 'GET /v1/proxies/:name', kind: 'okFalse', status: 400, message: 'Proxy not found', times: Infinity }, /Proxy not found/],
+		['a reply cut off', { route: 'GET /v1/proxies/:name', kind: 'malformed', times: Infinity }, /not valid JSON/],
+	];
+	it.each(doubts)('%s: an error, never "no such proxy"', async (_label, spec, message) => {
+		fault(spec);
+		const result = await probe({ call: 'find', proxyName: firstProxy().proxy_name });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+		const sent = await probe({ call: 'get', proxyName: firstProxy().proxy_name });
+		expect(sent.error?.message).toBe(result.error?.message);
 	});
 });
 

@@ -14,8 +14,10 @@ const ROOT = resolve(__dirname, '../..');
 const MAX_FILE_LINES = 450;
 const MAX_FUNCTION_LINES = 120;
 // Issue 29's budget was 11,355; issues 35-37 added about 650 lines of new guards and trigger reads
-// (11,902 at their merge): raised on purpose to 11,950 (CHANGELOG, Unreleased).
-const MAX_TOTAL_LINES = 11_950;
+// (11,902 at their merge): raised on purpose to 11,950. Issue 36's speed-ups wrote out what was
+// generic (a simplified record's 13 fields, a UTC offset's digits, a not-found read that builds no
+// error: 11,998 lines): raised on purpose to 12,000 (CHANGELOG, Unreleased).
+const MAX_TOTAL_LINES = 12_000;
 
 function files(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {

@@ -7,11 +7,11 @@ import { CATALOGUE } from './catalogue';
 import type { ProxyAccountContext } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import { toNodeApiError } from './errors';
-import type { RequestFailure, RequestKey } from './failures';
-import { classifyThrown, parseErrorBody, parseRetryAfter } from './failures';
+import type { RequestFailure, RequestInfo, RequestKey } from './failures';
+import { classifyThrown, failureKind, parseErrorBody, parseRetryAfter } from './failures';
 import type { RateLimitFacts } from './rateLimit';
 import { parseRateLimit } from './rateLimit';
-import type { ResponseData, StockEntry } from './schemas';
+import type { ProxyRecord, ResponseData, StockEntry } from './schemas';
 import { carrierCounts, describeIssue, fastAcceptance, responseSchemas } from './schemas';
 
 const DEFAULT_RETRY = {
@@ -182,6 +182,9 @@ function backoffMs(attempt: number, policy: RetryPolicy): number {
 	return Math.round(step * (0.5 + Math.random() / 2));
 }
 
+/** How a call ended: the reply, or the last failure with what an error about it must say. */
+type Outcome = { reply: Reply<unknown> } | { failure: RequestFailure; info: RequestInfo };
+
 /**
  * Sends one endpoint of the catalogue as its entry says, holds the answer to its schema and turns
  * every failure into a NodeApiError. Reads are retried within a bounded time; anything else is
@@ -192,8 +195,34 @@ export async function send<N extends EndpointName>(
 	name: N,
 	...[args]: object extends SendArgs<N> ? [SendArgs<N>?] : [SendArgs<N>]
 ): Promise<Reply<ResponseData<Catalogue[N]['schema']>>> {
+	const outcome = await exchange(ctx, name, (args ?? {}) as Call);
+	if ('reply' in outcome) return outcome.reply as Reply<ResponseData<Catalogue[N]['schema']>>;
+	throw toNodeApiError(ctx.getNode(), outcome.failure, outcome.info);
+}
+
+/**
+ * `GET /v1/proxies/{name}` asked whether a proxy still exists: its record, or `undefined` when the
+ * service answers that it has no such proxy. That answer is expected here, so no error is built for
+ * it (the trigger asks this of every remembered proxy a reply left out); any other failure throws
+ * as `send` does.
+ */
+export async function findProxy(
+	ctx: ProxyAccountContext,
+	args: SendArgs<'getProxy'>,
+): Promise<ProxyRecord | undefined> {
+	const outcome = await exchange(ctx, 'getProxy', args as Call);
+	if ('reply' in outcome) return outcome.reply.result as ProxyRecord;
+	if (failureKind(outcome.failure, outcome.info) === 'proxy-not-found') return undefined;
+	throw toNodeApiError(ctx.getNode(), outcome.failure, outcome.info);
+}
+
+/** The attempts of one call (see `send`), ended by a reply or by a failure not tried again. */
+async function exchange(
+	ctx: ProxyAccountContext,
+	name: EndpointName,
+	call: Call,
+): Promise<Outcome> {
 	const entry = CATALOGUE[name] as AnyEndpoint;
-	const call = (args ?? {}) as Call;
 	const endpoint = `${entry.method} ${entry.path}`;
 	const path = filledPath(ctx, entry.path, call);
 	const key = call.key ?? entry.key ?? 'master';
@@ -228,7 +257,7 @@ export async function send<N extends EndpointName>(
 				? timeoutMs
 				: Math.max(1, Math.min(timeoutMs, budgetMs - (Date.now() - started)));
 		const outcome = await attemptOnce(ctx, options, attemptMs, entry, call.body);
-		if ('reply' in outcome) return outcome.reply as Reply<ResponseData<Catalogue[N]['schema']>>;
+		if ('reply' in outcome) return outcome;
 		const { failure } = outcome;
 		const elapsed = Date.now() - started;
 		if (attempt < policy.maxAttempts && isRetriable(failure, entry.idempotency)) {
@@ -245,7 +274,7 @@ export async function send<N extends EndpointName>(
 				continue;
 			}
 		}
-		throw toNodeApiError(ctx.getNode(), failure, {
+		const info: RequestInfo = {
 			endpoint,
 			chargesMoney: entry.idempotency === 'sent-once' && entry.money === 'charges',
 			change: entry.change,
@@ -265,7 +294,8 @@ export async function send<N extends EndpointName>(
 					encodeURIComponent(k),
 				]),
 			],
-		});
+		};
+		return { failure, info };
 	}
 }
 

@@ -149,8 +149,17 @@ const MAX_DATE_MS = 8.64e15;
 
 /** The UTC offset a timestamp ends with (`-06:00`), in minutes; undefined without one. */
 function offsetMinutes(text: string): number | undefined {
-	const match = /([+-])(\d\d):(\d\d)$/.exec(text);
-	if (match === null) return undefined;
-	const minutes = Number(match[2]) * 60 + Number(match[3]);
-	return match[1] === '-' ? -minutes : minutes;
+	const at = text.length - 6;
+	const sign = text.charCodeAt(at);
+	if (at < 0 || (sign !== PLUS && sign !== MINUS) || text.charCodeAt(at + 3) !== COLON)
+		return undefined;
+	const digit = (offset: number) => {
+		const value = text.charCodeAt(at + offset) - ZERO;
+		return value >= 0 && value <= 9 ? value : Number.NaN;
+	};
+	const minutes = (digit(1) * 10 + digit(2)) * 60 + digit(4) * 10 + digit(5);
+	if (Number.isNaN(minutes)) return undefined;
+	return sign === MINUS ? -minutes : minutes;
 }
+
+const [PLUS, MINUS, COLON, ZERO] = ['+', '-', ':', '0'].map((c) => c.charCodeAt(0));

@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import type { CallOptions, ProxyRecord } from '../transport';
-import { requestErrorFacts, send } from '../transport';
+import { findProxy } from '../transport';
 import { leftOut } from './listing';
 import type { ProxyObservation } from './proxies';
 import type { MissingMarks } from './state';
@@ -62,14 +62,15 @@ export async function confirmByName(
 	const confirmed: Confirmed = { found: [], gone: new Set(), turn };
 	for (const name of names) {
 		confirmed.turn = name;
+		let record: ProxyRecord | undefined;
 		try {
-			const { result } = await send(ctx, 'getProxy', { ...requestOptions, proxyName: name });
-			if (result.proxy_name !== name) break;
-			confirmed.found.push(result);
-		} catch (error) {
-			if (requestErrorFacts(error)?.kind !== 'proxy-not-found') break;
-			confirmed.gone.add(name);
+			record = await findProxy(ctx, { ...requestOptions, proxyName: name });
+		} catch {
+			break;
 		}
+		if (record === undefined) confirmed.gone.add(name);
+		else if (record.proxy_name === name) confirmed.found.push(record);
+		else break;
 	}
 	return confirmed;
 }

@@ -82,7 +82,9 @@ export const isNumber = (value: unknown): boolean => typeof value === 'number';
 export const isTuple = (value: unknown): boolean => Array.isArray(value) || value === 0;
 
 export function record(proxy: ProxyRecord, output: OutputOptions, now: number): IDataObject {
-	return proxyOutput(proxy, { ...output, now });
+	// Written out, not spread: a poll may output thousands of records.
+	const { simplify, includePassword } = output;
+	return proxyOutput(proxy, { simplify, includePassword, now });
 }
 
 export function compare(a: number, b: number): number {

@@ -24,7 +24,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { FILTER_NODE } from '../test/harness/filter-node';
 import { readPlaceFilters, readProxyFilters } from '../nodes/ProxyAccount/helpers/framework/filters';
-import { getStock, send } from '../nodes/ProxyAccount/transport/request';
+import { findProxy, getStock, send } from '../nodes/ProxyAccount/transport/request';
 import { fastAcceptance, responseSchemas } from '../nodes/ProxyAccount/transport/schemas';
 import { z as z4 } from 'zod/v4';
 import type { ProxyObservation } from '../nodes/ProxyAccount/trigger/proxies';
@@ -156,8 +156,13 @@ async function confirmationReads(engine: Engine, context: () => PollContext) {
 	const absent = 'no-such-proxy-0000';
 	await time('bare axios GET + JSON.parse, a proxy the service has', () => bareFetch(engine.credentials, `/v1/proxies/${found}`));
 	await time('bare axios GET + JSON.parse, one it does not have (404)', () => bareFetch(engine.credentials, `/v1/proxies/${absent}`));
-	await time('transport (getProxy), found', () => send(context(), 'getProxy', { proxyName: found }));
-	await time('transport (getProxy), not found (the error read as gone)', () => send(context(), 'getProxy', { proxyName: absent }).then(() => {
+	await time('transport (findProxy, as the trigger reads), found', async () => {
+		if ((await findProxy(context(), { proxyName: found })) === undefined) throw new Error('a listed proxy was not found');
+	});
+	await time('transport (findProxy), not found (an answer, no error built)', async () => {
+		if ((await findProxy(context(), { proxyName: absent })) !== undefined) throw new Error('a proxy that does not exist was found');
+	});
+	await time('transport (getProxy, as the actions read), not found: the node error', () => send(context(), 'getProxy', { proxyName: absent }).then(() => {
 		throw new Error('a proxy that does not exist was found');
 	}, () => undefined));
 }

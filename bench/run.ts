@@ -13,7 +13,7 @@
  */
 import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -506,6 +506,8 @@ async function measureTrigger(context: Context, model: Model): Promise<SideResul
 						const fetchMs = (answer.fetchMs ?? Number.NaN) + extraMs;
 						result.fetchTimes.push(fetchMs);
 						result.beyondFetch.push(answer.ms - fetchMs);
+						// BENCH_TRACE=file: every timed poll as a JSON line, to look at more than the medians.
+						if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ event, model, poll, pollMs: answer.ms, listMs: answer.fetchMs, readsMs: extraMs, events: answer.items })}\n`);
 					}
 					result.freshBaselineBytes = (await worker.request({ type: 'baseline' }, 'result')).staticDataBytes;
 					return finishResult(result, await worker.finish());

@@ -150,9 +150,9 @@ const MAX_DATE_MS = 8.64e15;
 /** The UTC offset a timestamp ends with (`-06:00`), in minutes; undefined without one. */
 function offsetMinutes(text: string): number | undefined {
 	const at = text.length - 6;
+	if (at < 0) return undefined;
 	const sign = text.charCodeAt(at);
-	if (at < 0 || (sign !== PLUS && sign !== MINUS) || text.charCodeAt(at + 3) !== COLON)
-		return undefined;
+	if ((sign !== PLUS && sign !== MINUS) || text.charCodeAt(at + 3) !== COLON) return undefined;
 	const digit = (offset: number) => {
 		const value = text.charCodeAt(at + offset) - ZERO;
 		return value >= 0 && value <= 9 ? value : Number.NaN;

@@ -125,44 +125,38 @@ export function walk<T>(
 	};
 }
 
-/** Left-out candidates at most checked one by one against the list; more: against a set of its names. */
-const SCANNED_CANDIDATES = 8;
-
 /**
  * The stored map's keys the list does not hold, in the map's order: what `walk` reports missing,
  * without a visit or a lookup by name for a list in the usual order. The keys are matched in order
- * against the names (a few keys ahead, as `walk` does); the keys passed over are only candidates,
- * then checked against the whole list (a proxy listed out of its place is not left out).
+ * against the names (a few keys ahead, as `walk` does). A key passed over is only a candidate: it is
+ * left out unless one of the names that matched no key in order is its own (a proxy listed out of
+ * its place). Those names are few (new proxies, a move), so the list is walked once.
  */
 export function leftOut(stored: Record<string, unknown>, list: ProxyRecord[]): string[] {
 	const { keys } = knownOf(stored);
 	const count = keys.length;
 	const candidates: string[] = [];
+	const unmatched: string[] = [];
 	let next = 0;
-	for (let p = 0; p < list.length && next < count; p++) {
+	for (let p = 0; p < list.length; p++) {
 		const name = list[p].proxy_name;
-		if (keys[next] === name) {
+		if (next < count && keys[next] === name) {
 			next += 1;
 			continue;
 		}
-		for (let k = next + 1; k <= next + LOOK_AHEAD && k < count; k++) {
-			if (keys[k] !== name) continue;
-			for (let skipped = next; skipped < k; skipped++) candidates.push(keys[skipped]);
-			next = k + 1;
-			break;
+		let k = next + 1;
+		while (k <= next + LOOK_AHEAD && k < count && keys[k] !== name) k++;
+		if (k > next + LOOK_AHEAD || k >= count) {
+			unmatched.push(name);
+			continue;
 		}
+		for (let skipped = next; skipped < k; skipped++) candidates.push(keys[skipped]);
+		next = k + 1;
 	}
 	for (let rest = next; rest < count; rest++) candidates.push(keys[rest]);
-	if (candidates.length === 0) return candidates;
-	if (candidates.length > SCANNED_CANDIDATES) {
-		const names = new Set(list.map((proxy) => proxy.proxy_name));
-		return candidates.filter((key) => !names.has(key));
-	}
-	const listedAnywhere = (key: string) => {
-		for (let p = 0; p < list.length; p++) if (list[p].proxy_name === key) return true;
-		return false;
-	};
-	return candidates.filter((key) => !listedAnywhere(key));
+	if (candidates.length === 0 || unmatched.length === 0) return candidates;
+	const listedElsewhere = new Set(unmatched);
+	return candidates.filter((key) => !listedElsewhere.has(key));
 }
 
 /** A key `for...in` does not walk in insertion order (an array index) or that is no own key. */

@@ -86,7 +86,7 @@ export function figuresFrom(results: string): Record<string, string> {
 		'list-network-ratio': ratio(comparedValue(list('network', 'Proxy Account node'), nodeVsAxios)),
 		'list-loopback-ratio': ratio(comparedValue(list('loopback', 'Proxy Account node'), nodeVsAxios)),
 		'list-http-request': `${Math.min(...listHttp).toFixed(1)} to ${Math.max(...listHttp).toFixed(1)} times`,
-		'trigger-expiring-loopback': `${comparedValue(expiring, /work beyond fetch (-?[\d.]+) ms/)} ms`,
+		'trigger-expiring-loopback': `${comparedValue(expiring, /own work (-?[\d.]+) ms/)} ms`,
 		'rotate-network-node': seconds(rotateNode),
 		'rotate-network-http': seconds(rotateHttp),
 		'rotate-network-ratio': ratio(rotateNode / rotateHttp),

@@ -28,6 +28,17 @@ export type ParentMessage =
 
 export type WorkerMessage =
 	| { type: 'ready'; rssAfterLoadKb: number }
-	| { type: 'result'; ms: number; items: number; check?: string; fetchMs?: number; staticDataBytes?: number }
+	| { type: 'result'; ms: number; items: number; check?: string; fetchMs?: number; staticDataBytes?: number; split?: PollTimes }
 	| { type: 'memory'; maxRssKb: number; rssAfterLoadKb: number }
 	| { type: 'error'; message: string };
+
+/** A timed poll, split (bench/sides.ts pollSplit, bareFetchSplit). */
+export interface PollTimes {
+	/** Inside the poll: n8n's HTTP helper, and JSON.parse of what it returned. */
+	helperMs: number;
+	parseMs: number;
+	calls: number;
+	/** The bare fetch before it: the GET, then JSON.parse. */
+	fetchHttpMs: number;
+	fetchParseMs: number;
+}

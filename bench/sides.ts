@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling run by Node from the command line (process.hrtime); never shipped, the package holds dist/ only */
 /**
  * What one benchmark side does once: run a workflow through n8n-core's WorkflowExecute (the
  * package's node, or n8n's own HTTP Request with Aggregate / Split Out / Filter), a bare axios GET
@@ -134,8 +135,10 @@ export function expiringNames(records: Array<{ proxy_name: string; expires_at: s
 /** Marks the bare fetches, so the simulator's log tells them from a trigger's own requests. */
 export const BARE_FETCH_HEADER = 'x-bench-bare-fetch';
 
-/** A bare fetch of an endpoint outside n8n: axios GET, the body as text, JSON.parse. */
-export async function bareFetch(credentials: TestCredentials, path: string): Promise<{ ok: boolean; data: unknown[] }> {
+const sinceMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** A GET outside n8n, marked as the bench's own, with the body as text. */
+async function bareGet(credentials: TestCredentials, path: string): Promise<string> {
 	const response = await axios.get<string>(`${credentials.baseUrl}${path}`, {
 		headers: { Authorization: `Bearer ${credentials.apiKey}`, Accept: 'application/json', [BARE_FETCH_HEADER]: '1' },
 		responseType: 'text',
@@ -143,7 +146,22 @@ export async function bareFetch(credentials: TestCredentials, path: string): Pro
 		// A read by name of a removed proxy answers 404: the baseline reads it all the same.
 		validateStatus: () => true,
 	});
-	return JSON.parse(response.data) as { ok: boolean; data: unknown[] };
+	return response.data;
+}
+
+/** A bare fetch of an endpoint outside n8n: axios GET, the body as text, JSON.parse. */
+export async function bareFetch(credentials: TestCredentials, path: string): Promise<{ ok: boolean; data: unknown[] }> {
+	return JSON.parse(await bareGet(credentials, path)) as { ok: boolean; data: unknown[] };
+}
+
+/** bareFetch with its two parts timed: the GET (body as text) and JSON.parse. */
+export async function bareFetchSplit(credentials: TestCredentials, path: string): Promise<{ httpMs: number; parseMs: number }> {
+	const start = process.hrtime.bigint();
+	const text = await bareGet(credentials, path);
+	const httpMs = sinceMs(start);
+	const parsed = process.hrtime.bigint();
+	JSON.parse(text);
+	return { httpMs, parseMs: sinceMs(parsed) };
 }
 
 /** List every proxy and keep those expiring within a day. */
@@ -178,6 +196,61 @@ export function triggerPath(event: TriggerEvent): string {
 export async function pollOnce(poller: PollHarness): Promise<RunOutcome> {
 	const result = await poller.poll('activate');
 	return { items: result ? result[0].length : 0 };
+}
+
+/** Where one poll's time went, measured inside it. */
+export interface PollSplit {
+	items: number;
+	/** In n8n's httpRequestWithAuthentication (credentials, the request, the server, the reply as text). */
+	helperMs: number;
+	/** In JSON.parse of the bodies that helper returned. */
+	parseMs: number;
+	/** How many helper calls the poll made. */
+	calls: number;
+}
+
+/**
+ * One scheduled poll with its requests timed from inside: n8n's HTTP helper is wrapped on this
+ * poll's own context, and JSON.parse is wrapped for the poll's duration but times only the bodies
+ * that helper returned. What is left of the poll's time is the trigger's own work (and n8n's
+ * PollContext), measured without a second request whose server and transfer time vary on their own.
+ */
+export async function pollSplit(poller: PollHarness): Promise<PollSplit> {
+	const split = { helperMs: 0, parseMs: 0, calls: 0 };
+	const bodies = new Set<string>();
+	poller.observeContext = (context) => {
+		const helpers = context.helpers as { httpRequestWithAuthentication: (...args: unknown[]) => Promise<unknown> };
+		const helper = helpers.httpRequestWithAuthentication;
+		helpers.httpRequestWithAuthentication = async function timed(this: unknown, ...args: unknown[]) {
+			const start = process.hrtime.bigint();
+			split.calls++;
+			try {
+				const answer = await helper.apply(this, args);
+				const body = (answer as { body?: unknown } | undefined)?.body;
+				if (typeof body === 'string') bodies.add(body);
+				return answer;
+			} finally {
+				split.helperMs += sinceMs(start);
+			}
+		};
+	};
+	const parse = JSON.parse;
+	JSON.parse = function timedParse(text: string, reviver?: Parameters<typeof JSON.parse>[1]) {
+		if (!bodies.has(text)) return parse(text, reviver) as unknown;
+		const start = process.hrtime.bigint();
+		try {
+			return parse(text, reviver) as unknown;
+		} finally {
+			split.parseMs += sinceMs(start);
+		}
+	};
+	try {
+		const outcome = await pollOnce(poller);
+		return { items: outcome.items, ...split };
+	} finally {
+		JSON.parse = parse;
+		poller.observeContext = undefined;
+	}
 }
 
 /** Size in bytes of the trigger's static data as n8n would save it. */

@@ -7,6 +7,14 @@ export function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The first and third quartiles (nearest rank). */
+export function quartiles(values: number[]): [number, number] {
+	if (values.length === 0) return [Number.NaN, Number.NaN];
+	const sorted = [...values].sort((a, b) => a - b);
+	const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+	return [at(0.25), at(0.75)];
+}
+
 export function min(values: number[]): number {
 	return values.length === 0 ? Number.NaN : Math.min(...values);
 }

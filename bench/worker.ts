@@ -9,7 +9,7 @@ import type { PollHarness } from '../test/harness';
 import type { BaseNodes } from './n8n-base';
 import { loadBaseNodes } from './n8n-base';
 import type { Engine, ExtendSide, ListSide, RotateSide, TriggerEvent } from './sides';
-import { bareFetch, createEngine, createPoller, pollOnce, runExtend, runList, runRotate, staticDataBytes, triggerPath } from './sides';
+import { bareFetch, bareFetchSplit, createEngine, createPoller, pollOnce, pollSplit, runExtend, runList, runRotate, staticDataBytes, triggerPath } from './sides';
 import type { ParentMessage, WorkerMessage } from './protocol';
 
 let engine: Engine | undefined;
@@ -50,16 +50,20 @@ async function handle(message: ParentMessage): Promise<void> {
 		case 'poll': {
 			if (!engine || !init || !poller) throw new Error('poll before init');
 			// The same endpoint fetched bare first, then the poll: what the poll costs beyond the fetch.
-			let fetchMs: number | undefined;
-			if (message.withFetch) {
-				const fetchStart = process.hrtime.bigint();
-				await bareFetch(engine.credentials, triggerPath(init.side as TriggerEvent));
-				fetchMs = elapsedMs(fetchStart);
-			}
+			// The poll's own requests are timed from inside it as well (pollSplit).
+			let bare = { httpMs: Number.NaN, parseMs: Number.NaN };
+			if (message.withFetch) bare = await bareFetchSplit(engine.credentials, triggerPath(init.side as TriggerEvent));
 			const start = process.hrtime.bigint();
-			const outcome = await pollOnce(poller);
+			const outcome = await pollSplit(poller);
 			const ms = elapsedMs(start);
-			send({ type: 'result', ms, fetchMs, items: outcome.items, staticDataBytes: staticDataBytes(poller) });
+			send({
+				type: 'result',
+				ms,
+				fetchMs: message.withFetch ? bare.httpMs + bare.parseMs : undefined,
+				items: outcome.items,
+				staticDataBytes: staticDataBytes(poller),
+				split: { helperMs: outcome.helperMs, parseMs: outcome.parseMs, calls: outcome.calls, fetchHttpMs: bare.httpMs, fetchParseMs: bare.parseMs },
+			});
 			return;
 		}
 		case 'fetchPaths': {

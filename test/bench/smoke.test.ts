@@ -8,7 +8,7 @@
 import { changeBetweenPolls, lcg } from '../../bench/changes';
 import { findN8nInstall, loadBaseNodes } from '../../bench/n8n-base';
 import type { Engine } from '../../bench/sides';
-import { createEngine, createPoller, pollOnce, runExtend, runList, runRotate, staticDataBytes } from '../../bench/sides';
+import { createEngine, createPoller, pollOnce, pollSplit, runExtend, runList, runRotate, staticDataBytes } from '../../bench/sides';
 import { EXTEND_INTERVAL, EXTEND_PERIOD } from '../../bench/workflows';
 import { GRACE_MS, GRACE_POLLS } from '../../nodes/ProxyAccount/trigger/state';
 import type { RouteKey } from '../simulator';
@@ -162,7 +162,7 @@ describe('benchmark under a rate limit, tiny sizes', () => {
 
 describe('benchmark trigger polls, tiny sizes', () => {
 	test.each(['stockChanged', 'proxyExpiring', 'proxyStatusChanged', 'newProxy'] as const)(
-		'%s: one list request per poll (plus a read by name of each proxy it left out); static data after 10 polls no larger than a new baseline',
+		'%s: one list request per poll (plus a read by name of each proxy it left out), each timed inside the poll; static data after 10 polls no larger than a new baseline',
 		async (event) => {
 			const sim = await ProxyAccountSimulator.start({ seed: 7, proxies: 40, cities: 10, frozenClock: true });
 			try {
@@ -172,7 +172,14 @@ describe('benchmark trigger polls, tiny sizes', () => {
 				for (let poll = 1; poll <= 10; poll++) {
 					if (poll > 1) changeBetweenPolls(sim, random);
 					sim.resetLogs();
-					await pollOnce(poller);
+					const parse = JSON.parse;
+					const split = await pollSplit(poller);
+					// The own-work measure: every request of the poll went through the timed helper, the
+					// parse of each reply was timed, and JSON.parse is itself again.
+					expect(split.calls).toBe(sim.requests.length);
+					expect(split.helperMs).toBeGreaterThan(0);
+					expect(split.parseMs).toBeGreaterThan(0);
+					expect(JSON.parse).toBe(parse);
 					const [list, ...reads] = sim.requests.map((request) => request.route);
 					expect(list).toBe(event === 'stockChanged' ? 'GET /v1/stock' : 'GET /v1/proxies');
 					// A proxy the bench removed is read by name once (issue 36), at most 10 a poll.

@@ -29,6 +29,9 @@ export class PollHarness {
 
 	readonly credentialsHelper: TestCredentialsHelper;
 
+	/** Called with each poll's context before `poll()` runs (bench/sides.ts times its HTTP helper). */
+	observeContext?: (context: PollContext) => void;
+
 	constructor(
 		private readonly harness: WorkflowHarness,
 		spec: NodeUnderTest,
@@ -68,6 +71,7 @@ export class PollHarness {
 	async poll(kind: 'activate' | 'manual' = 'activate'): Promise<INodeExecutionData[][] | null> {
 		const mode = kind === 'manual' ? 'manual' : 'trigger';
 		const context = new PollContext(this.workflow, this.node, this.additionalData(mode), mode, kind);
+		this.observeContext?.(context);
 		const nodeType = this.harness.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
 		const pollFunction = nodeType.poll;
 		if (!pollFunction) throw new Error(`${this.node.type} has no poll()`);

@@ -306,6 +306,16 @@ async function withWorker<T>(context: Context, fn: (worker: Worker) => Promise<T
 	}
 }
 
+/** `withWorker` for another checkout's worker when there is one (`--against`), else `fn(undefined)`. */
+async function withWorkerIf<T>(context: Context, checkout: string | undefined, fn: (worker: Worker | undefined) => Promise<T>): Promise<T> {
+	return checkout === undefined ? await fn(undefined) : await withWorker(context, fn, checkout);
+}
+
+/** A timed poll's own work: its time less its time in n8n's HTTP helper and in parsing the replies. */
+function ownWorkOf(answer: Extract<WorkerMessage, { type: 'result' }>): number {
+	return answer.split ? answer.ms - answer.split.helperMs - answer.split.parseMs : Number.NaN;
+}
+
 /**
  * Runs every side of a case in rounds, each side in its own worker: round after round, each side
  * runs once (the first side of a round rotates), so whatever else the machine does at a given time
@@ -496,65 +506,61 @@ async function measureTrigger(context: Context, model: Model): Promise<SideResul
 		const random = lcg(SEED);
 		try {
 			results.push(
-				await withWorker(context, async (worker) => {
-					const init: ParentMessage = { type: 'init', caseId: 'trigger', side: event, credentials, installDir: context.installDir };
-					await worker.request(init, 'ready');
+				await withWorker(context, async (worker) =>
 					// --against: the other checkout's trigger polls the same account at each poll, first at every other one.
-					const other = options.against === undefined ? undefined : new Worker(context.userFolder, options.against);
-					try {
-					if (other) await other.request(init, 'ready');
-					const pollOther = async () => {
-						if (!other) return Number.NaN;
-						sim.resetLogs();
-						sim.resetRateLimits();
-						const theirs = await other.request({ type: 'poll', withFetch: true }, 'result');
-						return theirs.split ? theirs.ms - theirs.split.helperMs - theirs.split.parseMs : Number.NaN;
-					};
-					const result = emptyResult('trigger', model, event);
-					result.fetchTimes = [];
-					result.beyondFetch = [];
-					result.ownWork = [];
-					result.helperBeyond = [];
-					result.againstOwn = [];
-					result.staticBytes = new Map();
-					for (let poll = 1; poll <= options.polls; poll++) {
-						if (poll > 1) changeBetweenPolls(sim, random);
-						const otherFirst = poll % 2 === 0;
-						let otherOwn = otherFirst ? await pollOther() : Number.NaN;
-						sim.resetLogs();
-						// Polls are minutes apart: on the frozen clock, nothing of the last one counts against the rate limit.
-						sim.resetRateLimits();
-						const answer = await worker.request({ type: 'poll', withFetch: true }, 'result');
-						const pollRequests = sim.requests.filter((request) => request.headers[BARE_FETCH_HEADER] === undefined);
-						if (sizesAt.includes(poll)) result.staticBytes.set(poll, answer.staticDataBytes ?? Number.NaN);
-						// The first poll records the baseline (and warms up): it is not timed.
-						if (poll === 1) {
-							if (!otherFirst) await pollOther();
-							continue;
+					withWorkerIf(context, options.against, async (other) => {
+						const init: ParentMessage = { type: 'init', caseId: 'trigger', side: event, credentials, installDir: context.installDir };
+						await worker.request(init, 'ready');
+						if (other) await other.request(init, 'ready');
+						const pollOther = async () => {
+							if (!other) return Number.NaN;
+							sim.resetLogs();
+							sim.resetRateLimits();
+							return ownWorkOf(await other.request({ type: 'poll', withFetch: true }, 'result'));
+						};
+						const result = emptyResult('trigger', model, event);
+						result.fetchTimes = [];
+						result.beyondFetch = [];
+						result.ownWork = [];
+						result.helperBeyond = [];
+						result.againstOwn = [];
+						result.staticBytes = new Map();
+						for (let poll = 1; poll <= options.polls; poll++) {
+							if (poll > 1) changeBetweenPolls(sim, random);
+							const otherFirst = poll % 2 === 0;
+							let otherOwn = otherFirst ? await pollOther() : Number.NaN;
+							sim.resetLogs();
+							// Polls are minutes apart: on the frozen clock, nothing of the last one counts against the rate limit.
+							sim.resetRateLimits();
+							const answer = await worker.request({ type: 'poll', withFetch: true }, 'result');
+							const pollRequests = sim.requests.filter((request) => request.headers[BARE_FETCH_HEADER] === undefined);
+							if (sizesAt.includes(poll)) result.staticBytes.set(poll, answer.staticDataBytes ?? Number.NaN);
+							// The first poll records the baseline (and warms up): it is not timed.
+							if (poll === 1) {
+								if (!otherFirst) await pollOther();
+								continue;
+							}
+							record(result, answer, describeRequests(pollRequests));
+							// A poll that confirms a removal reads the proxy by name (HTTP, not work): the baseline makes the same reads.
+							const extraPaths = pollRequests.filter((request) => request.path.split('?')[0] !== triggerPath(event)).map((request) => request.path);
+							const extraMs = extraPaths.length > 0 ? (await worker.request({ type: 'fetchPaths', paths: extraPaths }, 'result')).ms : 0;
+							const fetchMs = (answer.fetchMs ?? Number.NaN) + extraMs;
+							result.fetchTimes.push(fetchMs);
+							result.beyondFetch.push(answer.ms - fetchMs);
+							if (answer.split) {
+								result.ownWork.push(ownWorkOf(answer));
+								result.helperBeyond.push(answer.split.helperMs - answer.split.fetchHttpMs - extraMs);
+							}
+							if (!otherFirst) otherOwn = await pollOther();
+							if (other) result.againstOwn.push(otherOwn);
+							// BENCH_TRACE=file: every timed poll as a JSON line, to look at more than the medians.
+							if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ event, model, poll, pollMs: answer.ms, listMs: answer.fetchMs, readsMs: extraMs, events: answer.items, ...answer.split })}\n`);
 						}
-						record(result, answer, describeRequests(pollRequests));
-						// A poll that confirms a removal reads the proxy by name (HTTP, not work): the baseline makes the same reads.
-						const extraPaths = pollRequests.filter((request) => request.path.split('?')[0] !== triggerPath(event)).map((request) => request.path);
-						const extraMs = extraPaths.length > 0 ? (await worker.request({ type: 'fetchPaths', paths: extraPaths }, 'result')).ms : 0;
-						const fetchMs = (answer.fetchMs ?? Number.NaN) + extraMs;
-						result.fetchTimes.push(fetchMs);
-						result.beyondFetch.push(answer.ms - fetchMs);
-						if (answer.split) {
-							result.ownWork.push(answer.ms - answer.split.helperMs - answer.split.parseMs);
-							result.helperBeyond.push(answer.split.helperMs - answer.split.fetchHttpMs - extraMs);
-						}
-						if (!otherFirst) otherOwn = await pollOther();
-						if (other) result.againstOwn.push(otherOwn);
-						// BENCH_TRACE=file: every timed poll as a JSON line, to look at more than the medians.
-						if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, `${JSON.stringify({ event, model, poll, pollMs: answer.ms, listMs: answer.fetchMs, readsMs: extraMs, events: answer.items, ...answer.split })}\n`);
-					}
-					result.freshBaselineBytes = (await worker.request({ type: 'baseline' }, 'result')).staticDataBytes;
-					if (other) await other.finish();
-					return finishResult(result, await worker.finish());
-					} finally {
-						other?.kill();
-					}
-				}),
+						result.freshBaselineBytes = (await worker.request({ type: 'baseline' }, 'result')).staticDataBytes;
+						if (other) await other.finish();
+						return finishResult(result, await worker.finish());
+					}),
+				),
 			);
 		} finally {
 			await sim.stop();
@@ -823,7 +829,6 @@ function pacingText(pacing: Pacing | undefined): string {
 	return pacing ? `${pacing.itemsPerBatch} items per ${thousands(pacing.intervalMs)} ms` : 'none';
 }
 
-/** The commit, and whether the package's code had uncommitted changes when it was measured. */
 /** The commit of a checkout (this one by default), and whether its shipped code has changes. */
 function codeVersion(checkout = join(__dirname, '..')): string {
 	const git = (args: string[]) => {

@@ -135,7 +135,8 @@ export function expiringNames(records: Array<{ proxy_name: string; expires_at: s
 /** Marks the bare fetches, so the simulator's log tells them from a trigger's own requests. */
 export const BARE_FETCH_HEADER = 'x-bench-bare-fetch';
 
-const sinceMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+/** Milliseconds since `process.hrtime.bigint()` gave `start`. */
+export const sinceMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** A GET outside n8n, marked as the bench's own, with the body as text. */
 async function bareGet(credentials: TestCredentials, path: string): Promise<string> {

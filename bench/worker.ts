@@ -9,7 +9,7 @@ import type { PollHarness } from '../test/harness';
 import type { BaseNodes } from './n8n-base';
 import { loadBaseNodes } from './n8n-base';
 import type { Engine, ExtendSide, ListSide, RotateSide, TriggerEvent } from './sides';
-import { bareFetch, bareFetchSplit, createEngine, createPoller, pollOnce, pollSplit, runExtend, runList, runRotate, staticDataBytes, triggerPath } from './sides';
+import { bareFetch, bareFetchSplit, createEngine, createPoller, pollOnce, pollSplit, runExtend, runList, runRotate, sinceMs, staticDataBytes, triggerPath } from './sides';
 import type { ParentMessage, WorkerMessage } from './protocol';
 
 let engine: Engine | undefined;
@@ -20,8 +20,6 @@ let rssAfterLoadKb = 0;
 function send(message: WorkerMessage): void {
 	process.send?.(message);
 }
-
-const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 async function handle(message: ParentMessage): Promise<void> {
 	switch (message.type) {
@@ -44,7 +42,7 @@ async function handle(message: ParentMessage): Promise<void> {
 					: init.caseId === 'rotate'
 						? await runRotate(engine, init.side as RotateSide, init.names ?? [], init.pacing)
 						: await runList(engine, init.side as ListSide);
-			send({ type: 'result', ms: elapsedMs(start), items: outcome.items, check: outcome.check });
+			send({ type: 'result', ms: sinceMs(start), items: outcome.items, check: outcome.check });
 			return;
 		}
 		case 'poll': {
@@ -55,7 +53,7 @@ async function handle(message: ParentMessage): Promise<void> {
 			if (message.withFetch) bare = await bareFetchSplit(engine.credentials, triggerPath(init.side as TriggerEvent));
 			const start = process.hrtime.bigint();
 			const outcome = await pollSplit(poller);
-			const ms = elapsedMs(start);
+			const ms = sinceMs(start);
 			send({
 				type: 'result',
 				ms,
@@ -70,7 +68,7 @@ async function handle(message: ParentMessage): Promise<void> {
 			if (!engine) throw new Error('fetchPaths before init');
 			const start = process.hrtime.bigint();
 			for (const path of message.paths) await bareFetch(engine.credentials, path);
-			send({ type: 'result', ms: elapsedMs(start), items: message.paths.length });
+			send({ type: 'result', ms: sinceMs(start), items: message.paths.length });
 			return;
 		}
 		case 'baseline': {
@@ -78,7 +76,7 @@ async function handle(message: ParentMessage): Promise<void> {
 			const fresh = createPoller(engine, init.side as TriggerEvent);
 			const start = process.hrtime.bigint();
 			const outcome = await pollOnce(fresh);
-			send({ type: 'result', ms: elapsedMs(start), items: outcome.items, staticDataBytes: staticDataBytes(fresh) });
+			send({ type: 'result', ms: sinceMs(start), items: outcome.items, staticDataBytes: staticDataBytes(fresh) });
 			return;
 		}
 		case 'finish':

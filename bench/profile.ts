@@ -10,7 +10,8 @@
  * reply (the event's loadState; for a proxy event, which left-out proxies to read by name and the
  * observation completed by the reads, the reads themselves answered from the simulator's account
  * without HTTP; detect, the next state's commit, n8n's `returnJsonArray` of the events), each stage
- * and their sum: medians over the polls after the baseline.
+ * and their sum (`names`: which left-out proxies to read, part of `confirm`): medians over the polls
+ * after the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,10 +80,12 @@ function afterReply(
 	const t1 = clock();
 	let observation = reply;
 	let turn = previous?.turn;
+	let tn = t1;
 	if (module.confirmsLeftOut && previous !== null) {
 		// As poll.ts: the left-out names to read, the reads (here from the account itself), the observation completed.
 		const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]] as Record<string, unknown> | undefined;
 		const names = namesToConfirm(remembered, (reply as ProxyObservation).proxies, previous.turn);
+		tn = clock();
 		const confirmed: Confirmed = { found: [], gone: new Set(), turn };
 		for (const name of names) {
 			confirmed.turn = name;
@@ -108,6 +111,7 @@ function afterReply(
 	const t4 = clock();
 	const add = (label: string, a: number, b: number) => (times[label] ??= []).push(b - a);
 	add('load', t0, t1);
+	add('names', t1, tn);
 	add('confirm', t1, tc);
 	add('detect', tc, t2);
 	add('commit', t2, t3);

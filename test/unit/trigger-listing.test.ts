@@ -4,7 +4,7 @@
  * or reading unchanged records again. Whatever the list does (same order, reordered, repeated
  * names, names that leave and come back or move, array-index names, changed fields), each poll must detect
  * exactly what it detects from the same state read back from JSON (as after a restart: nothing
- * remembered), and store the same state.
+ * remembered), and store the same state; so must a poll whose walk reuses what `leftOut` matched.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -80,6 +80,9 @@ function change(random: Prng, account: Map<string, ProxyRecord>, now: number): v
 	}
 }
 
+/** The map of the names each event remembers: its module's first state key, as poll.ts reads it. */
+const remembers = (event: string) => TRIGGER.events.find((module) => module.event.value === event)?.stateKeys[0] ?? '';
+
 describe('the proxy events remember their maps without changing what they detect', () => {
 	for (const [event, detect, params] of EVENTS) {
 		it(`${event}: every poll detects and stores what it would from the same state read back from JSON`, () => {
@@ -94,10 +97,17 @@ describe('the proxy events remember their maps without changing what they detect
 					const list = listOf(random, account);
 					const fromJson = remembered === null ? null : JSON.parse(JSON.stringify(remembered));
 					const cold = detect(fromJson as never, { proxies: JSON.parse(JSON.stringify(list)), now }, params as never);
+					// As the poll does it: the left-out names found first (leftOut), whose matches the walk reuses.
+					const aligned = JSON.parse(JSON.stringify(list)) as ProxyRecord[];
+					const stored = (remembered as IDataObject | null)?.[remembers(event)];
+					if (stored !== undefined && stored !== null && typeof stored === 'object') leftOut(stored as IDataObject, aligned);
 					const warm = detect(remembered as never, { proxies: list, now }, params as never);
+					const reused = detect(remembered as never, { proxies: aligned, now }, params as never);
 					expect(warm.events).toEqual(cold.events);
+					expect(reused.events).toEqual(cold.events);
 					// The same state, its entries in the same order (the order removals are reported in).
 					expect(JSON.stringify(warm.nextState)).toBe(JSON.stringify(cold.nextState));
+					expect(JSON.stringify(reused.nextState)).toBe(JSON.stringify(cold.nextState));
 					// Now and then a restart: the state read back from JSON, remembered from then on.
 					remembered = poll % 7 === 3 ? JSON.parse(JSON.stringify(warm.nextState)) : warm.nextState;
 				}
@@ -113,8 +123,6 @@ describe('leftOut: the remembered names a reply leaves out (what the trigger rea
 		return Object.keys(map).filter((key) => !names.has(key));
 	};
 	const reversed = (map: Record<string, unknown>) => Object.fromEntries(Object.entries(map).reverse());
-	/** The map of the names each event remembers: its module's first state key, as poll.ts reads it. */
-	const remembers = (event: string) => TRIGGER.events.find((module) => module.event.value === event)?.stateKeys[0] ?? '';
 
 	for (const [event, detect, params] of EVENTS) {
 		it(`${event}: over random polls, the stored map's keys missing from the list, in the map's order`, () => {

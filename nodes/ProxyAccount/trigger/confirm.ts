@@ -102,5 +102,7 @@ export function withConfirmed(
 		return polls + 1 >= GRACE_POLLS && (!mostlyEmpty || observation.now - since >= PARTIAL_WAIT_MS);
 	};
 	const due = found.length === 0 ? gone : new Set([...gone].filter(waited));
-	return { ...observation, proxies: [...observation.proxies, ...found], gone: due };
+	// The reply's own list when nothing was found: the walk then reuses what `leftOut` matched of it.
+	const proxies = found.length === 0 ? observation.proxies : [...observation.proxies, ...found];
+	return { ...observation, proxies, gone: due };
 }

@@ -33,6 +33,18 @@ interface Known {
 
 const knownMaps = new WeakMap<object, Known>();
 
+/**
+ * What `leftOut` matched of a list, for the walk of the same map over the same list at the same
+ * poll (the list a transport reply, kept until the poll ends): per listed record, the index of the
+ * key it matched in order, or -1. The walk then compares no name `leftOut` has matched already.
+ */
+interface Alignment {
+	keys: string[];
+	at: Int32Array;
+}
+
+const alignments = new WeakMap<ProxyRecord[], Alignment>();
+
 /** How many keys past the expected one a listed name is looked for before it is looked up by name. */
 const LOOK_AHEAD = 3;
 
@@ -84,10 +96,14 @@ export function walk<T>(
 	const listed = new Uint8Array(count);
 	const added = new Set<string>();
 	let index: Map<string, number> | undefined;
+	const aligned = alignments.get(list);
+	const at = aligned?.keys === keys ? aligned.at : undefined;
 	let next = 0;
-	for (const proxy of list) {
+	for (let p = 0; p < list.length; p++) {
+		const proxy = list[p];
 		const name = proxy.proxy_name;
-		let i = next < count && keys[next] === name ? next : -1;
+		let i =
+			at !== undefined && p < at.length ? at[p] : next < count && keys[next] === name ? next : -1;
 		for (let k = next + 1; i < 0 && k <= next + LOOK_AHEAD && k < count; k++)
 			if (keys[k] === name) i = k;
 		if (i < 0 && hasOwn(map, name)) {
@@ -130,29 +146,35 @@ export function walk<T>(
  * without a visit or a lookup by name for a list in the usual order. The keys are matched in order
  * against the names (a few keys ahead, as `walk` does). A key passed over is only a candidate: it is
  * left out unless one of the names that matched no key in order is its own (a proxy listed out of
- * its place). Those names are few (new proxies, a move), so the list is walked once.
+ * its place). Those names are few (new proxies, a move), so the list is walked once. What it matched is
+ * kept for the walk of the same map over the same list (`Alignment`).
  */
 export function leftOut(stored: Record<string, unknown>, list: ProxyRecord[]): string[] {
 	const { keys } = knownOf(stored);
 	const count = keys.length;
 	const candidates: string[] = [];
 	const unmatched: string[] = [];
+	const at = new Int32Array(list.length);
 	let next = 0;
 	for (let p = 0; p < list.length; p++) {
 		const name = list[p].proxy_name;
 		if (next < count && keys[next] === name) {
+			at[p] = next;
 			next += 1;
 			continue;
 		}
 		let k = next + 1;
 		while (k <= next + LOOK_AHEAD && k < count && keys[k] !== name) k++;
 		if (k > next + LOOK_AHEAD || k >= count) {
+			at[p] = -1;
 			unmatched.push(name);
 			continue;
 		}
 		for (let skipped = next; skipped < k; skipped++) candidates.push(keys[skipped]);
+		at[p] = k;
 		next = k + 1;
 	}
+	alignments.set(list, { keys, at });
 	for (let rest = next; rest < count; rest++) candidates.push(keys[rest]);
 	if (candidates.length === 0 || unmatched.length === 0) return candidates;
 	const listedElsewhere = new Set(unmatched);

@@ -84,7 +84,9 @@ function afterReply(
 	if (module.confirmsLeftOut && previous !== null) {
 		// As poll.ts: the left-out names to read, the reads (here from the account itself), the observation completed.
 		const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]] as Record<string, unknown> | undefined;
-		const names = namesToConfirm(remembered, (reply as ProxyObservation).proxies, previous.turn);
+		const { proxies } = reply as ProxyObservation;
+		const compared = module.listToCompare?.(previous, proxies, params as never, reply.now) ?? proxies;
+		const names = namesToConfirm(remembered, compared, previous.turn);
 		tn = clock();
 		const confirmed: Confirmed = { found: [], gone: new Set(), turn };
 		for (const name of names) {

@@ -16,8 +16,10 @@ const MAX_FUNCTION_LINES = 120;
 // Issue 29's budget was 11,355; issues 35-37 added about 650 lines of new guards and trigger reads
 // (11,902 at their merge): raised on purpose to 11,950. Issue 36's speed-ups wrote out what was
 // generic (a simplified record's 13 fields, a UTC offset's digits, a not-found read that builds no
-// error: 11,998 lines): raised on purpose to 12,000 (CHANGELOG, Unreleased).
-const MAX_TOTAL_LINES = 12_000;
+// error: 11,998 lines): raised on purpose to 12,000 (CHANGELOG, Unreleased). Issue 36's last
+// speed-ups let a poll that confirms by name match each name once (the walk reuses leftOut's
+// matches; Proxy Expiring compares only what can name a remembered proxy: 12,051 lines): 12,060.
+const MAX_TOTAL_LINES = 12_060;
 
 function files(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {

@@ -82,6 +82,11 @@ function change(random: Prng, account: Map<string, ProxyRecord>, now: number): v
 
 /** The map of the names each event remembers: its module's first state key, as poll.ts reads it. */
 const remembers = (event: string) => TRIGGER.events.find((module) => module.event.value === event)?.stateKeys[0] ?? '';
+/** The part of the list poll.ts compares that map with (the event's `listToCompare`, or the whole list). */
+const compared = (event: string, previous: unknown, list: ProxyRecord[], params: IDataObject, now: number): ProxyRecord[] => {
+	const module = TRIGGER.events.find((candidate) => candidate.event.value === event);
+	return previous === null ? list : (module?.listToCompare?.(previous as never, list, params as never, now) ?? list);
+};
 
 describe('the proxy events remember their maps without changing what they detect', () => {
 	for (const [event, detect, params] of EVENTS) {
@@ -100,7 +105,7 @@ describe('the proxy events remember their maps without changing what they detect
 					// As the poll does it: the left-out names found first (leftOut), whose matches the walk reuses.
 					const aligned = JSON.parse(JSON.stringify(list)) as ProxyRecord[];
 					const stored = (remembered as IDataObject | null)?.[remembers(event)];
-					if (stored !== undefined && stored !== null && typeof stored === 'object') leftOut(stored as IDataObject, aligned);
+					if (stored !== undefined && stored !== null && typeof stored === 'object') leftOut(stored as IDataObject, compared(event, remembered, aligned, params, now));
 					const warm = detect(remembered as never, { proxies: list, now }, params as never);
 					const reused = detect(remembered as never, { proxies: aligned, now }, params as never);
 					expect(warm.events).toEqual(cold.events);
@@ -126,8 +131,9 @@ describe('leftOut: the remembered names a reply leaves out (what the trigger rea
 
 	for (const [event, detect, params] of EVENTS) {
 		it(`${event}: over random polls, the stored map's keys missing from the list, in the map's order`, () => {
-			let compared = 0;
+			let checked = 0;
 			let nonEmpty = 0;
+			let shorter = 0;
 			for (let seed = 1; seed <= 40; seed++) {
 				const random = prng(seed);
 				const account = new Map<string, ProxyRecord>();
@@ -144,15 +150,20 @@ describe('leftOut: the remembered names a reply leaves out (what the trigger rea
 						for (const form of [map, JSON.parse(JSON.stringify(map)) as Record<string, unknown>, reversed(map)]) {
 							const want = exactly(form, list);
 							expect(leftOut(form, list)).toEqual(want);
-							compared += 1;
+							checked += 1;
 							if (want.length > 0) nonEmpty += 1;
 						}
+						// The part poll.ts compares (Proxy Expiring: without the proxies known outside the window).
+						const part = compared(event, remembered, list, params, now);
+						expect(leftOut(map, part)).toEqual(exactly(map, list));
+						if (part.length < list.length) shorter += 1;
 					}
 					remembered = detect(remembered as never, { proxies: list, now }, params as never).nextState as IDataObject;
 				}
 			}
-			expect(compared).toBeGreaterThan(1000);
+			expect(checked).toBeGreaterThan(1000);
 			expect(nonEmpty).toBeGreaterThan(100);
+			if (event === 'proxyExpiring') expect(shorter).toBeGreaterThan(100);
 		});
 	}
 

@@ -27,12 +27,17 @@ export interface Skip {
 	has(name: string): boolean;
 }
 
+/** The last skip made of a list (a poll makes the same one twice: to confirm, then to detect). */
+const skips = new WeakMap<ProxyRecord[], [Outside, number, number, Skip]>();
+
 export function skipOutside(
 	memo: Outside,
 	proxies: ProxyRecord[],
 	now: number,
 	windowMs: number,
 ): Skip {
+	const made = skips.get(proxies);
+	if (made && made[0] === memo && made[1] === now && made[2] === windowMs) return made[3];
 	const { names, texts, at } = memo;
 	const skipped = new Int32Array(proxies.length);
 	const rest: ProxyRecord[] = [];
@@ -58,7 +63,9 @@ export function skipOutside(
 		for (const i of skipped) if (i > 0 && names[i - 1] === name) return true;
 		return false;
 	};
-	return { rest, skipped, has };
+	const skip = { rest, skipped, has };
+	skips.set(proxies, [memo, now, windowMs, skip]);
+	return skip;
 }
 
 /** Remembers for `reported` what this poll found outside the window (skipped, or `read`), in the list's order. */

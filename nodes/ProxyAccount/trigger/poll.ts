@@ -8,7 +8,7 @@ import { TRIGGER } from './events';
 import type { Confirmed } from './confirm';
 import { confirmByName, namesToConfirm, withConfirmed } from './confirm';
 import type { ProxyObservation } from './proxies';
-import type { AnyTriggerEvent, Observed, TriggerEvents } from './registry';
+import type { AnyTriggerEvent, EventParams, Observed, TriggerEvents } from './registry';
 import { chosenEvent, stateKeys } from './registry';
 import type { MissingMarks, StoredState } from './state';
 import { commitState, nextSettle, sameJson, withoutMarks } from './state';
@@ -71,7 +71,7 @@ export async function pollTrigger(
 		timed.now = clock.now;
 		const key = triggerKey(ctx);
 		const previous = comparedState(stored, key);
-		const confirmed = await confirmLeftOut(ctx, module, previous, timed, requestOptions);
+		const confirmed = await confirmLeftOut(ctx, module, previous, timed, params, requestOptions);
 		const seen = confirmed
 			? withConfirmed(timed as ProxyObservation, confirmed, previous?.gone)
 			: observation;
@@ -98,14 +98,16 @@ async function confirmLeftOut(
 	module: AnyTriggerEvent,
 	previous: StoredState | null,
 	observation: Observed,
+	params: EventParams,
 	requestOptions: CallOptions,
 ): Promise<Confirmed | undefined> {
 	if (!module.confirmsLeftOut || previous === null) return undefined;
 	const remembered = (previous as unknown as Record<string, unknown>)[module.stateKeys[0]];
-	const { proxies } = observation as ProxyObservation;
+	const { proxies, now } = observation as ProxyObservation;
+	const compared = module.listToCompare?.(previous, proxies, params, now) ?? proxies;
 	const names = namesToConfirm(
 		isRecord(remembered) ? remembered : undefined,
-		proxies,
+		compared,
 		previous.turn,
 	);
 	return await confirmByName(ctx, names, requestOptions, previous.turn);

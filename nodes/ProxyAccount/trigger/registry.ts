@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { parseChoice } from '../helpers/framework/validation';
-import type { CallOptions } from '../transport';
+import type { CallOptions, ProxyRecord } from '../transport';
 import type { Detection, StoredState } from './state';
 import { sameJson } from './state';
 
@@ -49,6 +49,12 @@ export interface TriggerEventModule<P extends EventParams, S extends StoredState
 	 * leaves out are read by name before `detect` (confirm.ts).
 	 */
 	confirmsLeftOut?: boolean;
+	/**
+	 * Proxy events: the part of the reply's list that can name a remembered proxy, when the event
+	 * knows the rest names none (the whole list when left out). The names read by name are those of
+	 * the first state key's map missing from it: exactly those missing from the whole list. Pure.
+	 */
+	listToCompare?(previous: S, list: ProxyRecord[], params: P, now: number): ProxyRecord[];
 	/** Pure. */
 	detect(previous: S | null, observation: O, params: P): Detection<S>;
 	/** Current examples of the event, for "Fetch Test Event"; `summary` when there is none. */

@@ -144,14 +144,33 @@ export function detectExpiring(
 	observation: ProxyObservation,
 	params: ExpiringParams,
 ): Detection<ExpiringState> {
-	const memo =
-		previous !== null && settling(previous, observation.now) === undefined
-			? knownOutside(previous.reported)
-			: undefined;
+	const memo = outsideMemo(previous, observation.now);
 	const found = memo && detectWith(previous, observation, params, memo);
 	return (
 		found || (detectWith(previous, observation, params, undefined) as Detection<ExpiringState>)
 	);
+}
+
+/** What the last poll found outside the window, once the baseline settled (outsideWindow.ts). */
+function outsideMemo(previous: ExpiringState | null, now: number): Outside | undefined {
+	return previous !== null && settling(previous, now) === undefined
+		? knownOutside(previous.reported)
+		: undefined;
+}
+
+/**
+ * The list without the proxies the last poll found outside the window and still are (the skip
+ * `detectWith` makes too): none of them is a name of `reported` (outsideWindow.ts), so the names
+ * `reported` misses from it are those it misses from the whole list, found in a shorter walk.
+ */
+function listToCompare(
+	previous: ExpiringState,
+	proxies: ProxyRecord[],
+	params: ExpiringParams,
+	now: number,
+): ProxyRecord[] {
+	const memo = outsideMemo(previous, now);
+	return memo ? skipOutside(memo, proxies, now, params.withinHours * 3_600_000).rest : proxies;
 }
 
 /** `detectExpiring`, beside what the last poll found outside the window (undefined: a name of it is repeated). */
@@ -365,6 +384,7 @@ export const proxyExpiring: TriggerEventModule<ExpiringParams, ExpiringState, Pr
 	}),
 	loadState: loadExpiringState,
 	...proxyEvent('proxy_expiring'),
+	listToCompare,
 	detect: detectExpiring,
 	samples: expiringSamples,
 };

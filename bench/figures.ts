@@ -61,6 +61,19 @@ function comparedValue(row: Row, pattern: RegExp): number {
 	return Number(match[1]);
 }
 
+/** This commit's own work less `--against`'s at the same polls (median), per model, for some proxy events. */
+function pairedDiffs(results: string, events: string[]): number[] {
+	const line = new RegExp(`Trigger \\((?:loopback|network)\\): (${events.join('|')}), the poll's own work[^\\n]*?this minus it, poll by poll: (-?[\\d.]+) ms`, 'g');
+	return [...results.matchAll(line)].map((m) => Number(m[2]));
+}
+
+/** A range of milliseconds as the docs print it (`none` when the run was not made with --against). */
+function msRange(values: number[]): string {
+	if (values.length === 0) return 'not measured (run with --against)';
+	const [low, high] = [Math.min(...values), Math.max(...values)].map((value) => value.toFixed(1));
+	return low === high ? `${low} ms` : `${low} to ${high} ms`;
+}
+
 const seconds = (ms: number, digits = 1) => `${(ms / 1000).toFixed(digits)} s`;
 const ratio = (value: number) => `${value.toFixed(2)} times`;
 
@@ -87,6 +100,8 @@ export function figuresFrom(results: string): Record<string, string> {
 		'list-loopback-ratio': ratio(comparedValue(list('loopback', 'Proxy Account node'), nodeVsAxios)),
 		'list-http-request': `${Math.min(...listHttp).toFixed(1)} to ${Math.max(...listHttp).toFixed(1)} times`,
 		'trigger-expiring-loopback': `${comparedValue(expiring, /own work (-?[\d.]+) ms/)} ms`,
+		'trigger-confirming-more': msRange(pairedDiffs(results, ['New Proxy', 'Proxy Removed'])),
+		'trigger-expiring-ip-less': msRange(pairedDiffs(results, ['Proxy Expiring', 'IP Changed']).map((diff) => -diff)),
 		'rotate-network-node': seconds(rotateNode),
 		'rotate-network-http': seconds(rotateHttp),
 		'rotate-network-ratio': ratio(rotateNode / rotateHttp),

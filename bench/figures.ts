@@ -67,7 +67,7 @@ function pairedDiffs(results: string, events: string[]): number[] {
 	return [...results.matchAll(line)].map((m) => Number(m[2]));
 }
 
-/** A range of milliseconds as the docs print it (`none` when the run was not made with --against). */
+/** A range of milliseconds as the docs print it, or a note that the run was not made with --against. */
 function msRange(values: number[]): string {
 	if (values.length === 0) return 'not measured (run with --against)';
 	const [low, high] = [Math.min(...values), Math.max(...values)].map((value) => value.toFixed(1));
